@@ -1,0 +1,39 @@
+// The aead_ctx behind the opaque handle of the public API.
+#pragma once
+
+#include <cstddef>
+
+#include "algorithm.h"
+#include "nonce_policy.h"
+#include "worker_cache.h"
+
+namespace aead {
+
+// Owns the keyed template; declared before the worker cache so the workers go first.
+class TemplateOwner {
+public:
+    explicit TemplateOwner(shim::Template *t) noexcept : t_(t) {}
+    TemplateOwner(const TemplateOwner &) = delete;
+    TemplateOwner &operator=(const TemplateOwner &) = delete;
+    ~TemplateOwner() { shim::template_free(t_); }
+    const shim::Template &operator*() const noexcept { return *t_; }
+
+private:
+    shim::Template *t_;
+};
+
+}  // namespace aead
+
+struct aead_ctx {
+    aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t) noexcept
+        : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm) {}
+    aead_ctx(const aead_ctx &) = delete;
+    aead_ctx &operator=(const aead_ctx &) = delete;
+
+    const aead::Algorithm &alg;
+    const int policy;
+    const size_t tag_size;
+    const aead::TemplateOwner key;
+    aead::WorkerCache workers;
+    aead::NoncePolicy nonces;
+};

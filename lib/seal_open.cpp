@@ -1,0 +1,89 @@
+// aead_seal_open: the one hot-path entry point. Argument and nonce-policy checks, then the shim.
+#include <cstring>
+
+#include "aead.h"
+#include "context.h"
+
+namespace {
+
+using aead::shim::Bytes;
+
+// Address ranges compared as integers: comparing pointers into unrelated objects is undefined.
+bool overlaps(const void *a, size_t a_len, const void *b, size_t b_len) noexcept {
+    if (a_len == 0 || b_len == 0) return false;
+    const auto x = reinterpret_cast<uintptr_t>(a);
+    const auto y = reinterpret_cast<uintptr_t>(b);
+    return x < y + b_len && y < x + a_len;
+}
+
+bool null_with_length(const void *p, size_t len) noexcept { return p == nullptr && len != 0; }
+
+// Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
+int64_t check_call(const aead_ctx &ctx, int op, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                   size_t aad_len, const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_cap,
+                   size_t &out_len) noexcept {
+    if (op != AEAD_SEAL && op != AEAD_OPEN) return AEAD_ERR_ARG;
+    if (null_with_length(nonce, nonce_len) || null_with_length(aad, aad_len) || null_with_length(in, in_len) ||
+        null_with_length(out, out_cap))
+        return AEAD_ERR_ARG;
+    if (!aead::valid_nonce_size(ctx.alg, ctx.policy, nonce_len)) return AEAD_ERR_NONCE_SIZE;
+    if (aad_len > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
+    if (op == AEAD_SEAL) {
+        if (in_len > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
+        out_len = in_len + ctx.tag_size;
+    } else {
+        if (in_len < ctx.tag_size) return AEAD_ERR_AUTH;  // too short to hold a tag: not authentic
+        if (in_len - ctx.tag_size > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
+        out_len = in_len - ctx.tag_size;
+    }
+    if (out_cap < out_len) return AEAD_ERR_BUFFER_TOO_SMALL;
+    if ((out != in && overlaps(out, out_len, in, in_len)) || overlaps(out, out_len, aad, aad_len) ||
+        overlaps(out, out_len, nonce, nonce_len))
+        return AEAD_ERR_OVERLAP;
+    if (op == AEAD_SEAL && ctx.nonces.enforced() && aad_len != ctx.nonces.required_aad_size())
+        return AEAD_ERR_AAD_SIZE;
+    return 0;
+}
+
+}  // namespace
+
+extern "C" AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len,
+                                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
+                                           uint8_t *out, size_t out_cap) noexcept {
+    if (ctx == nullptr) return AEAD_ERR_ARG;
+    size_t out_len = 0;
+    if (const int64_t refused =
+            check_call(*ctx, op, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap, out_len))
+        return refused;
+
+    // Failures from here on zero the output: a caller that ignores the code still sees no plaintext.
+    aead::shim::Worker *w = ctx->workers.take();
+    if (w == nullptr) {
+        if (const int rc = aead::shim::worker_new(*ctx->key, &w)) {
+            if (out_len != 0) std::memset(out, 0, out_len);
+            return rc;
+        }
+    }
+    // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
+    // a refusal like the checks above and writes nothing.
+    if (op == AEAD_SEAL && ctx->nonces.enforced()) {
+        if (const int rc = ctx->nonces.check_and_commit(nonce)) {
+            ctx->workers.give(w);
+            return rc;
+        }
+    }
+    const Bytes n{nonce, nonce_len}, a{aad, aad_len};
+    const int rc = op == AEAD_SEAL
+                       ? aead::shim::seal(*w, n, a, Bytes{in, in_len}, out, ctx->tag_size)
+                       : aead::shim::open(*w, n, a, Bytes{in, out_len}, Bytes{in + out_len, ctx->tag_size}, out);
+    if (rc == 0 || rc == AEAD_ERR_AUTH) {
+        ctx->workers.give(w);
+    } else {
+        aead::shim::worker_free(w);  // a context that failed midway is not trusted again
+    }
+    if (rc != 0) {
+        if (out_len != 0) std::memset(out, 0, out_len);
+        return rc;
+    }
+    return static_cast<int64_t>(out_len);
+}

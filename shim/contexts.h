@@ -1,0 +1,28 @@
+// The shim's two context types (declared opaque in shim.h).
+#pragma once
+
+#include <openssl/crypto.h>
+
+#include "openssl_owners.h"
+#include "shim.h"
+
+namespace aead::shim {
+
+struct Template {
+    const EVP_CIPHER *cipher = nullptr;
+    CipherCtxPtr keyed;          // set when workers are copies of it (the usual case)
+    unsigned char key[32] = {};  // set only where context copies are unsafe
+    size_t key_len = 0;
+
+    Template() = default;
+    Template(const Template &) = delete;
+    Template &operator=(const Template &) = delete;
+    ~Template() { OPENSSL_cleanse(key, sizeof key); }  // keyed's provider context cleanses itself
+};
+
+struct Worker {
+    CipherCtxPtr ctx;
+    size_t iv_len = 12;  // the IV length the context is set to; changed only when a nonce's differs
+};
+
+}  // namespace aead::shim

@@ -1,0 +1,35 @@
+// RAII owners for the OpenSSL objects the shim holds, and the error-queue helper.
+#pragma once
+
+#include <memory>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include "aead.h"
+
+namespace aead::shim {
+
+struct CipherCtxFree {
+    void operator()(EVP_CIPHER_CTX *c) const noexcept { EVP_CIPHER_CTX_free(c); }
+};
+using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
+
+// Turns a libcrypto failure into a code and drains the calling thread's error queue, so nothing this
+// call pushed outlives it (the queue is per thread and a goroutine may move threads between calls).
+inline int failure_code() noexcept {
+    const unsigned long e = ERR_peek_last_error();
+    const int code = (e != 0 && ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE) ? AEAD_ERR_NOMEM : AEAD_ERR_CRYPTO;
+    ERR_clear_error();
+    return code;
+}
+
+// The fetched cipher for one algorithm, fetched once per process (never through EVP_aes_*_gcm(), whose
+// implicit fetch on every init costs time and contends on a lock). NULL if no provider offers it.
+const EVP_CIPHER *fetched_cipher(int cipher_index) noexcept;
+
+// Whether EVP_CIPHER_CTX_copy yields an independent, working AEAD context (broken before 3.0.13 / 3.1.5).
+bool context_copy_works(int cipher_index) noexcept;
+
+}  // namespace aead::shim

@@ -1,0 +1,41 @@
+// Interface between lib/ and shim/: what lib/ needs from libcrypto, with no OpenSSL type in sight.
+// Every function returns 0 or a negative AEAD_ERR_* code and never throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace aead::shim {
+
+enum class Cipher : int { aes_128_gcm, aes_192_gcm, aes_256_gcm, chacha20_poly1305 };
+
+struct Bytes {
+    const uint8_t *data;
+    size_t size;
+};
+
+// A keyed template: a keyed EVP_CIPHER_CTX that workers are copied from, or, where libcrypto cannot
+// copy AEAD contexts safely, the key itself. Read-only after creation, so safe to share between threads.
+struct Template;
+// One working EVP_CIPHER_CTX. Used by one thread at a time.
+struct Worker;
+
+int template_new(Template **out, Cipher cipher, Bytes key) noexcept;
+void template_free(Template *t) noexcept;  // cleanses the key material; NULL is a no-op
+
+int worker_new(const Template &t, Worker **out) noexcept;
+void worker_free(Worker *w) noexcept;  // NULL is a no-op
+
+// Writes in.size bytes of ciphertext then tag_len bytes of tag to out.
+// Returns 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO; on failure the worker must be freed, not reused.
+int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept;
+
+// Writes ciphertext.size bytes of plaintext to out, then verifies tag.
+// Returns 0, AEAD_ERR_AUTH (worker reusable), AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (worker must be freed).
+// out holds unauthenticated plaintext on failure: the caller wipes it.
+int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
+
+// "OpenSSL 3.0.19 27 Jan 2026": the libcrypto actually loaded.
+const char *libcrypto_version() noexcept;
+
+}  // namespace aead::shim
