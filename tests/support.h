@@ -1,0 +1,118 @@
+// Test helpers: bytes, randomness, the vectors folder, and an independent EVP oracle.
+#pragma once
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "aead.h"
+
+namespace test {
+
+using Bytes = std::vector<uint8_t>;
+
+inline Bytes from_hex(const std::string &h) {
+    if (h.size() % 2 != 0) throw std::runtime_error("odd hex length");
+    Bytes out(h.size() / 2);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(std::stoul(h.substr(2 * i, 2), nullptr, 16));
+    return out;
+}
+
+inline Bytes random_bytes(size_t n) {
+    Bytes b(n);
+    if (n != 0 && RAND_bytes(b.data(), static_cast<int>(n)) != 1) throw std::runtime_error("RAND_bytes");
+    return b;
+}
+
+inline uint32_t random_below(uint32_t n) {
+    uint32_t v = 0;
+    RAND_bytes(reinterpret_cast<unsigned char *>(&v), sizeof v);
+    return n == 0 ? 0 : v % n;
+}
+
+// The shared vectors live beside the repository: <repo>/../shared/vectors.
+inline std::string vectors_dir() { return std::string(AEAD_SOURCE_ROOT) + "/../shared/vectors"; }
+
+// A keyed libaead context that frees itself.
+struct Ctx {
+    aead_ctx *p = nullptr;
+    Ctx(int alg, int policy, const Bytes &key, size_t tag = 0) {
+        const int rc = aead_ctx_new(&p, alg, policy, key.data(), key.size(), tag);
+        if (rc != 0) throw std::runtime_error(std::string("aead_ctx_new: ") + aead_strerror(rc));
+    }
+    ~Ctx() { aead_ctx_free(p); }
+    Ctx(const Ctx &) = delete;
+    Ctx &operator=(const Ctx &) = delete;
+    operator aead_ctx *() const { return p; }
+};
+
+inline int64_t seal(aead_ctx *c, const Bytes &nonce, const Bytes &aad, const Bytes &pt, Bytes &out) {
+    return aead_seal_open(c, AEAD_SEAL, nonce.data(), nonce.size(), aad.data(), aad.size(), pt.data(), pt.size(),
+                          out.data(), out.size());
+}
+
+inline int64_t open(aead_ctx *c, const Bytes &nonce, const Bytes &aad, const Bytes &ct, Bytes &out) {
+    return aead_seal_open(c, AEAD_OPEN, nonce.data(), nonce.size(), aad.data(), aad.size(), ct.data(), ct.size(),
+                          out.data(), out.size());
+}
+
+inline const char *evp_name(int alg) {
+    switch (alg) {
+        case AEAD_AES_128_GCM: return "AES-128-GCM";
+        case AEAD_AES_192_GCM: return "AES-192-GCM";
+        case AEAD_AES_256_GCM: return "AES-256-GCM";
+        default: return "ChaCha20-Poly1305";
+    }
+}
+
+// The oracle: a direct, fresh-context EVP computation with nothing shared with libaead's code.
+// Returns ciphertext || tag (truncated to tag_len).
+inline Bytes evp_seal(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad, const Bytes &pt,
+                      size_t tag_len = 16) {
+    std::unique_ptr<EVP_CIPHER, decltype(&EVP_CIPHER_free)> cipher(EVP_CIPHER_fetch(nullptr, evp_name(alg), nullptr),
+                                                                   EVP_CIPHER_free);
+    std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> c(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+    int n = 0;
+    Bytes out(pt.size() + tag_len);
+    size_t ivlen = nonce.size();
+    OSSL_PARAM ivp[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen), OSSL_PARAM_END};
+    if (!cipher || !c || EVP_EncryptInit_ex2(c.get(), cipher.get(), nullptr, nullptr, ivp) != 1 ||
+        EVP_EncryptInit_ex2(c.get(), nullptr, key.data(), nonce.data(), nullptr) != 1)
+        throw std::runtime_error("oracle init");
+    size_t off = 0;
+    const size_t chunk = size_t{1} << 30;
+    for (size_t done = 0; done < aad.size(); done += chunk)
+        if (EVP_EncryptUpdate(c.get(), nullptr, &n, aad.data() + done,
+                              static_cast<int>(std::min(chunk, aad.size() - done))) != 1)
+            throw std::runtime_error("oracle aad");
+    for (size_t done = 0; done < pt.size(); done += chunk) {
+        if (EVP_EncryptUpdate(c.get(), out.data() + off, &n, pt.data() + done,
+                              static_cast<int>(std::min(chunk, pt.size() - done))) != 1)
+            throw std::runtime_error("oracle update");
+        off += static_cast<size_t>(n);
+    }
+    if (EVP_EncryptFinal_ex(c.get(), out.data() + off, &n) != 1) throw std::runtime_error("oracle final");
+    if (EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_GET_TAG, static_cast<int>(tag_len), out.data() + pt.size()) != 1)
+        throw std::runtime_error("oracle tag");
+    return out;
+}
+
+// Algorithms with their key sizes, for loops over all of them.
+struct AlgInfo {
+    int alg;
+    size_t key;
+    const char *name;
+};
+inline const AlgInfo kAllAlgs[] = {{AEAD_AES_128_GCM, 16, "AES-128-GCM"},
+                                   {AEAD_AES_192_GCM, 24, "AES-192-GCM"},
+                                   {AEAD_AES_256_GCM, 32, "AES-256-GCM"},
+                                   {AEAD_CHACHA20_POLY1305, 32, "ChaCha20-Poly1305"}};
+
+}  // namespace test
