@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds libaead and runs the demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tests/setup.sh
+[ -f build/build.ninja ] || meson setup build --buildtype=release
+meson compile -C build
+exec build/examples/aead-demo

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that building and testing libaead need (Debian 12; root or sudo).
+# Idempotent: installs only what is missing. Language packages (PyPI, Go modules, crates, npm) are
+# fetched by the suites that use them.
+set -euo pipefail
+
+sudo_cmd=()
+[ "$(id -u)" = 0 ] || sudo_cmd=(sudo)
+
+missing_of() {
+    local p out=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || out+=("$p")
+    done
+    echo "${out[@]}"
+}
+
+install() {
+    local missing
+    missing=$(missing_of "$@")
+    [ -n "$missing" ] || return 0
+    echo "setup: apt-get install $missing"
+    "${sudo_cmd[@]}" apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils
+# The sanitizer and libFuzzer runtimes match the installed clang's major version.
+clang_major=$(clang -dumpversion | cut -d. -f1)
+install "libclang-rt-${clang_major}-dev"
