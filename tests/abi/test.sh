@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# ABI checks: the exported symbols are exactly the checked-in list, all versioned LIBAEAD_<major>; the
+# SONAME, AEAD_ABI_VERSION and the .pc version agree with meson.build; `meson install` installs the
+# header, the library with its symlink chain and aead.pc, and a consumer builds against it with pkg-config.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+build=${AEAD_BUILD_DIR:-$repo/build}
+lib="$build/libaead.so.1"
+checks=0
+ok() { checks=$((checks + 1)); echo "ok: $*"; }
+
+version=$(meson introspect --projectinfo "$build" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
+major=${version%%.*}
+
+nm -D --defined-only "$lib" | awk '{print $3}' | sort | diff -u "$repo/tests/abi/symbols.txt" - ||
+    { echo "exported symbols changed: update tests/abi/symbols.txt only for an intended ABI change (docs/abi.md)"; exit 1; }
+ok "exported symbols match tests/abi/symbols.txt"
+! nm -D --defined-only "$lib" | awk '$2 == "T" {print $3}' | grep -v "@@LIBAEAD_${major}\$" || { echo "unversioned export"; exit 1; }
+ok "every exported function is versioned LIBAEAD_${major}"
+soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+[ "$soname" = "libaead.so.${major}" ] || { echo "SONAME $soname, expected libaead.so.${major}"; exit 1; }
+ok "SONAME $soname"
+grep -Eq "^#define AEAD_ABI_VERSION ${major}\$" "$repo/include/aead.h" || { echo "AEAD_ABI_VERSION != $major"; exit 1; }
+ok "AEAD_ABI_VERSION is $major"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+meson install -C "$build" --destdir "$stage" --no-rebuild >/dev/null
+prefix=$(meson introspect --buildoptions "$build" | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+libdir=$(meson introspect --buildoptions "$build" | python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "libdir"))')
+root="$stage$prefix"
+[ -f "$root/include/aead.h" ] || { echo "header not installed"; exit 1; }
+ok "header installed"
+[ "$(readlink "$root/$libdir/libaead.so")" = "libaead.so.$major" ] &&
+    [ "$(readlink "$root/$libdir/libaead.so.$major")" = "libaead.so.$version" ] &&
+    [ -f "$root/$libdir/libaead.so.$version" ] || { ls -l "$root/$libdir"; echo "bad symlink chain"; exit 1; }
+ok "libaead.so -> libaead.so.$major -> libaead.so.$version"
+pc_dir="$root/$libdir/pkgconfig"
+pcver=$(PKG_CONFIG_DISABLE_UNINSTALLED=1 PKG_CONFIG_PATH="$pc_dir" PKG_CONFIG_LIBDIR="$pc_dir" pkg-config --modversion aead)
+[ "$pcver" = "$version" ] || { echo "aead.pc version $pcver, expected $version"; exit 1; }
+ok "aead.pc version $pcver"
+flags=$(PKG_CONFIG_DISABLE_UNINSTALLED=1 PKG_CONFIG_PATH="$pc_dir" PKG_CONFIG_SYSROOT_DIR="$stage" pkg-config --cflags --libs aead)
+cc -std=c11 -Wall -Wextra -Werror -o "$stage/consumer" "$repo/tests/abi/consumer.c" $flags
+LD_LIBRARY_PATH="$root/$libdir" "$stage/consumer"
+ldd_line=$(LD_LIBRARY_PATH="$root/$libdir" ldd "$stage/consumer" | grep libaead)
+case "$ldd_line" in *"$stage"*) ok "consumer built with pkg-config runs against the installed library";;
+    *) echo "consumer loaded the wrong library: $ldd_line"; exit 1;; esac
+echo "abi: $checks passed, 0 failed"
