@@ -3,6 +3,7 @@
 #include <new>
 
 #include "contexts.h"
+#include "fault_injection.h"
 
 namespace aead::shim {
 
@@ -17,12 +18,12 @@ int template_new(Template **out, Cipher c, Bytes key) noexcept {
     if (t == nullptr) return AEAD_ERR_NOMEM;
     t->cipher = cipher;
     if (context_copy_works(index)) {
-        t->keyed.reset(EVP_CIPHER_CTX_new());
+        t->keyed.reset(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
         if (!t->keyed) {
             delete t;
             return AEAD_ERR_NOMEM;
         }
-        if (EVP_CipherInit_ex2(t->keyed.get(), cipher, key.data, nullptr, 1, nullptr) != 1) {
+        if (fault_point() || EVP_CipherInit_ex2(t->keyed.get(), cipher, key.data, nullptr, 1, nullptr) != 1) {
             delete t;
             return failure_code();
         }
@@ -38,11 +39,11 @@ void template_free(Template *t) noexcept { delete t; }
 
 int worker_new(const Template &t, Worker **out) noexcept {
     *out = nullptr;
-    CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
+    CipherCtxPtr ctx(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
     if (!ctx) return AEAD_ERR_NOMEM;
     const int ok = t.keyed ? EVP_CIPHER_CTX_copy(ctx.get(), t.keyed.get())
                            : EVP_CipherInit_ex2(ctx.get(), t.cipher, t.key, nullptr, 1, nullptr);
-    if (ok != 1) return failure_code();
+    if (fault_point() || ok != 1) return failure_code();
     auto *w = new (std::nothrow) Worker;
     if (w == nullptr) return AEAD_ERR_NOMEM;
     w->ctx = std::move(ctx);

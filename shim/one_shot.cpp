@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "contexts.h"
+#include "fault_injection.h"
 
 namespace aead::shim {
 
@@ -16,7 +17,7 @@ bool feed(EVP_CIPHER_CTX *c, uint8_t *out, Bytes in) noexcept {
     while (in.size != 0) {
         const size_t n = std::min(in.size, kChunk);
         int written = 0;
-        if (EVP_CipherUpdate(c, out, &written, in.data, static_cast<int>(n)) != 1) return false;
+        if (fault_point() || EVP_CipherUpdate(c, out, &written, in.data, static_cast<int>(n)) != 1) return false;
         if (out != nullptr) {
             if (static_cast<size_t>(written) != n) return false;
             out += n;
@@ -32,10 +33,10 @@ bool start(Worker &w, Bytes nonce, int enc) noexcept {
     if (nonce.size != w.iv_len) {
         size_t len = nonce.size;
         OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &len), OSSL_PARAM_END};
-        if (EVP_CIPHER_CTX_set_params(w.ctx.get(), p) != 1) return false;
+        if (fault_point() || EVP_CIPHER_CTX_set_params(w.ctx.get(), p) != 1) return false;
         w.iv_len = nonce.size;
     }
-    return EVP_CipherInit_ex2(w.ctx.get(), nullptr, nullptr, nonce.data, enc, nullptr) == 1;
+    return !fault_point() && EVP_CipherInit_ex2(w.ctx.get(), nullptr, nullptr, nonce.data, enc, nullptr) == 1;
 }
 
 }  // namespace
@@ -44,12 +45,12 @@ int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_l
     EVP_CIPHER_CTX *c = w.ctx.get();
     int final_len = 0;
     if (!start(w, nonce, 1) || !feed(c, nullptr, aad) || !feed(c, out, in) ||
-        EVP_CipherFinal_ex(c, out + in.size, &final_len) != 1 || final_len != 0)
+        fault_point() || EVP_CipherFinal_ex(c, out + in.size, &final_len) != 1 || final_len != 0)
         return failure_code();
     // get_params with the tag param is measurably cheaper than the EVP_CTRL_AEAD_GET_TAG ctrl in 3.0.
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, out + in.size, tag_len),
                       OSSL_PARAM_END};
-    if (EVP_CIPHER_CTX_get_params(c, p) != 1) return failure_code();
+    if (fault_point() || EVP_CIPHER_CTX_get_params(c, p) != 1) return failure_code();
     return 0;
 }
 
@@ -59,11 +60,12 @@ int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
                                                         const_cast<uint8_t *>(tag.data), tag.size),
                       OSSL_PARAM_END};
-    if (!start(w, nonce, 0) || EVP_CIPHER_CTX_set_params(c, p) != 1 || !feed(c, nullptr, aad) ||
+    if (!start(w, nonce, 0) || fault_point() || EVP_CIPHER_CTX_set_params(c, p) != 1 || !feed(c, nullptr, aad) ||
         !feed(c, out, ciphertext))
         return failure_code();
     uint8_t none = 0;  // the final call writes nothing, but out may be NULL for an empty message
     int final_len = 0;
+    if (fault_point()) return failure_code();
     if (EVP_CipherFinal_ex(c, out != nullptr ? out + ciphertext.size : &none, &final_len) != 1) {
         // A tag mismatch pushes no error; anything on the queue means libcrypto itself failed.
         if (ERR_peek_error() != 0) return failure_code();

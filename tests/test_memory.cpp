@@ -1,0 +1,299 @@
+// Memory behaviour through a tracking allocator that sees every libcrypto allocation (installed with
+// CRYPTO_set_mem_functions before libcrypto allocates anything) and every C++ allocation (replacement
+// operator new/delete, which libaead's `new (std::nothrow)` binds to):
+//  - fault injection: every allocation, and (in a -Dfault_injection=true build) every fallible libcrypto
+//    call, fails in turn; each failure is AEAD_ERR_NOMEM / AEAD_ERR_CRYPTO with output zeroed, nothing
+//    leaked, and the context still usable afterwards;
+//  - the steady state allocates nothing per call;
+//  - key hygiene: no freed block still holds the key.
+#define CATCH_CONFIG_RUNNER
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "catch_compat.h"
+#include "support.h"
+
+using test::Bytes;
+
+namespace {
+
+std::atomic<long> g_live{0};        // blocks allocated inside a libaead call and not yet freed
+thread_local bool t_in_library = false;  // set around libaead calls (Catch2 and the test allocate too)
+std::atomic<long> g_allocs{0};      // tracked allocations made
+std::atomic<long> g_fail_in{0};     // 0: off; n: the nth allocation from now fails
+std::atomic<long> g_injected{0};    // allocation failures injected
+std::atomic<long> g_key_hits{0};    // freed blocks that still held the secret
+uint8_t g_secret[32];
+std::atomic<size_t> g_secret_len{0};
+
+struct Header {
+    void *raw;
+    size_t size;
+    bool library;  // allocated during a libaead call
+};
+
+bool should_fail() {
+    long n = g_fail_in.load();
+    while (n > 0)
+        if (g_fail_in.compare_exchange_weak(n, n - 1)) {
+            if (n == 1) ++g_injected;
+            return n == 1;
+        }
+    return false;
+}
+
+void *tracked_alloc(size_t n, size_t align, bool may_fail = true) {
+    if (may_fail && should_fail()) return nullptr;
+    align = std::max<size_t>(align, 16);
+    void *raw = std::malloc(n + align + sizeof(Header));
+    if (raw == nullptr) return nullptr;
+    auto base = reinterpret_cast<uintptr_t>(raw) + sizeof(Header);
+    base = (base + align - 1) & ~(uintptr_t{align} - 1);
+    auto *user = reinterpret_cast<uint8_t *>(base);
+    reinterpret_cast<Header *>(user)[-1] = Header{raw, n, t_in_library};
+    if (t_in_library) ++g_live;
+    ++g_allocs;
+    return user;
+}
+
+void tracked_free(void *p) {
+    if (p == nullptr) return;
+    const Header h = static_cast<Header *>(p)[-1];
+    const size_t k = g_secret_len.load();
+    if (k != 0 && h.size >= k && memmem(p, h.size, g_secret, k) != nullptr) ++g_key_hits;
+    if (h.library) --g_live;
+    std::free(h.raw);
+}
+
+void *crypto_malloc(size_t n, const char *, int) { return tracked_alloc(n, 16); }
+void crypto_free(void *p, const char *, int) { tracked_free(p); }
+void *crypto_realloc(void *p, size_t n, const char *, int) {
+    if (p == nullptr) return tracked_alloc(n, 16);
+    if (n == 0) {
+        tracked_free(p);
+        return nullptr;
+    }
+    void *q = tracked_alloc(n, 16);
+    if (q == nullptr) return nullptr;
+    std::memcpy(q, p, std::min(n, static_cast<Header *>(p)[-1].size));
+    tracked_free(p);
+    return q;
+}
+
+}  // namespace
+
+// Replacement global allocation functions (C++17 set). Throwing forms never fail on purpose: only the
+// nothrow forms (which the library uses) take part in fault injection, as the test harness itself
+// (Catch2, std::vector) uses the throwing ones.
+void *operator new(size_t n) {
+    if (void *p = tracked_alloc(n, 16, false)) return p;
+    throw std::bad_alloc();
+}
+void *operator new[](size_t n) { return operator new(n); }
+void *operator new(size_t n, std::align_val_t a) {
+    if (void *p = tracked_alloc(n, static_cast<size_t>(a), false)) return p;
+    throw std::bad_alloc();
+}
+void *operator new[](size_t n, std::align_val_t a) { return operator new(n, a); }
+void *operator new(size_t n, const std::nothrow_t &) noexcept { return tracked_alloc(n, 16); }
+void *operator new[](size_t n, const std::nothrow_t &) noexcept { return tracked_alloc(n, 16); }
+void *operator new(size_t n, std::align_val_t a, const std::nothrow_t &) noexcept {
+    return tracked_alloc(n, static_cast<size_t>(a));
+}
+void *operator new[](size_t n, std::align_val_t a, const std::nothrow_t &) noexcept {
+    return tracked_alloc(n, static_cast<size_t>(a));
+}
+void operator delete(void *p) noexcept { tracked_free(p); }
+void operator delete[](void *p) noexcept { tracked_free(p); }
+void operator delete(void *p, size_t) noexcept { tracked_free(p); }
+void operator delete[](void *p, size_t) noexcept { tracked_free(p); }
+void operator delete(void *p, std::align_val_t) noexcept { tracked_free(p); }
+void operator delete[](void *p, std::align_val_t) noexcept { tracked_free(p); }
+void operator delete(void *p, size_t, std::align_val_t) noexcept { tracked_free(p); }
+void operator delete[](void *p, size_t, std::align_val_t) noexcept { tracked_free(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { tracked_free(p); }
+void operator delete(void *p, std::align_val_t, const std::nothrow_t &) noexcept { tracked_free(p); }
+
+#ifdef AEAD_TEST_FAULT_BUILD
+extern "C" long aead_test_fail_call(long n) noexcept;  // exported only by the fault-injection build
+#endif
+
+namespace {
+
+// Brings every lazily created libcrypto object (fetched ciphers, probes, this thread's error state)
+// into being, so that what is live afterwards is the baseline a clean run returns to.
+void warm_up() {
+    for (const auto &a : test::kAllAlgs) {
+        test::Ctx c(a.alg, AEAD_POLICY_NONE, Bytes(a.key, 1));
+        Bytes out(16);
+        test::seal(c, Bytes(12, 0), {}, {}, out);
+        test::open(c, Bytes(12, 0), {}, out, out);
+        out[0] ^= 1;
+        test::open(c, Bytes(12, 0), {}, out, out);
+        (void)test::evp_seal(a.alg, Bytes(a.key, 1), Bytes(12, 0), {}, {});
+    }
+    // libcrypto loads its error-string tables the first time a real error is raised; do it now.
+    OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CRYPTO_STRINGS, nullptr);
+    ERR_put_error(ERR_LIB_EVP, 0, ERR_R_MALLOC_FAILURE, __FILE__, __LINE__);
+    ERR_clear_error();
+}
+
+bool zeroed(const Bytes &b, size_t n) { return std::all_of(b.begin(), b.begin() + static_cast<long>(n), [](uint8_t x) { return x == 0; }); }
+
+// Runs f with allocations attributed to the library.
+template <typename F>
+auto in_library(F f) {
+    t_in_library = true;
+    auto r = f();
+    t_in_library = false;
+    return r;
+}
+
+// One scenario under an armed fault: create a context, seal, open, seal and open again (the second pair
+// must make a new working context if a failure dropped the first). Then disarm and prove the context
+// (if created) still works, and that nothing leaked.
+template <typename Arm, typename Fired>
+void run_scenarios(const char *what, Arm arm, Fired fired, long &total_injected) {
+    warm_up();
+    const long baseline = g_live.load();
+    long injected = 0;
+    for (const auto &a : test::kAllAlgs) {
+        for (const int policy : {AEAD_POLICY_NONE, AEAD_POLICY_TLS13}) {
+            const Bytes key = test::random_bytes(a.key), aad(policy == AEAD_POLICY_TLS13 ? 5 : 13, 1),
+                        pt = test::random_bytes(100);
+            for (long n = 1;; ++n) {
+                uint8_t seq = 0;  // a new context each time: TLS 1.3 sequence numbers start again at 0
+                INFO(what << " " << a.name << " policy " << policy << ": failing call #" << n);
+                Bytes nonce(12, 0);
+                arm(n);
+                aead_ctx *ctx = reinterpret_cast<aead_ctx *>(uintptr_t{1});
+                const int rc = in_library([&] { return aead_ctx_new(&ctx, a.alg, policy, key.data(), key.size(), 0); });
+                if (rc != 0) {
+                    CHECK((rc == AEAD_ERR_NOMEM || rc == AEAD_ERR_CRYPTO));
+                    CHECK(ctx == nullptr);
+                }
+                for (int round = 0; rc == 0 && round < 2; ++round) {
+                    nonce[11] = seq++;
+                    Bytes sealed(116, 0x5A), opened(100, 0x5A);
+                    const int64_t s = in_library([&] { return test::seal(ctx, nonce, aad, pt, sealed); });
+                    if (s < 0) {
+                        CHECK((s == AEAD_ERR_NOMEM || s == AEAD_ERR_CRYPTO));
+                        CHECK(zeroed(sealed, sealed.size()));
+                        continue;
+                    }
+                    REQUIRE(s == 116);
+                    const int64_t o = in_library([&] { return test::open(ctx, nonce, aad, sealed, opened); });
+                    if (o < 0) {
+                        CHECK((o == AEAD_ERR_NOMEM || o == AEAD_ERR_CRYPTO));
+                        CHECK(zeroed(opened, opened.size()));
+                    } else {
+                        CHECK(opened == pt);
+                    }
+                }
+                const bool fault_fired = fired();
+                arm(0);
+                if (rc == 0) {  // the context survived whatever failed: it still works
+                    nonce[11] = seq++;
+                    Bytes sealed(116), opened(100);
+                    CHECK(in_library([&] { return test::seal(ctx, nonce, aad, pt, sealed); }) == 116);
+                    CHECK(sealed == test::evp_seal(a.alg, key, nonce, aad, pt));
+                    CHECK(in_library([&] { return test::open(ctx, nonce, aad, sealed, opened); }) == 100);
+                    CHECK(opened == pt);
+                    in_library([&] { aead_ctx_free(ctx); return 0; });
+                }
+                ERR_clear_error();
+                CHECK(g_live.load() == baseline);  // nothing leaked
+                if (!fault_fired) break;           // every fallible call of the scenario has failed once
+                ++injected;
+                REQUIRE(n < 1000);
+            }
+        }
+    }
+    std::printf("%s: %ld faults injected, each mapped to a code, nothing leaked, contexts usable after\n", what, injected);
+    total_injected += injected;
+    CHECK(injected > 0);
+}
+
+}  // namespace
+
+TEST_CASE("every allocation fails in turn", "[memory][faults]") {
+    long total = 0;
+    run_scenarios(
+        "allocation failures", [](long n) { g_fail_in = n; }, [] { return g_fail_in.load() == 0; }, total);
+}
+
+#ifdef AEAD_TEST_FAULT_BUILD
+TEST_CASE("every fallible libcrypto call fails in turn", "[memory][faults]") {
+    long total = 0, armed = 0;
+    run_scenarios(
+        "libcrypto call failures",
+        [&](long n) {
+            armed = n;
+            aead_test_fail_call(n);
+        },
+        // Disarming reports how many fault points the scenario passed: the armed one fired if that
+        // many were reached.
+        [&] { return aead_test_fail_call(0) >= armed; }, total);
+}
+#endif
+
+TEST_CASE("the steady state allocates nothing per call", "[memory]") {
+    for (const auto &a : test::kAllAlgs) {
+        INFO(a.name);
+        test::Ctx ctx(a.alg, AEAD_POLICY_NONE, test::random_bytes(a.key));
+        const Bytes nonce(12, 3), aad(13, 4), pt(1000, 5);
+        Bytes sealed(1016), opened(1000);
+        REQUIRE(test::seal(ctx, nonce, aad, pt, sealed) == 1016);
+        const long before = g_allocs.load();
+        for (int i = 0; i < 1000; ++i) {
+            REQUIRE(test::seal(ctx, nonce, aad, pt, sealed) == 1016);
+            REQUIRE(test::open(ctx, nonce, aad, sealed, opened) == 1000);
+        }
+        sealed[5] ^= 1;
+        for (int i = 0; i < 100; ++i) REQUIRE(test::open(ctx, nonce, aad, sealed, opened) == AEAD_ERR_AUTH);
+        CHECK(g_allocs.load() == before);
+    }
+}
+
+TEST_CASE("no freed block holds the key", "[memory][keys]") {
+    // The scanner works: a block freed with the key in it is found.
+    const Bytes probe = test::random_bytes(32);
+    std::memcpy(g_secret, probe.data(), 32);
+    g_secret_len = 32;
+    void *p = OPENSSL_malloc(64);
+    std::memcpy(static_cast<uint8_t *>(p) + 7, probe.data(), 32);
+    OPENSSL_free(p);
+    CHECK(g_key_hits.exchange(0) == 1);
+
+    for (const auto &a : test::kAllAlgs) {
+        for (const int policy : {AEAD_POLICY_NONE, AEAD_POLICY_TLS12}) {
+            INFO(a.name << " policy " << policy);
+            const Bytes key = test::random_bytes(a.key);
+            std::memcpy(g_secret, key.data(), key.size());
+            g_secret_len = key.size();
+            aead_ctx *ctx = nullptr;
+            REQUIRE(aead_ctx_new(&ctx, a.alg, policy, key.data(), key.size(), 0) == 0);
+            Bytes out(116), back(100);
+            const Bytes nonce(12, 1), aad(13, 2), pt(100, 3);
+            REQUIRE(test::seal(ctx, nonce, aad, pt, out) == 116);
+            REQUIRE(test::open(ctx, nonce, aad, out, back) == 100);
+            aead_ctx_free(ctx);
+            g_secret_len = 0;
+            CHECK(g_key_hits.exchange(0) == 0);
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    // Before anything allocates through libcrypto; it refuses once it has allocated.
+    if (CRYPTO_set_mem_functions(crypto_malloc, crypto_realloc, crypto_free) != 1) {
+        std::fprintf(stderr, "test_memory: CRYPTO_set_mem_functions refused (libcrypto allocated already)\n");
+        return 1;
+    }
+    return Catch::Session().run(argc, argv);
+}
