@@ -18,6 +18,8 @@ using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
 
 // Turns a libcrypto failure into a code and drains the calling thread's error queue, so nothing this
 // call pushed outlives it (the queue is per thread and a goroutine may move threads between calls).
+// The newest entry is this call's own: libcrypto pushed it as the failing call returned. The queue is
+// not cleared on entry to every call, which would cost a thread-local lookup per operation.
 inline int failure_code() noexcept {
     const unsigned long e = ERR_peek_last_error();
     const int code = (e != 0 && ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE) ? AEAD_ERR_NOMEM : AEAD_ERR_CRYPTO;

@@ -1,4 +1,6 @@
 // The contract of aead.h, point by point.
+#include <openssl/err.h>
+
 #include <algorithm>
 #include <cstring>
 #include <set>
@@ -300,4 +302,25 @@ TEST_CASE("lengths over the algorithm's limit are AEAD_ERR_TOO_LONG before anyth
     test::Ctx gcm(AEAD_AES_128_GCM, AEAD_POLICY_NONE, Bytes(16, 1));
     CHECK(aead_seal_open(gcm, AEAD_SEAL, nonce.data(), 12, kPoison, uint64_t{1} << 61, nullptr, 0, out, 32) ==
           AEAD_ERR_TOO_LONG);
+}
+
+TEST_CASE("the caller's OpenSSL error queue neither changes results nor gains entries", "[contract]") {
+    // Found by the fuzzer: a stale entry on the calling thread's queue once turned AUTH into CRYPTO.
+    for (const auto &a : test::kAllAlgs) {
+        INFO(a.name);
+        const Bytes key = test::random_bytes(a.key), nonce(12, 1), pt(20, 2);
+        test::Ctx ctx(a.alg, AEAD_POLICY_NONE, key);
+        Bytes sealed(36), back(20);
+        ERR_clear_error();
+        REQUIRE(test::seal(ctx, nonce, {}, pt, sealed) == 36);
+        sealed[3] ^= 1;
+        CHECK(test::open(ctx, nonce, {}, sealed, back) == AEAD_ERR_AUTH);
+        CHECK(ERR_peek_error() == 0);  // a forgery leaves nothing on the queue
+        ERR_raise(ERR_LIB_EVP, EVP_R_BAD_DECRYPT);  // the caller's own leftover error
+        CHECK(test::open(ctx, nonce, {}, sealed, back) == AEAD_ERR_AUTH);
+        sealed[3] ^= 1;
+        CHECK(test::open(ctx, nonce, {}, sealed, back) == 20);
+        CHECK(test::seal(ctx, nonce, {}, pt, sealed) == 36);
+        ERR_clear_error();
+    }
 }

@@ -1,0 +1,753 @@
+// libFuzzer harness for aead_ctx_new / aead_seal_open: every property of the contract in aead.h is
+// checked on every call, not only "no crash". A property failure prints what was expected and calls
+// abort(), so libFuzzer stops and saves the input.
+//
+// Checked properties
+//  - aead_ctx_new returns the documented code (computed here from the contract) and stores NULL on
+//    refusal; aead_ctx_new(NULL, ...) is AEAD_ERR_ARG.
+//  - Refused calls (ARG, NONCE_SIZE, AAD_SIZE, BUFFER_TOO_SMALL, OVERLAP, NONCE_ORDER, _EXHAUSTED,
+//    _PREFIX, and the short-open AUTH) return a documented code computed independently from the
+//    contract and write nothing anywhere (every buffer of the call, guard bytes included, is compared
+//    with its snapshot). aead.h gives no precedence between refusals, so when one call breaks several
+//    rules any of their codes is accepted; when it breaks one rule the code must be exactly that one.
+//  - Accepted seals are byte-identical to a direct OpenSSL EVP computation made here (own fresh
+//    EVP_CIPHER_CTX, own fetched cipher, ctrl API); accepted opens agree with the same oracle (plaintext,
+//    or AEAD_ERR_AUTH with the first min(out_cap, out_len) bytes of out zeroed).
+//  - Nothing is written past out_len (guard bytes after out_cap, and the rest of any shared buffer).
+//  - Every successful seal opens back to its plaintext; the same sealed message with one byte flipped
+//    (in the ciphertext, tag, AAD or nonce) is AEAD_ERR_AUTH with the output zeroed.
+//  - TLS policies: a model written from aead.h (first seal learns prefix/mask, strictly increasing
+//    sequence, never 2^64-1, refused calls consume nothing, opens are never checked) predicts every
+//    accept/refuse decision over a sequence of up to 8 calls on one context.
+//  - Zero-length buffers may be NULL or point at ASan-poisoned memory: they must never be read.
+//  - A stale error left on the thread's OpenSSL error queue by the caller must not change any result.
+//
+// Input format (all integers little-endian; reads past the end give zero bytes):
+//  header: alg u8, policy u8, keysel u8, tagsel u8, nops u8, key bytes
+//  per op: opb u8, flags u8, nonce-len u16 + nonce, aad-len u16 + aad, in-len u16 + in,
+//          outcap u8, place u8, delta u16, tamper-pos u16, tamper-mask u8, rt u8
+//  (see decode_* below and tests/fuzz/make_corpus.py, which writes this format).
+//
+// SPDX-License-Identifier: Apache-2.0
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "aead.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define FUZZ_HAVE_ASAN 1
+#endif
+#endif
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+[[noreturn]] [[gnu::format(printf, 2, 3)]] void fail(int line, const char *fmt, ...) {
+    std::fprintf(stderr, "\n*** fuzz_seal_open: property failed (harness line %d): ", line);
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+    std::abort();
+}
+
+#define CHECK(cond, ...)                                    \
+    do {                                                    \
+        if (!(cond)) fail(__LINE__, __VA_ARGS__);           \
+    } while (0)
+
+// ---------------------------------------------------------------------------------------------
+// Input reader.
+struct Reader {
+    const uint8_t *p;
+    size_t n;
+    uint8_t u8() {
+        if (n == 0) return 0;
+        --n;
+        return *p++;
+    }
+    uint16_t u16() {
+        const uint16_t lo = u8();
+        return static_cast<uint16_t>(lo | (uint16_t{u8()} << 8));
+    }
+    uint64_t u64be() {
+        uint64_t v = 0;
+        for (int i = 0; i < 8; ++i) v = v << 8 | u8();
+        return v;
+    }
+    Bytes take(size_t len) {
+        Bytes b(len, 0);
+        const size_t k = std::min(len, n);
+        if (k != 0) std::memcpy(b.data(), p, k);
+        p += k;
+        n -= k;
+        return b;
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The contract, restated independently of lib/.
+constexpr size_t kMaxNonce = AEAD_MAX_NONCE;
+constexpr uint64_t kMax64 = UINT64_MAX;
+
+bool alg_valid(int alg) {
+    return alg == AEAD_AES_128_GCM || alg == AEAD_AES_192_GCM || alg == AEAD_AES_256_GCM ||
+           alg == AEAD_CHACHA20_POLY1305;
+}
+bool is_gcm(int alg) { return alg == AEAD_AES_128_GCM || alg == AEAD_AES_192_GCM || alg == AEAD_AES_256_GCM; }
+bool policy_valid(int p) { return p == AEAD_POLICY_NONE || p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13; }
+size_t key_size_of(int alg) {
+    switch (alg) {
+        case AEAD_AES_128_GCM: return 16;
+        case AEAD_AES_192_GCM: return 24;
+        case AEAD_AES_256_GCM: return 32;
+        case AEAD_CHACHA20_POLY1305: return 32;
+        default: return 0;
+    }
+}
+bool tag_valid(int alg, int policy, size_t tag) {
+    if (tag == 16) return true;
+    if (!is_gcm(alg) || policy != AEAD_POLICY_NONE) return false;
+    return tag == 4 || tag == 8 || (tag >= 12 && tag <= 15);
+}
+bool nonce_valid(int alg, int policy, size_t n) {
+    if (is_gcm(alg) && policy == AEAD_POLICY_NONE) return n >= 1 && n <= kMaxNonce;
+    return n == 12;
+}
+size_t tls_aad_size(int policy) { return policy == AEAD_POLICY_TLS13 ? 5 : 13; }
+
+// A set of acceptable error codes (bit i = code -i).
+struct CodeSet {
+    uint32_t bits = 0;
+    void add(int64_t code) { bits |= uint32_t{1} << static_cast<unsigned>(-code); }
+    bool has(int64_t code) const { return code < 0 && code > -32 && (bits >> static_cast<unsigned>(-code) & 1u) != 0; }
+    bool empty() const { return bits == 0; }
+    void merge(CodeSet o) { bits |= o.bits; }
+};
+
+// TLS nonce model (seal only), from the comments on AEAD_POLICY_TLS12 / _TLS13.
+struct TlsModel {
+    bool enforced = false;
+    bool explicit_counter = false;  // TLS 1.2 + AES-GCM (RFC 5288); otherwise the XOR mask
+    bool learned = false;
+    uint32_t prefix = 0;
+    uint64_t mask = 0;
+    uint64_t next = 0;  // smallest acceptable sequence number
+    uint64_t accepted = 0;
+
+    static uint32_t be32(const uint8_t *p) {
+        return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | uint32_t{p[3]};
+    }
+    static uint64_t be64(const uint8_t *p) { return uint64_t{be32(p)} << 32 | be32(p + 4); }
+
+    // The refusal codes this 12-byte nonce earns now (empty: accepted).
+    CodeSet judge(const uint8_t *nonce) const {
+        CodeSet s;
+        const uint32_t pre = be32(nonce);
+        const uint64_t last8 = be64(nonce + 4);
+        if (!learned) {
+            // First seal: the explicit counter may be anything but 2^64-1; in XOR mode it is sequence 0.
+            if (explicit_counter && last8 == kMax64) s.add(AEAD_ERR_NONCE_EXHAUSTED);
+            return s;
+        }
+        if (pre != prefix) s.add(AEAD_ERR_NONCE_PREFIX);
+        const uint64_t seq = last8 ^ mask;
+        if (seq == kMax64) s.add(AEAD_ERR_NONCE_EXHAUSTED);
+        if (seq < next) s.add(AEAD_ERR_NONCE_ORDER);
+        return s;
+    }
+    void commit(const uint8_t *nonce) {
+        const uint64_t last8 = be64(nonce + 4);
+        uint64_t seq = 0;
+        if (!learned) {
+            learned = true;
+            prefix = be32(nonce);
+            mask = explicit_counter ? 0 : last8;
+        }
+        seq = last8 ^ mask;
+        next = seq + 1;
+        ++accepted;
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The oracle: a fresh EVP_CIPHER_CTX per call, ciphers fetched by the harness, ctrl API for IV length
+// and tag. Shares nothing with libaead except libcrypto itself.
+const EVP_CIPHER *oracle_cipher(int alg) {
+    static EVP_CIPHER *ciphers[4] = {
+        EVP_CIPHER_fetch(nullptr, "AES-128-GCM", nullptr), EVP_CIPHER_fetch(nullptr, "AES-192-GCM", nullptr),
+        EVP_CIPHER_fetch(nullptr, "AES-256-GCM", nullptr), EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr)};
+    const EVP_CIPHER *c = ciphers[alg - 1];
+    CHECK(c != nullptr, "oracle: EVP_CIPHER_fetch failed for alg %d", alg);
+    return c;
+}
+
+struct CtxFree {
+    void operator()(EVP_CIPHER_CTX *c) const { EVP_CIPHER_CTX_free(c); }
+};
+
+// Seal: returns ct || tag[:tag_len].
+Bytes oracle_seal(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad, const Bytes &pt, size_t tag_len) {
+    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
+    CHECK(c != nullptr, "oracle: EVP_CIPHER_CTX_new");
+    Bytes out(pt.size() + tag_len);
+    int n = 0;
+    CHECK(EVP_EncryptInit_ex(c.get(), oracle_cipher(alg), nullptr, nullptr, nullptr) == 1, "oracle: init");
+    CHECK(EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(nonce.size()), nullptr) == 1,
+          "oracle: set ivlen %zu", nonce.size());
+    CHECK(EVP_EncryptInit_ex(c.get(), nullptr, nullptr, key.data(), nonce.data()) == 1, "oracle: key/iv");
+    if (!aad.empty())
+        CHECK(EVP_EncryptUpdate(c.get(), nullptr, &n, aad.data(), static_cast<int>(aad.size())) == 1, "oracle: aad");
+    if (!pt.empty()) {
+        CHECK(EVP_EncryptUpdate(c.get(), out.data(), &n, pt.data(), static_cast<int>(pt.size())) == 1 &&
+                  static_cast<size_t>(n) == pt.size(),
+              "oracle: update");
+    }
+    uint8_t fin[32];
+    CHECK(EVP_EncryptFinal_ex(c.get(), fin, &n) == 1 && n == 0, "oracle: final");
+    uint8_t tag[16];
+    CHECK(EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_GET_TAG, 16, tag) == 1, "oracle: get tag");
+    std::memcpy(out.data() + pt.size(), tag, tag_len);  // a truncated tag is the leftmost tag_len bytes
+    ERR_clear_error();
+    return out;
+}
+
+// Open: true and the plaintext if ct || tag authenticates, false otherwise.
+bool oracle_open(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad, const uint8_t *in, size_t in_len,
+                 size_t tag_len, Bytes &pt) {
+    CHECK(in_len >= tag_len, "oracle_open: input shorter than the tag");
+    const size_t ct_len = in_len - tag_len;
+    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
+    CHECK(c != nullptr, "oracle: EVP_CIPHER_CTX_new");
+    pt.assign(ct_len, 0);
+    int n = 0;
+    CHECK(EVP_DecryptInit_ex(c.get(), oracle_cipher(alg), nullptr, nullptr, nullptr) == 1, "oracle: init");
+    CHECK(EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(nonce.size()), nullptr) == 1,
+          "oracle: set ivlen %zu", nonce.size());
+    CHECK(EVP_DecryptInit_ex(c.get(), nullptr, nullptr, key.data(), nonce.data()) == 1, "oracle: key/iv");
+    uint8_t tag[16];
+    std::memcpy(tag, in + ct_len, tag_len);
+    CHECK(EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_SET_TAG, static_cast<int>(tag_len), tag) == 1,
+          "oracle: set tag %zu", tag_len);
+    if (!aad.empty())
+        CHECK(EVP_DecryptUpdate(c.get(), nullptr, &n, aad.data(), static_cast<int>(aad.size())) == 1, "oracle: aad");
+    if (ct_len != 0)
+        CHECK(EVP_DecryptUpdate(c.get(), pt.data(), &n, in, static_cast<int>(ct_len)) == 1 &&
+                  static_cast<size_t>(n) == ct_len,
+              "oracle: update");
+    uint8_t fin[32];
+    const bool ok = EVP_DecryptFinal_ex(c.get(), fin, &n) == 1;
+    ERR_clear_error();
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: every buffer a call can see lives in a Region that is snapshotted before the call and
+// compared with its expected contents after it.
+constexpr size_t kGuard = 32;
+
+struct Region {
+    uint8_t *base = nullptr;
+    size_t size = 0;
+    Bytes before;
+};
+
+uint8_t fill_byte(size_t i) { return static_cast<uint8_t>(0xA0 | (i * 7 % 16)); }  // never zero
+
+struct Arena {
+    std::vector<Region> regions;
+    ~Arena() {
+        for (Region &r : regions) std::free(r.base);
+    }
+    Arena() = default;
+    Arena(const Arena &) = delete;
+    Arena &operator=(const Arena &) = delete;
+    // Exact-size heap block (so ASan sees reads past its end), pre-filled with a non-zero pattern.
+    uint8_t *alloc(size_t size) {
+        Region r;
+        r.size = size;
+        r.base = static_cast<uint8_t *>(std::malloc(size == 0 ? 1 : size));
+        CHECK(r.base != nullptr, "malloc");
+        for (size_t i = 0; i < size; ++i) r.base[i] = fill_byte(i);
+        regions.push_back(std::move(r));
+        return regions.back().base;
+    }
+    void snapshot() {
+        for (Region &r : regions) r.before.assign(r.base, r.base + r.size);
+    }
+    // After a call: out[0, n) must equal `written` (if given) or zeros; everything else unchanged.
+    void verify(const uint8_t *out, size_t n, const uint8_t *written, const char *what) const {
+        const auto o = reinterpret_cast<uintptr_t>(out);
+        for (const Region &r : regions) {
+            const auto b = reinterpret_cast<uintptr_t>(r.base);
+            for (size_t i = 0; i < r.size; ++i) {
+                uint8_t want = r.before[i];
+                const uintptr_t a = b + i;
+                if (n != 0 && a >= o && a < o + n) want = written != nullptr ? written[a - o] : 0;
+                if (r.base[i] != want) {
+                    const bool inside = out != nullptr && o >= b && o <= b + r.size;
+                    fail(__LINE__,
+                         "%s: byte %zu of a %zu-byte buffer is 0x%02x, expected 0x%02x (out %s %zu, %zu bytes "
+                         "expected written)",
+                         what, i, r.size, r.base[i], want, inside ? "at offset" : "elsewhere, offset n/a",
+                         inside ? static_cast<size_t>(o - b) : size_t{0}, n);
+                }
+            }
+        }
+    }
+};
+
+// Non-NULL pointers handed out with length 0: ASan-poisoned, so any read or write is reported.
+uint8_t *poisoned_pointer() {
+    alignas(64) static uint8_t zone[128];
+#ifdef FUZZ_HAVE_ASAN
+    static const bool once = [] {
+        ASAN_POISON_MEMORY_REGION(zone, sizeof zone);
+        return true;
+    }();
+    (void)once;
+#endif
+    return zone + 64;
+}
+
+bool ranges_overlap(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
+    if (a == nullptr || b == nullptr || al == 0 || bl == 0) return false;
+    const auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+    return x < y + bl && y < x + al;
+}
+
+// AEAD_FUZZ_SKIP_STALE_ERROR=1 turns the stale-error property off (to look for other problems while
+// a known failure of that property is being fixed). Off by default: run.sh checks it.
+bool skip_stale_error() {
+    static const bool skip = [] {
+        const char *e = std::getenv("AEAD_FUZZ_SKIP_STALE_ERROR");
+        return e != nullptr && e[0] == '1';
+    }();
+    return skip;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One fuzz input.
+
+enum Placement { kSeparate, kInPlace, kArenaIn, kArenaAad, kArenaNonce };
+
+struct Call {
+    int op = AEAD_SEAL;
+    const uint8_t *nonce = nullptr;
+    size_t nonce_len = 0;
+    const uint8_t *aad = nullptr;
+    size_t aad_len = 0;
+    const uint8_t *in = nullptr;
+    size_t in_len = 0;
+    uint8_t *out = nullptr;
+    size_t out_cap = 0;
+};
+
+// AEAD_FUZZ_STATS=1: at exit, print how often each outcome was seen (to show no check is vacuous).
+struct Stats {
+    unsigned long long code[2][17] = {};  // [seal/open][-rc], index 0 = success
+    unsigned long long accepted_checked = 0, refusals_checked = 0, roundtrips = 0, tampers = 0, tls_commits = 0,
+                       ctx_refused = 0, null_ctx = 0, bad_op = 0;
+    bool enabled = false;
+    Stats() {
+        const char *e = std::getenv("AEAD_FUZZ_STATS");
+        enabled = e != nullptr && e[0] == '1';
+    }
+    ~Stats() {
+        if (!enabled) return;
+        std::fprintf(stderr, "fuzz_seal_open stats: accepted calls checked against the oracle %llu, refusals %llu, "
+                             "round trips %llu, tampered opens %llu, TLS seals accepted %llu, refused contexts %llu, "
+                             "NULL-ctx calls %llu, bad-op calls %llu\n",
+                     accepted_checked, refusals_checked, roundtrips, tampers, tls_commits, ctx_refused, null_ctx,
+                     bad_op);
+        for (int o = 0; o < 2; ++o) {
+            std::fprintf(stderr, "  %s:", o == 0 ? "seal" : "open");
+            for (int i = 0; i < 17; ++i)
+                if (code[o][i] != 0) std::fprintf(stderr, " %s%d=%llu", i == 0 ? "" : "-", i, code[o][i]);
+            std::fprintf(stderr, "\n");
+        }
+    }
+    void count(int op, int64_t rc) {
+        if ((op == AEAD_SEAL || op == AEAD_OPEN) && rc <= 0 && rc >= -16) ++code[op == AEAD_OPEN][-rc];
+        else if (op == AEAD_SEAL || op == AEAD_OPEN) ++code[op == AEAD_OPEN][0];
+        else ++bad_op;
+    }
+};
+Stats g_stats;
+
+int64_t invoke(aead_ctx *ctx, const Call &c, bool stale_error) {
+    ERR_clear_error();
+    if (stale_error) ERR_raise(ERR_LIB_EVP, EVP_R_BAD_DECRYPT);  // the caller's own leftover error
+    const int64_t rc = aead_seal_open(ctx, c.op, c.nonce, c.nonce_len, c.aad, c.aad_len, c.in, c.in_len, c.out,
+                                      c.out_cap);
+    ERR_clear_error();
+    if (ctx == nullptr) ++g_stats.null_ctx;
+    else g_stats.count(c.op, rc);
+    CHECK(aead_strerror(rc) != nullptr, "aead_strerror returned NULL for %lld", static_cast<long long>(rc));
+    return rc;
+}
+
+struct Fuzz {
+    int alg = 0, policy = 0;
+    Bytes key;
+    size_t tag = 16;  // effective tag length when ctx is valid
+    aead_ctx *ctx = nullptr;
+    TlsModel tls;
+    Bytes last_sealed;
+
+    // Refusal codes for a call on a valid ctx, from the contract. out_len_known/out_len: the output
+    // length if the op is valid and the input long enough.
+    CodeSet refusals(const Call &c, size_t &out_len, bool &have_out_len) const {
+        CodeSet s;
+        have_out_len = false;
+        const bool op_ok = c.op == AEAD_SEAL || c.op == AEAD_OPEN;
+        if (!op_ok) s.add(AEAD_ERR_ARG);
+        if ((c.nonce == nullptr && c.nonce_len != 0) || (c.aad == nullptr && c.aad_len != 0) ||
+            (c.in == nullptr && c.in_len != 0) || (c.out == nullptr && c.out_cap != 0))
+            s.add(AEAD_ERR_ARG);
+        if (!nonce_valid(alg, policy, c.nonce_len)) s.add(AEAD_ERR_NONCE_SIZE);
+        if (op_ok) {
+            if (c.op == AEAD_SEAL) {
+                out_len = c.in_len + tag;
+                have_out_len = true;
+            } else if (c.in_len < tag) {
+                s.add(AEAD_ERR_AUTH);  // too short to hold a tag: not authentic, and nothing written
+            } else {
+                out_len = c.in_len - tag;
+                have_out_len = true;
+            }
+            if (have_out_len) {
+                if (c.out_cap < out_len) s.add(AEAD_ERR_BUFFER_TOO_SMALL);
+                if ((c.out != c.in && ranges_overlap(c.out, out_len, c.in, c.in_len)) ||
+                    ranges_overlap(c.out, out_len, c.aad, c.aad_len) ||
+                    ranges_overlap(c.out, out_len, c.nonce, c.nonce_len))
+                    s.add(AEAD_ERR_OVERLAP);
+            }
+            if (c.op == AEAD_SEAL && policy != AEAD_POLICY_NONE && c.aad_len != tls_aad_size(policy))
+                s.add(AEAD_ERR_AAD_SIZE);
+        }
+        return s;
+    }
+
+    // Runs one call and checks everything about it. Returns the code.
+    int64_t run_call(Arena &mem, const Call &c, bool null_ctx, bool stale_error, const Bytes &nonce_v,
+                     const Bytes &aad_v, const Bytes &in_v, const char *what) {
+        mem.snapshot();
+        aead_ctx *use = null_ctx ? nullptr : ctx;
+        const int64_t rc = invoke(use, c, stale_error);
+        if (use == nullptr) {
+            CHECK(rc == AEAD_ERR_ARG, "%s: NULL ctx returned %lld, expected AEAD_ERR_ARG", what,
+                  static_cast<long long>(rc));
+            mem.verify(nullptr, 0, nullptr, what);
+            return rc;
+        }
+        size_t out_len = 0;
+        bool have_out_len = false;
+        CodeSet refused = refusals(c, out_len, have_out_len);
+        const bool tls_seal = c.op == AEAD_SEAL && tls.enforced && c.nonce != nullptr && c.nonce_len == 12;
+        CodeSet order;
+        if (tls_seal) order = tls.judge(c.nonce);
+        if (!refused.empty() || !order.empty()) {
+            CodeSet all = refused;
+            all.merge(order);
+            CHECK(all.has(rc), "%s: returned %lld (%s); the contract requires one of the refusal set 0x%x", what,
+                  static_cast<long long>(rc), aead_strerror(rc), all.bits);
+            mem.verify(nullptr, 0, nullptr, what);  // a refusal writes nothing
+            ++g_stats.refusals_checked;
+            return rc;                               // and consumes nothing (model unchanged)
+        }
+        // Accepted by every check: the result is the oracle's.
+        ++g_stats.accepted_checked;
+        if (c.op == AEAD_SEAL) {
+            const Bytes want = oracle_seal(alg, key, nonce_v, aad_v, in_v, tag);
+            CHECK(rc == static_cast<int64_t>(out_len), "%s: seal returned %lld (%s), expected %zu", what,
+                  static_cast<long long>(rc), aead_strerror(rc), out_len);
+            mem.verify(c.out, out_len, want.data(), what);
+            if (tls_seal) {
+                tls.commit(c.nonce);
+                ++g_stats.tls_commits;
+            }
+            last_sealed = want;
+        } else {
+            Bytes pt;
+            const bool ok = oracle_open(alg, key, nonce_v, aad_v, in_v.data(), in_v.size(), tag, pt);
+            if (ok) {
+                CHECK(rc == static_cast<int64_t>(out_len), "%s: open of an authentic message returned %lld (%s)",
+                      what, static_cast<long long>(rc), aead_strerror(rc));
+                mem.verify(c.out, out_len, pt.data(), what);
+            } else {
+                CHECK(rc == AEAD_ERR_AUTH, "%s: open of a forged message returned %lld (%s), expected AUTH", what,
+                      static_cast<long long>(rc), aead_strerror(rc));
+                mem.verify(c.out, std::min(c.out_cap, out_len), nullptr, what);  // zeroed
+            }
+        }
+        return rc;
+    }
+
+    // Seal succeeded: open it back, then open a copy with one byte flipped.
+    void roundtrip(const Bytes &nonce_v, const Bytes &aad_v, const Bytes &pt, uint16_t pos, uint8_t mask,
+                   uint8_t rt, bool stale_error) {
+        const Bytes sealed = last_sealed;
+        {
+            Arena mem;
+            Call c;
+            c.op = AEAD_OPEN;
+            c.nonce = mem.alloc(nonce_v.size());
+            std::memcpy(const_cast<uint8_t *>(c.nonce), nonce_v.data(), nonce_v.size());
+            c.nonce_len = nonce_v.size();
+            c.aad = mem.alloc(aad_v.size());
+            if (!aad_v.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), aad_v.data(), aad_v.size());
+            c.aad_len = aad_v.size();
+            c.in_len = sealed.size();
+            c.out_cap = pt.size();
+            if (rt & 1) {  // exact in-place
+                c.out = mem.alloc(sealed.size() + kGuard);
+                c.in = c.out;
+            } else {
+                c.in = mem.alloc(sealed.size());
+                c.out = mem.alloc(c.out_cap + kGuard);
+            }
+            std::memcpy(const_cast<uint8_t *>(c.in), sealed.data(), sealed.size());
+            const int64_t rc = run_call(mem, c, false, stale_error, nonce_v, aad_v, sealed, "roundtrip open");
+            CHECK(rc == static_cast<int64_t>(pt.size()), "roundtrip open returned %lld (%s), expected %zu",
+                  static_cast<long long>(rc), aead_strerror(rc), pt.size());
+            CHECK(pt.empty() || std::memcmp(c.out, pt.data(), pt.size()) == 0, "roundtrip plaintext differs");
+            ++g_stats.roundtrips;
+        }
+        // Tamper: one byte of ct || tag, aad or nonce.
+        Bytes t_in = sealed, t_aad = aad_v, t_nonce = nonce_v;
+        const size_t span = t_in.size() + t_aad.size() + t_nonce.size();
+        size_t at = pos % span;
+        const uint8_t x = mask != 0 ? mask : 1;
+        if (at < t_in.size()) {
+            t_in[at] ^= x;
+        } else if ((at -= t_in.size()) < t_aad.size()) {
+            t_aad[at] ^= x;
+        } else {
+            t_nonce[at - t_aad.size()] ^= x;
+        }
+        Bytes unused;
+        const bool forged_ok = oracle_open(alg, key, t_nonce, t_aad, t_in.data(), t_in.size(), tag, unused);
+        // With a 16-byte tag a one-byte change that authenticates is a 2^-128 event: the oracle is wrong.
+        CHECK(!forged_ok || tag < 16, "oracle accepted a modified message with a 16-byte tag");
+        Arena mem;
+        Call c;
+        c.op = AEAD_OPEN;
+        c.nonce = mem.alloc(t_nonce.size());
+        std::memcpy(const_cast<uint8_t *>(c.nonce), t_nonce.data(), t_nonce.size());
+        c.nonce_len = t_nonce.size();
+        c.aad = mem.alloc(t_aad.size());
+        if (!t_aad.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), t_aad.data(), t_aad.size());
+        c.aad_len = t_aad.size();
+        c.in_len = t_in.size();
+        c.out_cap = pt.size() + ((rt >> 2) & 7);
+        if (rt & 2) {
+            c.out = mem.alloc(std::max(t_in.size(), c.out_cap) + kGuard);
+            c.in = c.out;
+        } else {
+            c.in = mem.alloc(t_in.size());
+            c.out = mem.alloc(c.out_cap + kGuard);
+        }
+        std::memcpy(const_cast<uint8_t *>(c.in), t_in.data(), t_in.size());
+        const int64_t rc = run_call(mem, c, false, stale_error, t_nonce, t_aad, t_in, "tampered open");
+        ++g_stats.tampers;
+        if (!forged_ok)
+            CHECK(rc == AEAD_ERR_AUTH, "tampered open returned %lld (%s), expected AEAD_ERR_AUTH",
+                  static_cast<long long>(rc), aead_strerror(rc));
+    }
+
+    // Builds a structured TLS nonce from the model: mostly acceptable, sometimes just off.
+    Bytes tls_nonce(Reader &r) const {
+        const uint8_t sel = r.u8();
+        const Bytes pre_raw = r.take(4);
+        const uint64_t base = r.u64be();
+        uint8_t n[12];
+        uint32_t prefix = TlsModel::be32(pre_raw.data());
+        if (tls.learned && !(sel & 0x80)) prefix = tls.prefix;
+        const uint64_t next = tls.learned ? tls.next : 0;
+        const unsigned s = sel & 0x1f;
+        uint64_t seq;
+        if (s < 12) seq = next + s - 4;  // wraps below next on purpose
+        else if (s == 12) seq = kMax64;
+        else if (s == 13) seq = kMax64 - 1;
+        else if (s == 14) seq = kMax64 - 2;
+        else if (s == 15) seq = base;
+        else seq = next + uint64_t{s - 16} * 1000;
+        uint64_t last8;
+        if (tls.learned) last8 = seq ^ tls.mask;
+        else last8 = tls.explicit_counter ? seq : (s == 12 ? kMax64 : base);
+        for (int i = 0; i < 4; ++i) n[i] = static_cast<uint8_t>(prefix >> (24 - 8 * i));
+        for (int i = 0; i < 8; ++i) n[4 + i] = static_cast<uint8_t>(last8 >> (56 - 8 * i));
+        return Bytes(n, n + 12);
+    }
+
+    void op(Reader &r) {
+        const uint8_t opb = r.u8();
+        const uint8_t flags = r.u8();
+        static constexpr int kBadOps[4] = {0, 3, -1, 0x10001};
+        const unsigned kind = opb & 3;
+        const int op_code = kind == 3 ? kBadOps[(opb >> 2) & 3] : kind == 1 ? AEAD_OPEN : AEAD_SEAL;
+
+        // nonce
+        Bytes nonce_v;
+        const uint16_t nl = r.u16();
+        if (nl == 0xFFFF) nonce_v = tls_nonce(r);
+        else nonce_v = r.take(nl <= 1024 ? nl : nl % 1025u);
+        // aad
+        const uint16_t al = r.u16();
+        const size_t aad_len = al == 0xFFFF ? tls_aad_size(policy) : (al <= 2048 ? al : al % 2049u);
+        const Bytes aad_v = r.take(aad_len);
+        // in
+        const uint16_t il = r.u16();
+        Bytes in_v = il == 0xFFFF ? last_sealed : r.take(il <= 4096 ? il : il % 4097u);
+        // out_cap, around the output length
+        const uint8_t oc = r.u8();
+        size_t need = in_v.size();
+        if (op_code == AEAD_SEAL) need = in_v.size() + tag;
+        else if (op_code == AEAD_OPEN) need = in_v.size() >= tag ? in_v.size() - tag : 0;
+        size_t out_cap;
+        if (oc < 0x60) out_cap = need;
+        else if (oc < 0x80) out_cap = need + (oc - 0x5Fu);
+        else if (oc < 0xC0) out_cap = need >= oc - 0x7Fu ? need - (oc - 0x7Fu) : 0;
+        else if (oc < 0xFF) out_cap = need + (oc - 0xC0u) * 64;
+        else out_cap = 0;
+        // placement
+        const uint8_t pl = r.u8();
+        const uint16_t delta = r.u16();
+        const uint16_t tpos = r.u16();
+        const uint8_t tmask = r.u8();
+        const uint8_t rt = r.u8();
+        static constexpr Placement kPlace[8] = {kSeparate, kInPlace,  kArenaIn,  kArenaAad,
+                                                kArenaNonce, kSeparate, kSeparate, kInPlace};
+        const Placement place = kPlace[pl & 7];
+
+        Arena mem;
+        Call c;
+        c.op = op_code;
+        c.nonce_len = nonce_v.size();
+        c.aad_len = aad_v.size();
+        c.in_len = in_v.size();
+        c.out_cap = out_cap;
+        uint8_t *nonce_p = nullptr, *aad_p = nullptr, *in_p = nullptr, *out_p = nullptr;
+        auto arena_with = [&](size_t x_len, uint8_t *&x_p) {
+            // x at x_off; out at x_off + d for d in [-(out_cap + G), x_len + G].
+            const size_t x_off = out_cap + 2 * kGuard;
+            uint8_t *a = mem.alloc(2 * out_cap + x_len + 4 * kGuard);
+            x_p = a + x_off;
+            const size_t range = out_cap + x_len + 2 * kGuard + 1;
+            const size_t d = delta % range;  // 0 .. range-1
+            out_p = a + x_off - (out_cap + kGuard) + d;
+        };
+        switch (place) {
+            case kInPlace:
+                in_p = mem.alloc(std::max(in_v.size(), out_cap) + kGuard);
+                out_p = in_p;
+                break;
+            case kArenaIn: arena_with(in_v.size(), in_p); break;
+            case kArenaAad: arena_with(aad_v.size(), aad_p); break;
+            case kArenaNonce: arena_with(nonce_v.size(), nonce_p); break;
+            case kSeparate: break;
+        }
+        if (nonce_p == nullptr) nonce_p = mem.alloc(nonce_v.size());
+        if (aad_p == nullptr) aad_p = mem.alloc(aad_v.size());
+        if (in_p == nullptr) in_p = mem.alloc(in_v.size());
+        if (out_p == nullptr) out_p = mem.alloc(out_cap + kGuard);
+        if (!nonce_v.empty()) std::memcpy(nonce_p, nonce_v.data(), nonce_v.size());
+        if (!aad_v.empty()) std::memcpy(aad_p, aad_v.data(), aad_v.size());
+        if (!in_v.empty()) std::memcpy(in_p, in_v.data(), in_v.size());
+        // flags: bit0..3 NULL nonce/aad/in/out, bit4 zero-length pointers poisoned, bit5 NULL ctx,
+        // bit6 a stale error on the OpenSSL error queue.
+        const bool poison = (flags & 0x10) != 0;
+        auto pick = [&](uint8_t *p, size_t len, unsigned bit) -> uint8_t * {
+            if (flags & (1u << bit)) return nullptr;
+            if (len == 0 && poison) return poisoned_pointer();
+            return p;
+        };
+        c.nonce = pick(nonce_p, nonce_v.size(), 0);
+        c.aad = pick(aad_p, aad_v.size(), 1);
+        c.in = pick(in_p, in_v.size(), 2);
+        c.out = pick(out_p, out_cap, 3);
+        const bool null_ctx = (flags & 0x20) != 0;
+        const bool stale = (flags & 0x40) != 0 && !skip_stale_error();
+
+        const int64_t rc = run_call(mem, c, null_ctx, stale, nonce_v, aad_v, in_v, "fuzzed call");
+        if (op_code == AEAD_SEAL && rc >= 0 && ctx != nullptr && !null_ctx)
+            roundtrip(nonce_v, aad_v, in_v, tpos, tmask, rt, stale);
+    }
+
+    void run(Reader &r) {
+        const uint8_t a = r.u8(), p = r.u8(), ks = r.u8(), ts = r.u8(), nops_b = r.u8();
+        static constexpr int kBadAlgs[4] = {0, 5, -1, INT_MAX};
+        const unsigned ac = a & 15;
+        alg = ac < 12 ? static_cast<int>(ac % 4) + 1 : kBadAlgs[ac - 12];
+        const unsigned pc = p & 7;
+        policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? 3 : -1);
+        size_t key_len = key_size_of(alg) != 0 ? key_size_of(alg) : 32;
+        bool key_null = false;
+        if ((ks >> 6) == 2) key_len = ks & 0x3f;
+        if ((ks >> 6) == 3) {
+            key_len = ks & 0x3f;
+            key_null = true;
+        }
+        size_t tag_arg = (ts & 0x80) ? SIZE_MAX - (ts & 0x1f) : (ts & 0x3f);
+        const unsigned nops = 1 + nops_b % 8;
+        key = r.take(key_len);
+
+        // aead_ctx_new: expected code from the contract.
+        CodeSet s;
+        if (!alg_valid(alg) || !policy_valid(policy) || (key_null && key_len != 0)) s.add(AEAD_ERR_ARG);
+        if (alg_valid(alg)) {
+            if (key_len != key_size_of(alg)) s.add(AEAD_ERR_KEY_SIZE);
+            // With an unknown policy the tag rule is undefined: ARG is then in the set anyway.
+            if (!tag_valid(alg, policy_valid(policy) ? policy : AEAD_POLICY_NONE, tag_arg == 0 ? 16 : tag_arg))
+                s.add(AEAD_ERR_TAG_SIZE);
+        }
+        static int sentinel;
+        ctx = reinterpret_cast<aead_ctx *>(&sentinel);
+        const int rc = aead_ctx_new(&ctx, alg, policy, key_null ? nullptr : key.data(), key_len, tag_arg);
+        if (s.empty()) {
+            CHECK(rc == 0 && ctx != nullptr, "aead_ctx_new(alg %d, policy %d, key %zu, tag %zu) returned %d (%s)",
+                  alg, policy, key_len, tag_arg, rc, aead_strerror(rc));
+        } else {
+            CHECK(s.has(rc), "aead_ctx_new(alg %d, policy %d, key %zu, tag %zu) returned %d (%s), refusal set 0x%x",
+                  alg, policy, key_len, tag_arg, rc, aead_strerror(rc), s.bits);
+            CHECK(ctx == nullptr, "aead_ctx_new refused but did not store NULL");
+            ++g_stats.ctx_refused;
+        }
+        CHECK(aead_ctx_new(nullptr, alg, policy, key.data(), key_len, tag_arg) == AEAD_ERR_ARG,
+              "aead_ctx_new(NULL, ...) is not AEAD_ERR_ARG");
+        // Without a context every call is AEAD_ERR_ARG; sizes are then decoded as for a 16-byte tag.
+        tag = ctx != nullptr ? (tag_arg == 0 ? 16 : tag_arg) : 16;
+        tls.enforced = policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13;
+        tls.explicit_counter = policy == AEAD_POLICY_TLS12 && is_gcm(alg);
+
+        for (unsigned i = 0; i < nops; ++i) op(r);
+        aead_ctx_free(ctx);
+        ctx = nullptr;
+    }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    Reader r{data, size};
+    Fuzz f;
+    f.run(r);
+    return 0;
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_seal_open (tests/fuzz/corpus/) from the shared vectors.
+
+Usage (from anywhere): python3 tests/fuzz/make_corpus.py
+Reads ../shared/vectors relative to the repository root and fails if it is missing. Deterministic:
+the same vectors give the same files. Replaces every file in tests/fuzz/corpus/.
+
+The byte format is the one decoded by fuzz_seal_open.cpp (all integers little-endian):
+  header: alg u8 (alg id - 1), policy u8, keysel u8 (0: key of the algorithm's size), tagsel u8
+          (tag length, 0 = default), nops u8 (nops - 1), key bytes
+  per op: opb u8 (0 seal, 1 open, 3 bad op), flags u8, nonce-len u16 + nonce (0xFFFF: structured TLS
+          nonce = sel u8, prefix 4 bytes, base u64 big-endian), aad-len u16 + aad (0xFFFF: the policy's
+          AAD size), in-len u16 + in (0xFFFF: the last sealed message), outcap u8 (0: exact), place u8
+          (0 separate, 1 in-place, 2/3/4 out placed around in/aad/nonce), delta u16, tamper-pos u16,
+          tamper-mask u8, rt u8
+"""
+import hashlib
+import json
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+VECTORS = os.path.join(REPO, "..", "shared", "vectors")
+OUT = os.path.join(HERE, "corpus")
+
+AES128, AES192, AES256, CHACHA = 1, 2, 3, 4
+NONE, TLS12, TLS13 = 0, 1, 2
+SEAL, OPEN = 0, 1
+
+
+def header(alg, policy, key, tag=0, nops=1, keysel=0, alg_byte=None):
+    a = alg - 1 if alg_byte is None else alg_byte
+    return bytes([a, policy, keysel, tag, nops - 1]) + key
+
+
+def u16(v):
+    return struct.pack("<H", v)
+
+
+def op(kind, nonce=b"", aad=b"", data=b"", flags=0, outcap=0, place=0, delta=0, tpos=0, tmask=1, rt=0,
+       structured=None, aad_auto=False, reuse=False):
+    """One operation. structured=(sel, prefix4, base) builds a TLS nonce from the harness's model."""
+    b = bytes([kind, flags])
+    if structured is not None:
+        sel, prefix, base = structured
+        b += u16(0xFFFF) + bytes([sel]) + prefix + struct.pack(">Q", base)
+    else:
+        assert len(nonce) <= 1024
+        b += u16(len(nonce)) + nonce
+    if aad_auto:
+        b += u16(0xFFFF) + aad
+    else:
+        assert len(aad) <= 2048
+        b += u16(len(aad)) + aad
+    if reuse:
+        b += u16(0xFFFF)
+    else:
+        assert len(data) <= 4096
+        b += u16(len(data)) + data
+    b += bytes([outcap, place]) + u16(delta) + u16(tpos) + bytes([tmask & 0xFF, rt])
+    return b
+
+
+def need_vectors():
+    if not os.path.isdir(VECTORS):
+        sys.exit(f"make_corpus: vectors folder missing: {VECTORS}")
+
+
+def wycheproof(path, alg_of_key, stride, keep_invalid_nonce):
+    with open(path) as f:
+        doc = json.load(f)
+    seeds = []
+    i = 0
+    for g in doc["testGroups"]:
+        tag_len = g["tagSize"] // 8
+        for t in g["tests"]:
+            i += 1
+            special = keep_invalid_nonce and "InvalidNonceSize" in t.get("flags", [])
+            if i % stride != 0 and not special:
+                continue
+            key, iv = bytes.fromhex(t["key"]), bytes.fromhex(t["iv"])
+            aad, msg = bytes.fromhex(t["aad"]), bytes.fromhex(t["msg"])
+            ct, tag = bytes.fromhex(t["ct"]), bytes.fromhex(t["tag"])
+            alg = alg_of_key(len(key))
+            tc = t["tcId"]
+            data = header(alg, NONE, key, tag=tag_len, nops=2)
+            data += op(SEAL, iv, aad, msg, tpos=tc * 7, tmask=tc | 1, rt=tc & 3)
+            data += op(OPEN, iv, aad, ct + tag, place=tc % 2)
+            seeds.append((f"wp-{'chacha' if alg == CHACHA else 'gcm'}-{tc:03d}", data))
+    return seeds
+
+
+def rsp_cases(path):
+    """Yields (params, case) for every case of a CAVP .rsp file."""
+    params, case = {}, None
+    with open(path, newline="") as f:
+        for raw in f:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                if case is not None and ("PT" in case or "FAIL" in case):
+                    yield dict(params), case
+                    case = None
+                continue
+            if line.startswith("["):
+                k, v = line[1:-1].split("=")
+                params[k.strip()] = int(v)
+                continue
+            if line == "FAIL":
+                case["FAIL"] = True
+                continue
+            k, v = [x.strip() for x in line.split("=", 1)]
+            if k == "Count":
+                case = {"Count": int(v)}
+            else:
+                case[k] = bytes.fromhex(v)
+    if case is not None and ("PT" in case or "FAIL" in case):
+        yield dict(params), case
+
+
+def nist(path, section_stride):
+    alg = {128: AES128, 192: AES192, 256: AES256}
+    seeds = []
+    section, last_key = -1, None
+    name = os.path.basename(path).replace(".rsp", "")
+    for params, c in rsp_cases(path):
+        sec_id = (params["IVlen"], params["PTlen"], params["AADlen"], params["Taglen"])
+        if sec_id != last_key:
+            section += 1
+            last_key = sec_id
+        if section % section_stride != 0 or c["Count"] not in (0, 1):
+            continue
+        tag_len = params["Taglen"] // 8
+        a = alg[params["Keylen"]]
+        if "Decrypt" in name:
+            data = header(a, NONE, c["Key"], tag=tag_len, nops=1)
+            data += op(OPEN, c["IV"], c["AAD"], c["CT"] + c["Tag"], place=c["Count"])
+        else:
+            data = header(a, NONE, c["Key"], tag=tag_len, nops=2)
+            data += op(SEAL, c["IV"], c["AAD"], c["PT"], tpos=section, tmask=0x80, rt=section & 3)
+            data += op(OPEN, c["IV"], c["AAD"], c["CT"] + c["Tag"])
+        seeds.append((f"nist-{name}-s{section:03d}-c{c['Count']}", data))
+    return seeds
+
+
+def synthetic():
+    """TLS sequences, overlaps, NULL/zero-length buffers, out_cap edges and refused contexts."""
+    seeds = []
+    key = {AES128: bytes(range(16)), AES192: bytes(range(24)), AES256: bytes(range(32)), CHACHA: bytes(range(32))}
+    rec = bytes(range(40))
+    prefix = bytes([0xA1, 0xB2, 0xC3, 0xD4])
+    for alg in (AES128, AES256, CHACHA):
+        for pol in (TLS12, TLS13):
+            ops = [
+                op(SEAL, structured=(15, prefix, 0x0102030405060708), aad=bytes(13 if pol == TLS12 else 5),
+                   aad_auto=True, data=rec),
+                op(SEAL, structured=(4, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+                op(OPEN, structured=(4, prefix, 0), aad=b"x" * 3, data=rec + bytes(16)),
+                op(SEAL, structured=(3, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+                op(SEAL, structured=(0x80 | 4, prefix[::-1], 0), aad=bytes(13 if pol == TLS12 else 5),
+                   aad_auto=True, data=rec),
+                op(SEAL, structured=(12, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+                op(SEAL, structured=(13, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+                op(SEAL, structured=(4, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+            ]
+            seeds.append((f"syn-tls{pol + 11}-alg{alg}-sequence", header(alg, pol, key[alg], nops=8) + b"".join(ops)))
+            # Wrong AAD size, then a first seal at counter 2^64-1 (explicit counter: refused, learns nothing).
+            ops = [
+                op(SEAL, structured=(15, prefix, 1), aad=bytes(7), data=rec),
+                op(SEAL, structured=(12, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+                op(SEAL, structured=(15, prefix, 5), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+                op(SEAL, structured=(5, prefix, 0), aad=bytes(13 if pol == TLS12 else 5), aad_auto=True, data=rec),
+            ]
+            seeds.append((f"syn-tls{pol + 11}-alg{alg}-first", header(alg, pol, key[alg], nops=4) + b"".join(ops)))
+    # Placements: out around in / aad / nonce, in-place seal and open, with deltas on both sides.
+    n12, aad = bytes(range(12)), bytes(range(20))
+    for place in (1, 2, 3, 4):
+        for delta in (0, 1, 31, 32, 33, 60, 200, 1000):
+            ops = [op(SEAL, n12, aad, rec, place=place, delta=delta, rt=place),
+                   op(OPEN, n12, aad, reuse=True, place=place, delta=delta)]
+            seeds.append((f"syn-place{place}-d{delta}", header(AES256, NONE, key[AES256], nops=2) + b"".join(ops)))
+    # out_cap: less, equal, more, zero.
+    for oc in (0x00, 0x60, 0x7F, 0x80, 0x81, 0x8F, 0xBF, 0xC1, 0xFF):
+        ops = [op(SEAL, n12, aad, rec, outcap=oc), op(OPEN, n12, aad, reuse=True, outcap=oc)]
+        seeds.append((f"syn-outcap-{oc:02x}", header(CHACHA, NONE, key[CHACHA], nops=2) + b"".join(ops)))
+    # NULL pointers (bits 0-3), poisoned zero-length pointers (bit 4), NULL ctx (bit 5); empty buffers.
+    for flags in (0x01, 0x02, 0x04, 0x08, 0x0E, 0x10, 0x16, 0x20):
+        ops = [op(SEAL, n12, b"", b"", flags=flags), op(OPEN, n12, b"", bytes(16), flags=flags),
+               op(SEAL, n12, aad, rec, flags=flags)]
+        seeds.append((f"syn-flags-{flags:02x}", header(AES128, NONE, key[AES128], nops=3) + b"".join(ops)))
+    # Bad op codes, nonce sizes and truncated tags.
+    for opb in (3, 7, 11, 15):
+        seeds.append((f"syn-badop-{opb}", header(AES128, NONE, key[AES128]) + op(opb, n12, aad, rec)))
+    for nlen in (0, 1, 11, 13, 128, 129, 300):
+        for alg in (AES192, CHACHA):
+            seeds.append((f"syn-nonce{nlen}-alg{alg}",
+                          header(alg, NONE, key[alg]) + op(SEAL, bytes(nlen), aad, rec)))
+    for tag in (1, 4, 8, 12, 13, 14, 15, 17, 0x80, 0x9F):
+        for alg, pol in ((AES128, NONE), (AES128, TLS13), (CHACHA, NONE)):
+            seeds.append((f"syn-tag{tag:02x}-alg{alg}-pol{pol}",
+                          header(alg, pol, key[alg], tag=tag, nops=2) + op(SEAL, n12, bytes(5), rec)
+                          + op(OPEN, n12, bytes(5), reuse=True)))
+    # Refused contexts: unknown algorithm / policy, wrong key sizes, NULL key.
+    for name, hdr in (("badalg", header(AES128, NONE, b"", alg_byte=12)),
+                      ("badalg-max", header(AES128, NONE, b"", alg_byte=15)),
+                      ("badpolicy", header(AES128, 6, key[AES128])),
+                      ("badpolicy-neg", header(AES128, 7, key[AES128])),
+                      ("key15", header(AES128, NONE, key[AES128][:15], keysel=0x80 | 15)),
+                      ("key0", header(CHACHA, NONE, b"", keysel=0x80)),
+                      ("key-null", header(AES256, NONE, b"", keysel=0xC0 | 32)),
+                      ("key-null0", header(AES256, NONE, b"", keysel=0xC0))):
+        seeds.append((f"syn-ctx-{name}", hdr + op(SEAL, n12, aad, rec)))
+    return seeds
+
+
+def main():
+    need_vectors()
+    w = os.path.join(VECTORS, "wycheproof")
+    n = os.path.join(VECTORS, "nist-cavp")
+    seeds = []
+    seeds += wycheproof(os.path.join(w, "aes_gcm_test.json"), {16: AES128, 24: AES192, 32: AES256}.get, 3, False)
+    seeds += wycheproof(os.path.join(w, "chacha20_poly1305_test.json"), lambda k: CHACHA, 4, True)
+    for f in ("gcmEncryptExtIV128", "gcmEncryptExtIV192", "gcmEncryptExtIV256",
+              "gcmDecrypt128", "gcmDecrypt192", "gcmDecrypt256"):
+        seeds += nist(os.path.join(n, f + ".rsp"), 50)
+    seeds += synthetic()
+    names = [s[0] for s in seeds]
+    assert len(names) == len(set(names)), "duplicate seed names"
+    os.makedirs(OUT, exist_ok=True)
+    for old in os.listdir(OUT):
+        os.remove(os.path.join(OUT, old))
+    total = 0
+    for name, data in seeds:
+        assert len(data) <= 4096, f"{name}: {len(data)} bytes is over -max_len=4096"
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(data)
+        total += len(data)
+    digest = hashlib.sha256(b"".join(d for _, d in seeds)).hexdigest()[:16]
+    print(f"make_corpus: wrote {len(seeds)} files, {total} bytes, to {os.path.relpath(OUT, REPO)} (sha256 {digest})")
+
+
+if __name__ == "__main__":
+    main()

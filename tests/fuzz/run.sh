@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harness (clang, ASan + UBSan) and runs it: first once over the checked-in seed
+# corpus (regression), then coverage-guided for SECONDS (default 120) on a temporary copy of it.
+# Usage, from anywhere: bash tests/fuzz/run.sh [SECONDS]
+# Exits non-zero on any crash, sanitizer report, leak, timeout or property failure; the failing input is
+# then in build-fuzz/fuzz-artifacts/. Needs clang and its runtimes (tests/setup.sh installs them).
+set -euo pipefail
+
+secs=${1:-120}
+[[ "$secs" =~ ^[0-9]+$ ]] || { echo "usage: $0 [SECONDS]" >&2; exit 2; }
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+build=build-fuzz
+target=tests/fuzz/fuzz_seal_open
+
+command -v clang++ >/dev/null || { echo "run.sh: clang++ not found (run tests/setup.sh)" >&2; exit 1; }
+
+# The library links with -Wl,--no-undefined, which clang's static ASan runtime cannot satisfy in a
+# shared library: everything uses the shared ASan runtime instead (found through an rpath, and preloaded
+# at run time because libFuzzer's libstdc++ would otherwise be loaded first).
+asan_rt=$(clang++ -print-file-name="libclang_rt.asan-$(uname -m).so")
+[ -f "$asan_rt" ] || { echo "run.sh: $asan_rt missing (install libclang-rt-*-dev)" >&2; exit 1; }
+rt_dir=$(dirname "$asan_rt")
+# -fsanitize=fuzzer-no-link instruments the library too, so the fuzzer is guided by its branches.
+opts=(-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
+      -Dcpp_args=-fsanitize=fuzzer-no-link "-Dcpp_link_args=['-shared-libasan','-Wl,-rpath,$rt_dir']")
+if [ ! -f "$build/build.ninja" ]; then
+    CC=clang CXX=clang++ meson setup "$build" "${opts[@]}"
+elif ! grep -q fuzzer-no-link "$build/meson-info/intro-buildoptions.json"; then
+    meson configure "$build" "${opts[@]}"  # a build-fuzz made by hand: add what the harness needs
+fi
+grep -q "^build $target:" "$build/build.ninja" ||
+    { echo "run.sh: $build has no $target (is it configured with clang?)" >&2; exit 1; }
+ninja -C "$build" -j 2 "$target"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r tests/fuzz/corpus "$work/corpus"
+# Inputs of bugs found earlier are replayed with the seeds (they fail until the library is fixed).
+mkdir -p "$work/crashes"
+[ -d tests/fuzz/crashes ] && find tests/fuzz/crashes -type f -exec cp {} "$work/crashes/" \;
+artifacts="$repo/$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+log="$repo/$build/fuzz-last.log"
+
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+fuzz() { LD_PRELOAD="$asan_rt" "$build/$target" -artifact_prefix="$artifacts/" "$@"; }
+
+n_seeds=$(find "$work/corpus" -type f | wc -l)
+n_crashes=$(find "$work/crashes" -type f | wc -l)
+echo "=== fuzz: regression over the $n_seeds seed inputs and $n_crashes saved crash inputs ==="
+if ! fuzz -runs=0 -max_len=4096 "$work/corpus" "$work/crashes" >"$log.seeds" 2>&1; then
+    cat "$log.seeds"
+    echo "fuzz: FAILED on the seed corpus (artifacts in $artifacts)" >&2
+    exit 1
+fi
+grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|^Done" "$log.seeds" || true
+
+echo "=== fuzz: $secs s of coverage-guided fuzzing ==="
+status=0
+fuzz -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
+    "$work/corpus" >"$log" 2>&1 || status=$?
+if [ $status -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|property failed" "$log"; then
+    tail -n 80 "$log"
+    echo "fuzz: FAILED (exit $status); full log $log; inputs in $artifacts" >&2
+    exit 1
+fi
+grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)" "$log" || true
+grep -E "^Done [0-9]+ runs in [0-9]+ second" "$log"
+grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" "$log" || true
+echo "fuzz: passed; new inputs found this run: $(($(find "$work/corpus" -type f | wc -l) - n_seeds))"
