@@ -1,0 +1,1 @@
+//! Benchmark-only package; see seal_open.rs.

@@ -1,0 +1,338 @@
+use crate::ffi::{self, Ctx};
+use crate::{sys, Error};
+use aead::inout::InOutBuf;
+use core::ffi::c_int;
+use core::mem::MaybeUninit;
+
+/// The AEAD algorithms of libaead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// AES-128-GCM (16-byte key).
+    Aes128Gcm,
+    /// AES-192-GCM (24-byte key).
+    Aes192Gcm,
+    /// AES-256-GCM (32-byte key).
+    Aes256Gcm,
+    /// ChaCha20-Poly1305, RFC 8439 (32-byte key, 12-byte nonce).
+    ChaCha20Poly1305,
+}
+
+impl Algorithm {
+    pub(crate) fn raw(self) -> c_int {
+        match self {
+            Algorithm::Aes128Gcm => sys::AEAD_AES_128_GCM,
+            Algorithm::Aes192Gcm => sys::AEAD_AES_192_GCM,
+            Algorithm::Aes256Gcm => sys::AEAD_AES_256_GCM,
+            Algorithm::ChaCha20Poly1305 => sys::AEAD_CHACHA20_POLY1305,
+        }
+    }
+
+    /// Key length in bytes, as reported by the library (`aead_key_size`).
+    pub fn key_size(self) -> usize {
+        ffi::sizes(self.raw()).0
+    }
+
+    /// Default nonce length in bytes (`aead_nonce_size`, 12).
+    pub fn nonce_size(self) -> usize {
+        ffi::sizes(self.raw()).1
+    }
+
+    /// Default tag length in bytes (`aead_tag_size`, 16).
+    pub fn tag_size(self) -> usize {
+        ffi::sizes(self.raw()).2
+    }
+
+    fn max_plaintext(self) -> u64 {
+        match self {
+            Algorithm::ChaCha20Poly1305 => sys::AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT,
+            _ => sys::AEAD_GCM_MAX_PLAINTEXT,
+        }
+    }
+}
+
+/// Nonce policy of a context, enforced by the library on seal only (see aead.h).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Any nonce the algorithm accepts; the caller guarantees uniqueness.
+    None,
+    /// TLS 1.2 (RFC 5288 for AES-GCM, RFC 7905 for ChaCha20-Poly1305); 13-byte AAD.
+    Tls12,
+    /// TLS 1.3 (RFC 8446 section 5.3); 5-byte AAD.
+    Tls13,
+}
+
+impl Policy {
+    fn raw(self) -> c_int {
+        match self {
+            Policy::None => sys::AEAD_POLICY_NONE,
+            Policy::Tls12 => sys::AEAD_POLICY_TLS12,
+            Policy::Tls13 => sys::AEAD_POLICY_TLS13,
+        }
+    }
+}
+
+/// Longest message (in bytes) for which the detached-tag operations
+/// (`encrypt_inout_detached` / `decrypt_inout_detached`) use a stack scratch buffer; longer
+/// messages use one heap allocation of `len + 16` bytes. See [`Cipher`] for why.
+pub const DETACHED_STACK_LIMIT: usize = 4096;
+const SCRATCH: usize = DETACHED_STACK_LIMIT + sys::AEAD_MAX_TAG;
+const ZERO_TAG: [u8; sys::AEAD_MAX_TAG] = [0; sys::AEAD_MAX_TAG];
+
+/// A keyed libaead context with any algorithm, policy and tag length: the whole C API, safely.
+///
+/// Every operation is exactly one `aead_seal_open` call. The C ABI seals to `ciphertext || tag`
+/// in one contiguous buffer and opens from one, so:
+///
+/// * [`seal_into`](Cipher::seal_into) / [`open_into`](Cipher::open_into) (distinct buffers),
+///   [`seal_in_place`](Cipher::seal_in_place) / [`open_in_place`](Cipher::open_in_place)
+///   (a slice with room for the tag) and the [`aead::Buffer`] methods (which grow the buffer by the
+///   tag length first) are zero-copy and allocation-free;
+/// * the detached-tag trait methods (`ciphertext` and `tag` in separate buffers) go through a
+///   scratch buffer holding `ciphertext || tag`: on the stack up to [`DETACHED_STACK_LIMIT`]
+///   message bytes (uninitialized, so no zero-fill cost), on the heap above. The scratch only ever
+///   holds ciphertext and tag, never plaintext; the extra cost is one `memcpy` of the message.
+///
+/// Never a partial output (aead.h): a refused call writes nothing; a failed open (wrong tag)
+/// leaves the written part of the output zeroed, also when decrypting in place.
+pub struct Cipher {
+    pub(crate) ctx: Ctx,
+    alg: Algorithm,
+    policy: Policy,
+    tag_len: usize,
+}
+
+impl core::fmt::Debug for Cipher {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Cipher")
+            .field("alg", &self.alg)
+            .field("policy", &self.policy)
+            .field("tag_len", &self.tag_len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Cipher {
+    /// Creates a keyed context (`aead_ctx_new`). `tag_len` 0 means 16; AES-GCM with
+    /// [`Policy::None`] also takes 4, 8 and 12..=15. The key may be wiped once this returns.
+    pub fn new(alg: Algorithm, policy: Policy, key: &[u8], tag_len: usize) -> Result<Self, Error> {
+        let ctx = Ctx::new(alg.raw(), policy.raw(), key, tag_len)?;
+        let tag_len = if tag_len == 0 { sys::AEAD_MAX_TAG } else { tag_len };
+        Ok(Cipher { ctx, alg, policy, tag_len })
+    }
+
+    /// The algorithm.
+    pub fn algorithm(&self) -> Algorithm {
+        self.alg
+    }
+
+    /// The nonce policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// Tag length in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.tag_len
+    }
+
+    /// Seals `plaintext` into `out` as `ciphertext || tag`; returns `plaintext.len() + tag_len`.
+    /// `out` must hold at least that many bytes ([`Error::BufferTooSmall`] otherwise, nothing written).
+    #[inline]
+    pub fn seal_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        self.ctx.seal_open(sys::AEAD_SEAL, nonce, aad, plaintext, out)
+    }
+
+    /// Opens `ciphertext || tag` into `out`; returns the plaintext length (`ciphertext.len() - tag_len`).
+    /// On [`Error::Auth`] the written part of `out` is zeroed.
+    #[inline]
+    pub fn open_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        self.ctx.seal_open(sys::AEAD_OPEN, nonce, aad, ciphertext, out)
+    }
+
+    /// Seals `buf[..plaintext_len]` in place; `buf` must have room for the tag after it.
+    /// Returns the sealed length. [`Error::Arg`] if `plaintext_len > buf.len()`.
+    #[inline]
+    pub fn seal_in_place(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        plaintext_len: usize,
+    ) -> Result<usize, Error> {
+        self.ctx.seal_open_in_place(sys::AEAD_SEAL, nonce, aad, buf, plaintext_len)
+    }
+
+    /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is `buf[..n]` for the
+    /// returned `n`. On [`Error::Auth`] the ciphertext part of `buf` is zeroed.
+    #[inline]
+    pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
+        let len = buf.len();
+        self.ctx.seal_open_in_place(sys::AEAD_OPEN, nonce, aad, buf, len)
+    }
+
+    /// Seals into a new `Vec` (`ciphertext || tag`).
+    pub fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        self.seal_append(nonce, aad, plaintext, &mut out)?;
+        Ok(out)
+    }
+
+    /// Opens into a new `Vec`.
+    pub fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        self.open_append(nonce, aad, ciphertext, &mut out)?;
+        Ok(out)
+    }
+
+    /// Seals and appends `ciphertext || tag` to `out` (no zero-fill); returns the appended length.
+    pub fn seal_append(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<usize, Error> {
+        self.check_len(plaintext.len())?;
+        let max = plaintext.len() + self.tag_len;
+        self.ctx.seal_open_append(sys::AEAD_SEAL, nonce, aad, plaintext, out, max)
+    }
+
+    /// Opens and appends the plaintext to `out`; returns the appended length. On failure `out`
+    /// is unchanged (its spare capacity may have been zeroed).
+    pub fn open_append(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<usize, Error> {
+        let max = ciphertext.len().saturating_sub(self.tag_len);
+        self.ctx.seal_open_append(sys::AEAD_OPEN, nonce, aad, ciphertext, out, max)
+    }
+
+    /// Seals the contents of an [`aead::Buffer`] in place: grows it by the tag length, then one C
+    /// call. If the buffer cannot grow, returns [`Error::BufferTooSmall`] and leaves it unchanged.
+    pub fn seal_buffer(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buffer: &mut dyn aead::Buffer,
+    ) -> Result<(), Error> {
+        let len = buffer.len();
+        buffer
+            .extend_from_slice(&ZERO_TAG[..self.tag_len])
+            .map_err(|_| Error::BufferTooSmall)?;
+        match self.ctx.seal_open_in_place(sys::AEAD_SEAL, nonce, aad, buffer.as_mut(), len) {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                buffer.truncate(len);
+                Err(e)
+            }
+        }
+    }
+
+    /// Opens an [`aead::Buffer`] holding `ciphertext || tag` in place (one C call) and truncates
+    /// it to the plaintext. On [`Error::Auth`] its length is unchanged and the ciphertext part is
+    /// zeroed.
+    pub fn open_buffer(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        buffer: &mut dyn aead::Buffer,
+    ) -> Result<(), Error> {
+        let n = self.open_in_place(nonce, aad, buffer.as_mut())?;
+        buffer.truncate(n);
+        Ok(())
+    }
+
+    fn check_len(&self, len: usize) -> Result<(), Error> {
+        if len as u64 > self.alg.max_plaintext() {
+            Err(Error::TooLong)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Seals `buf` (in place or in-out) writing the tag to `tag`: one C call through a scratch
+    /// buffer (see the type-level docs).
+    pub(crate) fn seal_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        mut buf: InOutBuf<'_, '_, u8>,
+        tag: &mut [u8],
+    ) -> Result<(), Error> {
+        debug_assert_eq!(tag.len(), self.tag_len);
+        let len = buf.len();
+        self.check_len(len)?;
+        let total = len + self.tag_len;
+        if total <= SCRATCH {
+            let mut scratch = [MaybeUninit::<u8>::uninit(); SCRATCH];
+            let sealed = self.ctx.seal_open_uninit(
+                sys::AEAD_SEAL,
+                nonce,
+                aad,
+                buf.get_in(),
+                &mut scratch[..total],
+            )?;
+            split_sealed(sealed, &mut buf, tag)
+        } else {
+            let mut v = Vec::new();
+            self.ctx.seal_open_append(sys::AEAD_SEAL, nonce, aad, buf.get_in(), &mut v, total)?;
+            split_sealed(&v, &mut buf, tag)
+        }
+    }
+
+    /// Opens `buf` (in place or in-out) against a detached `tag`: one C call whose input,
+    /// `ciphertext || tag`, is assembled in a scratch buffer (see the type-level docs).
+    pub(crate) fn open_detached(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        mut buf: InOutBuf<'_, '_, u8>,
+        tag: &[u8],
+    ) -> Result<(), Error> {
+        let len = buf.len();
+        self.check_len(len)?;
+        let total = len + tag.len();
+        let n = if total <= SCRATCH {
+            let mut scratch = [MaybeUninit::<u8>::uninit(); SCRATCH];
+            let input = ffi::concat_uninit(&mut scratch[..total], buf.get_in(), tag);
+            self.ctx.seal_open(sys::AEAD_OPEN, nonce, aad, input, buf.get_out())?
+        } else {
+            let mut input = Vec::with_capacity(total);
+            input.extend_from_slice(buf.get_in());
+            input.extend_from_slice(tag);
+            self.ctx.seal_open(sys::AEAD_OPEN, nonce, aad, &input, buf.get_out())?
+        };
+        if n != len {
+            return Err(Error::Crypto);
+        }
+        Ok(())
+    }
+}
+
+/// Copies `ciphertext || tag` (one seal output) to the detached destinations.
+#[inline(always)]
+fn split_sealed(sealed: &[u8], buf: &mut InOutBuf<'_, '_, u8>, tag: &mut [u8]) -> Result<(), Error> {
+    let len = buf.len();
+    if sealed.len() != len + tag.len() {
+        return Err(Error::Crypto);
+    }
+    let (ct, t) = sealed.split_at(len);
+    buf.get_out().copy_from_slice(ct);
+    tag.copy_from_slice(t);
+    Ok(())
+}

@@ -1,0 +1,121 @@
+use crate::{ffi, sys};
+use core::fmt;
+
+/// A libaead error: one variant per stable `AEAD_ERR_*` code of aead.h.
+///
+/// The nonce-misuse variants returned by the TLS types are [`Error::NonceOrder`],
+/// [`Error::NonceExhausted`], [`Error::NoncePrefix`] and [`Error::AadSize`]
+/// (see [`Error::is_nonce_misuse`]). Converts into the opaque [`aead::Error`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Error {
+    /// `AEAD_ERR_AUTH`: the tag did not verify (any authentication failure).
+    Auth,
+    /// `AEAD_ERR_ARG`: invalid argument (also: an in-place length above the buffer length).
+    Arg,
+    /// `AEAD_ERR_KEY_SIZE`: key length not valid for the algorithm.
+    KeySize,
+    /// `AEAD_ERR_NONCE_SIZE`: nonce length not valid for the algorithm or policy.
+    NonceSize,
+    /// `AEAD_ERR_TAG_SIZE`: tag length not valid for the algorithm or policy.
+    TagSize,
+    /// `AEAD_ERR_AAD_SIZE`: TLS seal with AAD not 13 (TLS 1.2) or 5 (TLS 1.3) bytes.
+    AadSize,
+    /// `AEAD_ERR_TOO_LONG`: plaintext or AAD over the algorithm's limit.
+    TooLong,
+    /// `AEAD_ERR_BUFFER_TOO_SMALL`: the output buffer is too small; nothing was written.
+    BufferTooSmall,
+    /// `AEAD_ERR_OVERLAP`: output partially overlaps an input (cannot happen from safe Rust).
+    Overlap,
+    /// `AEAD_ERR_NONCE_ORDER`: TLS seal with a sequence not greater than the last accepted one.
+    NonceOrder,
+    /// `AEAD_ERR_NONCE_EXHAUSTED`: TLS seal with sequence 2^64-1.
+    NonceExhausted,
+    /// `AEAD_ERR_NONCE_PREFIX`: TLS seal whose fixed nonce prefix differs from the learned one.
+    NoncePrefix,
+    /// `AEAD_ERR_UNSUPPORTED`: the algorithm is not available from the loaded OpenSSL providers.
+    Unsupported,
+    /// `AEAD_ERR_NOMEM`: an allocation failed inside the library.
+    NoMem,
+    /// `AEAD_ERR_CRYPTO`: libcrypto reported an unexpected failure.
+    Crypto,
+    /// A negative code this crate does not know (a newer library).
+    Unknown(i64),
+}
+
+impl Error {
+    /// Maps a negative `AEAD_ERR_*` return code to an [`Error`].
+    pub fn from_code(code: i64) -> Self {
+        let Ok(c) = i32::try_from(code) else {
+            return Error::Unknown(code);
+        };
+        match c {
+            sys::AEAD_ERR_AUTH => Error::Auth,
+            sys::AEAD_ERR_ARG => Error::Arg,
+            sys::AEAD_ERR_KEY_SIZE => Error::KeySize,
+            sys::AEAD_ERR_NONCE_SIZE => Error::NonceSize,
+            sys::AEAD_ERR_TAG_SIZE => Error::TagSize,
+            sys::AEAD_ERR_AAD_SIZE => Error::AadSize,
+            sys::AEAD_ERR_TOO_LONG => Error::TooLong,
+            sys::AEAD_ERR_BUFFER_TOO_SMALL => Error::BufferTooSmall,
+            sys::AEAD_ERR_OVERLAP => Error::Overlap,
+            sys::AEAD_ERR_NONCE_ORDER => Error::NonceOrder,
+            sys::AEAD_ERR_NONCE_EXHAUSTED => Error::NonceExhausted,
+            sys::AEAD_ERR_NONCE_PREFIX => Error::NoncePrefix,
+            sys::AEAD_ERR_UNSUPPORTED => Error::Unsupported,
+            sys::AEAD_ERR_NOMEM => Error::NoMem,
+            sys::AEAD_ERR_CRYPTO => Error::Crypto,
+            _ => Error::Unknown(code),
+        }
+    }
+
+    /// The stable negative `AEAD_ERR_*` code.
+    pub fn code(&self) -> i64 {
+        i64::from(match self {
+            Error::Auth => sys::AEAD_ERR_AUTH,
+            Error::Arg => sys::AEAD_ERR_ARG,
+            Error::KeySize => sys::AEAD_ERR_KEY_SIZE,
+            Error::NonceSize => sys::AEAD_ERR_NONCE_SIZE,
+            Error::TagSize => sys::AEAD_ERR_TAG_SIZE,
+            Error::AadSize => sys::AEAD_ERR_AAD_SIZE,
+            Error::TooLong => sys::AEAD_ERR_TOO_LONG,
+            Error::BufferTooSmall => sys::AEAD_ERR_BUFFER_TOO_SMALL,
+            Error::Overlap => sys::AEAD_ERR_OVERLAP,
+            Error::NonceOrder => sys::AEAD_ERR_NONCE_ORDER,
+            Error::NonceExhausted => sys::AEAD_ERR_NONCE_EXHAUSTED,
+            Error::NoncePrefix => sys::AEAD_ERR_NONCE_PREFIX,
+            Error::Unsupported => sys::AEAD_ERR_UNSUPPORTED,
+            Error::NoMem => sys::AEAD_ERR_NOMEM,
+            Error::Crypto => sys::AEAD_ERR_CRYPTO,
+            Error::Unknown(c) => return *c,
+        })
+    }
+
+    /// True for the TLS nonce-policy refusals: order, exhaustion, prefix and AAD size.
+    /// Such a refused seal wrote nothing and consumed no sequence number.
+    pub fn is_nonce_misuse(&self) -> bool {
+        matches!(
+            self,
+            Error::NonceOrder | Error::NonceExhausted | Error::NoncePrefix | Error::AadSize
+        )
+    }
+
+    /// The library's static English description (`aead_strerror`).
+    pub fn description(&self) -> &'static str {
+        ffi::strerror(self.code())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "libaead error {}: {}", self.code(), self.description())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<Error> for aead::Error {
+    fn from(_: Error) -> Self {
+        aead::Error
+    }
+}

@@ -1,0 +1,55 @@
+//! Safe Rust binding of **libaead**: AES-128/192/256-GCM and ChaCha20-Poly1305 through OpenSSL 3,
+//! one C call per operation, with TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
+//!
+//! * [`Aes128Gcm`], [`Aes192Gcm`], [`Aes256Gcm`], [`ChaCha20Poly1305`] implement the RustCrypto
+//!   [`aead`] 0.6 traits ([`KeyInit`](aead::KeyInit), [`AeadCore`](aead::AeadCore),
+//!   [`AeadInOut`](aead::AeadInOut), and so `aead::Aead` with this crate's default `alloc`
+//!   feature), so they drop into code written against the
+//!   `aes-gcm` / `chacha20poly1305` crates (12-byte nonces, 16-byte tags).
+//! * [`Tls12Aead`] and [`Tls13Aead`] seal records under the TLS nonce policies and return a typed
+//!   [`Error`] on nonce misuse ([`Error::NonceOrder`], [`Error::NonceExhausted`],
+//!   [`Error::NoncePrefix`], [`Error::AadSize`]).
+//! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length).
+//!
+//! Every type is `Send + Sync`: the C context is documented safe for concurrent use by any number
+//! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
+//!
+//! ```
+//! use libaead::aead::{Aead, AeadCore, KeyInit, Payload};
+//! use libaead::Aes256Gcm;
+//!
+//! let cipher = Aes256Gcm::new(&[7u8; 32].into());
+//! let nonce = [1u8; 12].into();
+//! let ct = cipher.encrypt(&nonce, Payload { msg: b"hello", aad: b"hdr" }).unwrap();
+//! assert_eq!(ct.len(), 5 + 16);
+//! let pt = cipher.decrypt(&nonce, Payload { msg: &ct, aad: b"hdr" }).unwrap();
+//! assert_eq!(pt, b"hello");
+//! ```
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub use aead;
+
+mod cipher;
+mod error;
+mod ffi;
+pub mod sys;
+mod tls;
+mod typed;
+
+pub use cipher::{Algorithm, Cipher, Policy, DETACHED_STACK_LIMIT};
+pub use error::Error;
+pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
+pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305};
+
+/// `AEAD_ABI_VERSION` of the loaded library (`aead_abi_version()`); equals [`sys::AEAD_ABI_VERSION`]
+/// for the ABI this crate was written against.
+pub fn abi_version() -> u32 {
+    ffi::abi_version()
+}
+
+/// Version text of the loaded library and its libcrypto, e.g.
+/// `"libaead 1.0.0 (OpenSSL 3.0.19 27 Jan 2026)"`.
+pub fn version() -> &'static str {
+    ffi::version()
+}

@@ -1,0 +1,84 @@
+//! Raw declarations of the libaead C ABI (`include/aead.h`), one to one.
+//!
+//! Everything here is `unsafe` to call; the safe types of this crate are built on top of it.
+//! It is public for callers that need the flat C API (benchmarks, other bindings).
+#![allow(non_camel_case_types, missing_docs)]
+
+use core::ffi::{c_char, c_int};
+use core::marker::{PhantomData, PhantomPinned};
+
+/// `AEAD_ABI_VERSION` of the header this module was written against.
+pub const AEAD_ABI_VERSION: u32 = 1;
+
+/// Opaque keyed context (`aead_ctx`).
+#[repr(C)]
+pub struct aead_ctx {
+    _opaque: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+pub const AEAD_AES_128_GCM: c_int = 1;
+pub const AEAD_AES_192_GCM: c_int = 2;
+pub const AEAD_AES_256_GCM: c_int = 3;
+pub const AEAD_CHACHA20_POLY1305: c_int = 4;
+
+pub const AEAD_POLICY_NONE: c_int = 0;
+pub const AEAD_POLICY_TLS12: c_int = 1;
+pub const AEAD_POLICY_TLS13: c_int = 2;
+
+pub const AEAD_SEAL: c_int = 1;
+pub const AEAD_OPEN: c_int = 2;
+
+pub const AEAD_ERR_AUTH: c_int = -1;
+pub const AEAD_ERR_ARG: c_int = -2;
+pub const AEAD_ERR_KEY_SIZE: c_int = -3;
+pub const AEAD_ERR_NONCE_SIZE: c_int = -4;
+pub const AEAD_ERR_TAG_SIZE: c_int = -5;
+pub const AEAD_ERR_AAD_SIZE: c_int = -6;
+pub const AEAD_ERR_TOO_LONG: c_int = -7;
+pub const AEAD_ERR_BUFFER_TOO_SMALL: c_int = -8;
+pub const AEAD_ERR_OVERLAP: c_int = -9;
+pub const AEAD_ERR_NONCE_ORDER: c_int = -10;
+pub const AEAD_ERR_NONCE_EXHAUSTED: c_int = -11;
+pub const AEAD_ERR_NONCE_PREFIX: c_int = -12;
+pub const AEAD_ERR_UNSUPPORTED: c_int = -13;
+pub const AEAD_ERR_NOMEM: c_int = -14;
+pub const AEAD_ERR_CRYPTO: c_int = -15;
+
+pub const AEAD_GCM_MAX_PLAINTEXT: u64 = (1u64 << 36) - 32;
+pub const AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT: u64 = (1u64 << 38) - 64;
+pub const AEAD_MAX_NONCE: usize = 128;
+pub const AEAD_MAX_TAG: usize = 16;
+
+extern "C" {
+    pub fn aead_ctx_new(
+        ctx_out: *mut *mut aead_ctx,
+        alg: c_int,
+        policy: c_int,
+        key: *const u8,
+        key_len: usize,
+        tag_len: usize,
+    ) -> c_int;
+
+    pub fn aead_ctx_free(ctx: *mut aead_ctx);
+
+    pub fn aead_seal_open(
+        ctx: *mut aead_ctx,
+        op: c_int,
+        nonce: *const u8,
+        nonce_len: usize,
+        aad: *const u8,
+        aad_len: usize,
+        input: *const u8,
+        in_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+
+    pub fn aead_strerror(code: i64) -> *const c_char;
+    pub fn aead_abi_version() -> u32;
+    pub fn aead_version() -> *const c_char;
+    pub fn aead_key_size(alg: c_int) -> usize;
+    pub fn aead_nonce_size(alg: c_int) -> usize;
+    pub fn aead_tag_size(alg: c_int) -> usize;
+}

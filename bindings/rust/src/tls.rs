@@ -1,0 +1,132 @@
+//! TLS record sealing with the nonce policies enforced by the library.
+use crate::{Algorithm, Cipher, Error, Policy};
+
+/// TLS 1.2 AES-GCM nonce (RFC 5288): 4-byte implicit salt || 8-byte big-endian explicit nonce.
+pub fn tls12_gcm_nonce(salt: &[u8; 4], explicit: u64) -> [u8; 12] {
+    let mut n = [0u8; 12];
+    n[..4].copy_from_slice(salt);
+    n[4..].copy_from_slice(&explicit.to_be_bytes());
+    n
+}
+
+/// TLS 1.3 nonce (RFC 8446 section 5.3), also TLS 1.2 ChaCha20-Poly1305 (RFC 7905):
+/// the 12-byte static IV XOR the 64-bit big-endian sequence number, left-padded with zeros.
+pub fn tls13_nonce(iv: &[u8; 12], seq: u64) -> [u8; 12] {
+    let mut n = *iv;
+    for (b, s) in n[4..].iter_mut().zip(seq.to_be_bytes()) {
+        *b ^= s;
+    }
+    n
+}
+
+macro_rules! tls_type {
+    ($(#[$doc:meta])* $name:ident, $policy:expr, $aad:expr) => {
+        $(#[$doc])*
+        ///
+        /// Seal refuses nonce misuse with a typed [`Error`]: [`Error::NonceOrder`] (sequence not
+        /// above the last accepted one), [`Error::NonceExhausted`] (sequence 2^64-1),
+        /// [`Error::NoncePrefix`] (fixed part changed), [`Error::AadSize`]. A refused seal writes
+        /// nothing and consumes no sequence number. Open is never order-checked (aead.h).
+        /// The first seal learns the prefix (and mask): make it before sharing the object between
+        /// threads. After that, `Send + Sync`: concurrent seals are checked atomically, so no
+        /// sequence number is ever accepted twice. Nonces are 12 bytes, tags 16.
+        pub struct $name {
+            inner: Cipher,
+        }
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("alg", &self.inner.algorithm())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl $name {
+            /// AAD length the policy requires on seal.
+            pub const AAD_LEN: usize = $aad;
+            /// Tag length (16).
+            pub const TAG_LEN: usize = 16;
+
+            /// Creates a context for `alg` with this TLS policy.
+            pub fn new(alg: Algorithm, key: &[u8]) -> Result<Self, Error> {
+                Ok($name { inner: Cipher::new(alg, $policy, key, 16)? })
+            }
+
+            /// The algorithm.
+            pub fn algorithm(&self) -> Algorithm {
+                self.inner.algorithm()
+            }
+
+            /// Seals `plaintext` into `out` (`ciphertext || tag`); returns the length.
+            #[inline]
+            pub fn seal_into(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                plaintext: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
+                self.inner.seal_into(nonce, aad, plaintext, out)
+            }
+
+            /// Seals into a new `Vec`.
+            pub fn seal(&self, nonce: &[u8; 12], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+                self.inner.seal(nonce, aad, plaintext)
+            }
+
+            /// Seals an [`aead::Buffer`] in place (grows it by the tag; unchanged on a refusal).
+            pub fn seal_in_place(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                buffer: &mut dyn aead::Buffer,
+            ) -> Result<(), Error> {
+                self.inner.seal_buffer(nonce, aad, buffer)
+            }
+
+            /// Opens `ciphertext || tag` into `out`; returns the plaintext length.
+            #[inline]
+            pub fn open_into(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                ciphertext: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, Error> {
+                self.inner.open_into(nonce, aad, ciphertext, out)
+            }
+
+            /// Opens into a new `Vec`.
+            pub fn open(&self, nonce: &[u8; 12], aad: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+                self.inner.open(nonce, aad, ciphertext)
+            }
+
+            /// Opens an [`aead::Buffer`] in place and truncates it to the plaintext.
+            pub fn open_in_place(
+                &self,
+                nonce: &[u8; 12],
+                aad: &[u8],
+                buffer: &mut dyn aead::Buffer,
+            ) -> Result<(), Error> {
+                self.inner.open_buffer(nonce, aad, buffer)
+            }
+        }
+    };
+}
+
+tls_type!(
+    /// TLS 1.2 record protection (`AEAD_POLICY_TLS12`), AAD 13 bytes on seal.
+    ///
+    /// AES-GCM (RFC 5288): nonce = 4-byte salt || 8-byte explicit counter ([`tls12_gcm_nonce`]);
+    /// the salt is learned on the first seal; the counter must strictly increase.
+    /// ChaCha20-Poly1305 (RFC 7905): nonce = IV XOR sequence ([`tls13_nonce`]), checked like TLS 1.3.
+    Tls12Aead, Policy::Tls12, 13
+);
+tls_type!(
+    /// TLS 1.3 record protection (`AEAD_POLICY_TLS13`), AAD 5 bytes on seal.
+    ///
+    /// Nonce = static IV XOR sequence ([`tls13_nonce`]). The first seal is sequence 0 and reveals
+    /// the IV; later sequences must strictly increase.
+    Tls13Aead, Policy::Tls13, 5
+);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Tests of the Rust binding (bindings/rust). Run from anywhere, e.g. from the repository root:
+#   bash bindings/rust/test.sh
+# Needs: a Rust toolchain (cargo >= 1.85), pkg-config, and the C library already built in
+# $AEAD_BUILD_DIR (default: <repo>/build). Crates come from crates.io (cargo fetch --locked).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
+AEAD_BUILD_DIR="$(cd "$AEAD_BUILD_DIR" 2>/dev/null && pwd)" || {
+    echo "test.sh: AEAD_BUILD_DIR does not exist; build the C library first (meson setup build && meson compile -C build)" >&2
+    exit 1
+}
+if [ ! -e "$AEAD_BUILD_DIR/libaead.so.1" ] || [ ! -d "$AEAD_BUILD_DIR/meson-uninstalled" ]; then
+    echo "test.sh: $AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: build the C library first" >&2
+    exit 1
+fi
+command -v cargo >/dev/null 2>&1 || { echo "test.sh: cargo not found; install a Rust toolchain (>= 1.85)" >&2; exit 1; }
+command -v pkg-config >/dev/null 2>&1 || { echo "test.sh: pkg-config not found (apt-get install pkg-config)" >&2; exit 1; }
+
+export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export RUSTFLAGS="-D warnings"
+export RUSTDOCFLAGS="-D warnings"
+
+cd "$HERE"
+echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
+cargo fetch --locked
+cargo test --locked
+echo "== cargo doc (broken intra-doc links are errors)"
+cargo doc --locked --no-deps
+if cargo clippy --version >/dev/null 2>&1; then
+    echo "== cargo clippy"
+    cargo clippy --locked --workspace --all-targets -- -D warnings
+else
+    echo "== cargo clippy not installed: skipped"
+fi
+echo "== bindings/rust: all tests passed"
