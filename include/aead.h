@@ -8,7 +8,8 @@
  *  - Nothing but a return code crosses this ABI: no exception, abort or signal, and no thread-local
  *    "last error" (a goroutine may change OS threads between two calls).
  *  - Every buffer is a (pointer, length) pair and may be (NULL, 0). A pointer is never read or written
- *    when its length is 0. A NULL pointer with a non-zero length is AEAD_ERR_ARG.
+ *    when its length is 0. A NULL pointer with a non-zero length, or a range that would run past the end
+ *    of the address space, is AEAD_ERR_ARG.
  *  - Errors are the negative AEAD_ERR_* codes below; they are stable across versions.
  *  - Sizes are also available as functions (aead_key_size, ...) for callers that cannot see macros.
  *

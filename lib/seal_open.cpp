@@ -16,15 +16,20 @@ bool overlaps(const void *a, size_t a_len, const void *b, size_t b_len) noexcept
     return x < y + b_len && y < x + a_len;
 }
 
-bool null_with_length(const void *p, size_t len) noexcept { return p == nullptr && len != 0; }
+// NULL with a length, or a range running past the end of the address space: not a buffer (and such a
+// range would defeat the overlap arithmetic above, which needs p + len not to wrap).
+bool bad_range(const void *p, size_t len) noexcept {
+    return len != 0 && (p == nullptr || len > UINTPTR_MAX - reinterpret_cast<uintptr_t>(p));
+}
 
 // Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
 int64_t check_call(const aead_ctx &ctx, int op, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
                    size_t aad_len, const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_cap,
                    size_t &out_len) noexcept {
     if (op != AEAD_SEAL && op != AEAD_OPEN) return AEAD_ERR_ARG;
-    if (null_with_length(nonce, nonce_len) || null_with_length(aad, aad_len) || null_with_length(in, in_len) ||
-        null_with_length(out, out_cap))
+    // out_cap is only a promise of room: the range checked for out is the part written, below.
+    if (bad_range(nonce, nonce_len) || bad_range(aad, aad_len) || bad_range(in, in_len) ||
+        (out == nullptr && out_cap != 0))
         return AEAD_ERR_ARG;
     if (!aead::valid_nonce_size(ctx.alg, ctx.policy, nonce_len)) return AEAD_ERR_NONCE_SIZE;
     if (aad_len > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
@@ -37,6 +42,7 @@ int64_t check_call(const aead_ctx &ctx, int op, const uint8_t *nonce, size_t non
         out_len = in_len - ctx.tag_size;
     }
     if (out_cap < out_len) return AEAD_ERR_BUFFER_TOO_SMALL;
+    if (bad_range(out, out_len)) return AEAD_ERR_ARG;
     if ((out != in && overlaps(out, out_len, in, in_len)) || overlaps(out, out_len, aad, aad_len) ||
         overlaps(out, out_len, nonce, nonce_len))
         return AEAD_ERR_OVERLAP;

@@ -293,8 +293,10 @@ TEST_CASE("lengths over the algorithm's limit are AEAD_ERR_TOO_LONG before anyth
               AEAD_ERR_TOO_LONG);
         CHECK(aead_seal_open(ctx, AEAD_OPEN, nonce.data(), 12, nullptr, 0, kPoison, l.max + 17, out, SIZE_MAX) ==
               AEAD_ERR_TOO_LONG);
+        // A length that runs past the end of the address space is not a buffer at all.
         CHECK(aead_seal_open(ctx, AEAD_SEAL, nonce.data(), 12, nullptr, 0, kPoison, SIZE_MAX, out, SIZE_MAX) ==
-              AEAD_ERR_TOO_LONG);
+              AEAD_ERR_ARG);
+        CHECK(aead_seal_open(ctx, AEAD_SEAL, nonce.data(), 12, kPoison, SIZE_MAX, nullptr, 0, out, 32) == AEAD_ERR_ARG);
         // At the limit the length is accepted, so the next check (buffer size) answers.
         CHECK(aead_seal_open(ctx, AEAD_SEAL, nonce.data(), 12, nullptr, 0, kPoison, l.max, out, 32) ==
               AEAD_ERR_BUFFER_TOO_SMALL);
