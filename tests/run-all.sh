@@ -14,7 +14,7 @@ stage_build() {
         { [ -f build/build.ninja ] || meson setup build; } &&
         meson compile -C build
 }
-stage_unit() { meson test -C build --suite unit --print-errorlogs; }
+stage_unit() { meson test -C build --suite unit --suite memory --print-errorlogs; }
 stage_large() { meson test -C build --suite large --print-errorlogs; }
 stage_abi() { bash tests/abi/test.sh; }
 stage_dlopen() { bash tests/dlopen/test.sh; }

@@ -19,7 +19,7 @@ echo "--- ASan + UBSan: unit suites"
 CC=clang CXX=clang++ setup build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dcpp_args=-fno-sanitize-recover=all -Dc_args=-fno-sanitize-recover=all
 ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-asan --suite unit --print-errorlogs --timeout-multiplier 4
+    meson test -C build-asan --suite unit --suite memory --print-errorlogs --timeout-multiplier 4
 
 echo "--- TSan: concurrency suites"
 CC=clang CXX=clang++ setup build-tsan -Db_sanitize=thread -Db_lundef=false
@@ -28,4 +28,4 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 AEAD_STRESS_SCALE=0.25 \
 
 echo "--- fault-injection build: unit suites"
 setup build-fault -Dfault_injection=true
-meson test -C build-fault --suite unit --print-errorlogs
+meson test -C build-fault --suite unit --suite memory --print-errorlogs

@@ -15,9 +15,8 @@ target=tests/fuzz/fuzz_seal_open
 
 command -v clang++ >/dev/null || { echo "run.sh: clang++ not found (run tests/setup.sh)" >&2; exit 1; }
 
-# The library links with -Wl,--no-undefined, which clang's static ASan runtime cannot satisfy in a
-# shared library: everything uses the shared ASan runtime instead (found through an rpath, and preloaded
-# at run time because libFuzzer's libstdc++ would otherwise be loaded first).
+# The library and the harness share one ASan runtime, the shared one (found through an rpath, and
+# preloaded at run time because libFuzzer's libstdc++ would otherwise be loaded before it).
 asan_rt=$(clang++ -print-file-name="libclang_rt.asan-$(uname -m).so")
 [ -f "$asan_rt" ] || { echo "run.sh: $asan_rt missing (install libclang-rt-*-dev)" >&2; exit 1; }
 rt_dir=$(dirname "$asan_rt")

@@ -1,0 +1,392 @@
+// Package aead is the Go binding of libaead: AES-GCM and ChaCha20-Poly1305 through OpenSSL 3,
+// exposed as crypto/cipher.AEAD values.
+//
+// Every Seal and Open is exactly one cgo call (aead_seal_open) on a keyed C context that is
+// created once per AEAD value. A value returned by any constructor of this package is safe for
+// concurrent use by any number of goroutines, including the TLS variants: their nonce-order check
+// and its update are one atomic step inside the C library, so a sequence number is never accepted
+// twice, even when two goroutines race to seal with it.
+//
+// The semantics follow crypto/cipher exactly: Seal and Open append to dst and do not allocate when
+// cap(dst) suffices; exact in-place operation (dst = plaintext[:0] or ciphertext[:0]) is allowed;
+// any other overlap of the output with the input, and any overlap with the additional data, panics
+// with the standard library's message; a wrong nonce length or an oversized message panics like
+// crypto/cipher; a failed Open returns an error matching ErrOpen (errors.Is) and leaves the bytes it
+// would have appended to dst zeroed.
+//
+// The package finds libaead with pkg-config (package name "aead"); see README.md.
+package aead
+
+/*
+#cgo pkg-config: aead
+#include <aead.h>
+*/
+import "C"
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"errors"
+	"runtime"
+	"strconv"
+	"unsafe"
+)
+
+// ErrOpen is returned (possibly wrapped in an *Error) by every failed Open. The message is the
+// standard library's.
+var ErrOpen = errors.New("cipher: message authentication failed")
+
+// Error reports a libaead return code (one of the negative AEAD_ERR_* values of aead.h).
+type Error struct {
+	Op   string // "new", "seal" or "open"
+	Code int    // negative AEAD_ERR_* code
+}
+
+func (e *Error) Error() string {
+	return "aead: " + e.Op + ": " + C.GoString(C.aead_strerror(C.int64_t(e.Code))) +
+		" (code " + strconv.Itoa(e.Code) + ")"
+}
+
+// Is makes every error returned by Open match ErrOpen.
+func (e *Error) Is(target error) bool { return target == ErrOpen && e.Op == "open" }
+
+// Return codes of aead.h that the binding distinguishes.
+const (
+	codeAuth          = C.AEAD_ERR_AUTH
+	codeAADSize       = C.AEAD_ERR_AAD_SIZE
+	codeNonceOrder    = C.AEAD_ERR_NONCE_ORDER
+	codeNonceExhaust  = C.AEAD_ERR_NONCE_EXHAUSTED
+	codeNoncePrefix   = C.AEAD_ERR_NONCE_PREFIX
+	gcmMaxPlaintext   = 1<<36 - 32 // AEAD_GCM_MAX_PLAINTEXT = (2^32-2) blocks, as crypto/cipher
+	chachaMaxPlain    = 1<<38 - 64 // AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, as x/crypto
+	maxNonce          = C.AEAD_MAX_NONCE
+	standardNonceSize = 12
+	standardTagSize   = 16
+	minTagSize        = 12 // crypto/cipher's minimum for NewGCMWithTagSize
+)
+
+// abiErr is non-nil when the loaded libaead does not implement the ABI of the header we compiled
+// against; every constructor then returns it.
+var abiErr error
+
+func init() {
+	if v := uint32(C.aead_abi_version()); v != C.AEAD_ABI_VERSION {
+		abiErr = errors.New("aead: libaead ABI version " + strconv.Itoa(int(v)) +
+			" loaded, binding built for " + strconv.Itoa(C.AEAD_ABI_VERSION))
+	}
+}
+
+// Version returns the version text of the loaded libaead and of the libcrypto it runs on.
+func Version() string { return C.GoString(C.aead_version()) }
+
+// messages holds the panic texts of one AEAD family, copied from the implementation the family
+// replaces: crypto/cipher for AES-GCM, golang.org/x/crypto/chacha20poly1305 for ChaCha20-Poly1305.
+type messages struct {
+	nonceSeal, nonceOpen    string
+	tooLarge                string
+	ctTooLarge              string // "" means Open returns ErrOpen instead of panicking
+	overlapInput            string
+	overlapAAD              string
+	tlsPrefix, tlsExhausted string
+	tlsOrder, tlsAAD        string
+}
+
+var gcmMessages = messages{
+	nonceSeal:    "crypto/cipher: incorrect nonce length given to GCM",
+	nonceOpen:    "crypto/cipher: incorrect nonce length given to GCM",
+	tooLarge:     "crypto/cipher: message too large for GCM",
+	overlapInput: "crypto/cipher: invalid buffer overlap of output and input",
+	overlapAAD:   "crypto/cipher: invalid buffer overlap of output and additional data",
+	// The three texts of Go's own NewGCMForTLS12/13 (crypto/internal/fips140/aes/gcm).
+	tlsPrefix:    "crypto/cipher: GCM nonce prefix changed",
+	tlsExhausted: "crypto/cipher: counter exhausted",
+	tlsOrder:     "crypto/cipher: counter decreased or remained the same",
+}
+
+var chachaMessages = messages{
+	nonceSeal:    "chacha20poly1305: bad nonce length passed to Seal",
+	nonceOpen:    "chacha20poly1305: bad nonce length passed to Open",
+	tooLarge:     "chacha20poly1305: plaintext too large",
+	ctTooLarge:   "chacha20poly1305: ciphertext too large",
+	overlapInput: "chacha20poly1305: invalid buffer overlap of output and input",
+	overlapAAD:   "chacha20poly1305: invalid buffer overlap of output and additional data",
+	tlsPrefix:    "chacha20poly1305: nonce prefix changed",
+	tlsExhausted: "chacha20poly1305: counter exhausted",
+	tlsOrder:     "chacha20poly1305: counter decreased or remained the same",
+}
+
+// aeadImpl is the cipher.AEAD of every constructor.
+type aeadImpl struct {
+	ctx       *C.aead_ctx
+	nonceSize int
+	tagSize   int
+	maxPlain  uint64
+	msg       *messages
+}
+
+var _ cipher.AEAD = (*aeadImpl)(nil)
+
+func newAEAD(alg, policy int, key []byte, nonceSize, tagSize int, maxPlain uint64, msg *messages) (*aeadImpl, error) {
+	if abiErr != nil {
+		return nil, abiErr
+	}
+	var ctx *C.aead_ctx
+	rc := C.aead_ctx_new(&ctx, C.int(alg), C.int(policy), bytePtr(key), C.size_t(len(key)), C.size_t(tagSize))
+	runtime.KeepAlive(key)
+	if rc != 0 {
+		return nil, &Error{Op: "new", Code: int(rc)}
+	}
+	a := &aeadImpl{ctx: ctx, nonceSize: nonceSize, tagSize: tagSize, maxPlain: maxPlain, msg: msg}
+	setCleanup(a)
+	return a, nil
+}
+
+func aesAlg(key []byte) (int, error) {
+	switch len(key) {
+	case 16:
+		return C.AEAD_AES_128_GCM, nil
+	case 24:
+		return C.AEAD_AES_192_GCM, nil
+	case 32:
+		return C.AEAD_AES_256_GCM, nil
+	}
+	return 0, aes.KeySizeError(len(key))
+}
+
+func newGCM(key []byte, policy, nonceSize, tagSize int, msg *messages) (cipher.AEAD, error) {
+	alg, err := aesAlg(key)
+	if err != nil {
+		return nil, err
+	}
+	a, err := newAEAD(alg, policy, key, nonceSize, tagSize, gcmMaxPlaintext, msg)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// NewGCM returns AES-GCM with a 12-byte nonce and a 16-byte tag; the key length (16, 24 or 32
+// bytes) selects AES-128, AES-192 or AES-256. A wrong key length returns aes.KeySizeError.
+// The caller must never reuse a nonce with the same key.
+func NewGCM(key []byte) (cipher.AEAD, error) {
+	return newGCM(key, C.AEAD_POLICY_NONE, standardNonceSize, standardTagSize, &gcmMessages)
+}
+
+// NewGCMWithTagSize is NewGCM with a tag of tagSize bytes, 12 to 16 like crypto/cipher's
+// NewGCMWithTagSize (libaead also offers 4 and 8, which crypto/cipher refuses as unsafe; so does
+// this binding).
+func NewGCMWithTagSize(key []byte, tagSize int) (cipher.AEAD, error) {
+	if tagSize < minTagSize || tagSize > standardTagSize {
+		return nil, errors.New("cipher: incorrect tag size given to GCM")
+	}
+	return newGCM(key, C.AEAD_POLICY_NONE, standardNonceSize, tagSize, &gcmMessages)
+}
+
+// NewGCMWithNonceSize is NewGCM with nonces of size bytes (1 to 128; OpenSSL 3 refuses longer
+// ones). Only 12-byte nonces are recommended.
+func NewGCMWithNonceSize(key []byte, size int) (cipher.AEAD, error) {
+	if size <= 0 {
+		return nil, errors.New("cipher: the nonce can't have zero length")
+	}
+	if size > maxNonce {
+		return nil, errors.New("aead: GCM nonce longer than " + strconv.Itoa(maxNonce) + " bytes")
+	}
+	return newGCM(key, C.AEAD_POLICY_NONE, size, standardTagSize, &gcmMessages)
+}
+
+// NewGCMForTLS12 returns AES-GCM for TLS 1.2 records (RFC 5288), like crypto/cipher's
+// NewGCMForTLS12 but safe for concurrent use. Seal panics unless the nonce is the 4-byte fixed
+// prefix learned on the first Seal followed by a big-endian 8-byte counter strictly greater than
+// the last accepted one and below 2^64-1, and unless the additional data is exactly 13 bytes.
+// Open checks nothing beyond the tag. The first Seal should happen before the AEAD is shared.
+func NewGCMForTLS12(key []byte) (cipher.AEAD, error) {
+	return newGCM(key, C.AEAD_POLICY_TLS12, standardNonceSize, standardTagSize, &gcmTLS12Messages)
+}
+
+// NewGCMForTLS13 returns AES-GCM for TLS 1.3 records (RFC 8446 section 5.3), like crypto/cipher's
+// NewGCMForTLS13 but safe for concurrent use. The first Seal is sequence 0, so its nonce is the
+// static IV: Seal then panics unless each nonce keeps the IV's first 4 bytes and its last 8 bytes,
+// XORed with the IV's and read big-endian, are strictly greater than the last accepted sequence
+// and below 2^64-1, and unless the additional data is exactly 5 bytes.
+func NewGCMForTLS13(key []byte) (cipher.AEAD, error) {
+	return newGCM(key, C.AEAD_POLICY_TLS13, standardNonceSize, standardTagSize, &gcmTLS13Messages)
+}
+
+func newChaCha(key []byte, policy int, msg *messages) (cipher.AEAD, error) {
+	if len(key) != 32 {
+		return nil, errors.New("chacha20poly1305: bad key length")
+	}
+	a, err := newAEAD(C.AEAD_CHACHA20_POLY1305, policy, key, standardNonceSize, standardTagSize, chachaMaxPlain, msg)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// NewChaCha20Poly1305 returns ChaCha20-Poly1305 (RFC 8439) with a 32-byte key, 12-byte nonce and
+// 16-byte tag, behaving like golang.org/x/crypto/chacha20poly1305.New.
+func NewChaCha20Poly1305(key []byte) (cipher.AEAD, error) {
+	return newChaCha(key, C.AEAD_POLICY_NONE, &chachaMessages)
+}
+
+// NewChaCha20Poly1305ForTLS12 returns ChaCha20-Poly1305 for TLS 1.2 (RFC 7905): nonces are
+// checked like NewChaCha20Poly1305ForTLS13's (static IV XOR sequence) and the additional data
+// must be exactly 13 bytes.
+func NewChaCha20Poly1305ForTLS12(key []byte) (cipher.AEAD, error) {
+	return newChaCha(key, C.AEAD_POLICY_TLS12, &chachaTLS12Messages)
+}
+
+// NewChaCha20Poly1305ForTLS13 returns ChaCha20-Poly1305 for TLS 1.3 with the nonce rules of
+// NewGCMForTLS13 and exactly 5 bytes of additional data.
+func NewChaCha20Poly1305ForTLS13(key []byte) (cipher.AEAD, error) {
+	return newChaCha(key, C.AEAD_POLICY_TLS13, &chachaTLS13Messages)
+}
+
+var (
+	gcmTLS12Messages    = withAAD(gcmMessages, "crypto/cipher: TLS 1.2 GCM requires exactly 13 bytes of additional data")
+	gcmTLS13Messages    = withAAD(gcmMessages, "crypto/cipher: TLS 1.3 GCM requires exactly 5 bytes of additional data")
+	chachaTLS12Messages = withAAD(chachaMessages, "chacha20poly1305: TLS 1.2 requires exactly 13 bytes of additional data")
+	chachaTLS13Messages = withAAD(chachaMessages, "chacha20poly1305: TLS 1.3 requires exactly 5 bytes of additional data")
+)
+
+func withAAD(m messages, aad string) messages {
+	m.tlsAAD = aad
+	return m
+}
+
+func (a *aeadImpl) NonceSize() int { return a.nonceSize }
+func (a *aeadImpl) Overhead() int  { return a.tagSize }
+
+// bytePtr gives C the address of b's first byte, or NULL for an empty slice (the C side accepts
+// (NULL, 0) and never reads a pointer whose length is 0; &b[0] of an empty slice would panic or
+// point past the end of a buffer).
+func bytePtr(b []byte) *C.uint8_t {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
+}
+
+// Seal implements cipher.AEAD.
+func (a *aeadImpl) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	if len(nonce) != a.nonceSize {
+		panic(a.msg.nonceSeal)
+	}
+	if uint64(len(plaintext)) > a.maxPlain {
+		panic(a.msg.tooLarge)
+	}
+	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
+	if inexactOverlap(out, plaintext) {
+		panic(a.msg.overlapInput)
+	}
+	if anyOverlap(out, additionalData) {
+		panic(a.msg.overlapAAD)
+	}
+	if anyOverlap(out, nonce) {
+		// crypto/cipher reads the nonce before writing: allow it by sealing with a copy.
+		var nonceCopy [maxNonce]byte
+		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
+	}
+	n := C.aead_seal_open(a.ctx, C.AEAD_SEAL,
+		bytePtr(nonce), C.size_t(len(nonce)),
+		bytePtr(additionalData), C.size_t(len(additionalData)),
+		bytePtr(plaintext), C.size_t(len(plaintext)),
+		bytePtr(out), C.size_t(len(out)))
+	runtime.KeepAlive(a)
+	if int64(n) != int64(len(out)) {
+		a.sealFailed(int64(n))
+	}
+	return ret
+}
+
+// sealFailed panics with the message for a refused or failed seal; it never returns.
+func (a *aeadImpl) sealFailed(code int64) {
+	switch code {
+	case codeNonceOrder:
+		panic(a.msg.tlsOrder)
+	case codeNonceExhaust:
+		panic(a.msg.tlsExhausted)
+	case codeNoncePrefix:
+		panic(a.msg.tlsPrefix)
+	case codeAADSize:
+		if a.msg.tlsAAD != "" {
+			panic(a.msg.tlsAAD)
+		}
+	}
+	if code >= 0 {
+		panic("aead: internal error: seal returned " + strconv.FormatInt(code, 10) + " bytes")
+	}
+	panic(&Error{Op: "seal", Code: int(code)})
+}
+
+// Open implements cipher.AEAD.
+func (a *aeadImpl) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if len(nonce) != a.nonceSize {
+		panic(a.msg.nonceOpen)
+	}
+	if len(ciphertext) < a.tagSize {
+		return nil, ErrOpen
+	}
+	if uint64(len(ciphertext)) > a.maxPlain+uint64(a.tagSize) {
+		if a.msg.ctTooLarge != "" {
+			panic(a.msg.ctTooLarge)
+		}
+		return nil, ErrOpen
+	}
+	ret, out := sliceForAppend(dst, len(ciphertext)-a.tagSize)
+	if inexactOverlap(out, ciphertext) {
+		panic(a.msg.overlapInput)
+	}
+	if anyOverlap(out, additionalData) {
+		panic(a.msg.overlapAAD)
+	}
+	if anyOverlap(out, nonce) {
+		var nonceCopy [maxNonce]byte
+		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
+	}
+	n := C.aead_seal_open(a.ctx, C.AEAD_OPEN,
+		bytePtr(nonce), C.size_t(len(nonce)),
+		bytePtr(additionalData), C.size_t(len(additionalData)),
+		bytePtr(ciphertext), C.size_t(len(ciphertext)),
+		bytePtr(out), C.size_t(len(out)))
+	runtime.KeepAlive(a)
+	if int64(n) != int64(len(out)) {
+		// The C library has already zeroed out (AEAD_ERR_AUTH, _NOMEM, _CRYPTO) or written
+		// nothing to it (refusals, which the checks above make unreachable).
+		if n == codeAuth {
+			return nil, ErrOpen
+		}
+		if n >= 0 {
+			panic("aead: internal error: open returned " + strconv.FormatInt(int64(n), 10) + " bytes")
+		}
+		return nil, &Error{Op: "open", Code: int(n)}
+	}
+	return ret, nil
+}
+
+// sliceForAppend is crypto/cipher's: it returns dst extended by n bytes (reallocated only when
+// cap(dst) is too small) and the extension.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
+}
+
+// anyOverlap and inexactOverlap are crypto/internal/alias's.
+func anyOverlap(x, y []byte) bool {
+	return len(x) > 0 && len(y) > 0 &&
+		uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
+		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
+}
+
+func inexactOverlap(x, y []byte) bool {
+	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
+		return false
+	}
+	return anyOverlap(x, y)
+}

@@ -1,0 +1,42 @@
+//go:build go1.24 && !race
+
+package aead
+
+import "testing"
+
+// TestZeroAllocs: with #cgo noescape/nocallback (Go 1.24+), Seal and Open into a dst with enough
+// capacity allocate nothing, including a failing Open and a nonce inside the output region.
+func TestZeroAllocs(t *testing.T) {
+	for _, c := range allConstructors {
+		if c.tls != 0 {
+			continue
+		}
+		a, err := c.new(make([]byte, c.key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns := a.NonceSize()
+		nonce, aad := make([]byte, ns), make([]byte, 13)
+		for _, size := range []int{0, 64, 16384} {
+			pt := make([]byte, size)
+			buf := make([]byte, 0, size+ns+a.Overhead())
+			ct := a.Seal(nil, nonce, pt, aad)
+			bad := append([]byte{}, ct...)
+			bad[0] ^= 1
+			var err error
+			checks := map[string]func(){
+				"Seal":            func() { a.Seal(buf, nonce, pt, aad) },
+				"Open":            func() { _, err = a.Open(buf, nonce, ct, aad) },
+				"failing Open":    func() { _, err = a.Open(buf, nonce, bad, aad) },
+				"Seal in place":   func() { b := buf[:size]; a.Seal(b[:0], nonce, b, aad) },
+				"nonce in output": func() { b := buf[:ns]; a.Seal(b[:0], b, pt, aad) },
+			}
+			for name, f := range checks {
+				if n := testing.AllocsPerRun(50, f); n != 0 {
+					t.Errorf("%s %s %d B: %v allocs per run", c.name, name, size, n)
+				}
+			}
+			_ = err
+		}
+	}
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Benchmarks of the Go binding against crypto/cipher and golang-fips/openssl v2, plus the C
+# library's own per-operation cost, in one run; prints benchstat tables and the target ratios.
+#   bash bindings/go/bench.sh                 # COUNT=10 samples of each benchmark, 500ms each (~9 min)
+#   COUNT=20 BENCHTIME=1s bash bindings/go/bench.sh
+# Output: the tables on stdout; raw results in $AEAD_BENCH_OUT (default bindings/go/bench/out).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$GO_BINDING_DIR/bench"
+
+COUNT="${COUNT:-10}"
+BENCHTIME="${BENCHTIME:-500ms}"
+OUT="${AEAD_BENCH_OUT:-$GO_BINDING_DIR/bench/out}"
+mkdir -p "$OUT"
+raw="$OUT/raw.txt"
+
+go mod download
+echo "== $(date -u +%Y-%m-%dT%H:%MZ), $(go version | cut -d' ' -f3-), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== running benchmarks (count=$COUNT, benchtime=$BENCHTIME); raw output in $raw"
+# One test binary, run COUNT times: each round runs every benchmark once, so the samples of all
+# implementations are interleaved in time and a burst of load from other processes falls on all
+# of them alike (go test -count would run each benchmark COUNT times in a row).
+go test -c -o "$OUT/bench.test" .
+: > "$raw"
+for i in $(seq "$COUNT"); do
+    "$OUT/bench.test" -test.run '^$' -test.bench . -test.benchmem -test.benchtime "$BENCHTIME" -test.timeout 0 >> "$raw"
+    echo "   round $i/$COUNT done, load $(cut -d' ' -f1 /proc/loadavg)"
+done
+
+echo
+echo "== AES-128-GCM, 13-byte AAD: libaead vs crypto/cipher (stdlib) vs golang-fips/openssl v2"
+go tool benchstat -col /impl -filter '.name:AESGCM .unit:(sec/op OR allocs/op)' "$raw"
+echo
+echo "== C library floor: seal/open in a C loop (no cgo per op), and one empty cgo call"
+go tool benchstat -filter '.name:Floor .unit:sec/op' "$raw"
+echo
+echo "== ChaCha20-Poly1305: libaead vs golang.org/x/crypto"
+go tool benchstat -col /impl -filter '.name:ChaCha20Poly1305 .unit:sec/op' "$raw"
+echo
+go run ./cmd/ratios "$raw"
+echo
+echo "== load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine may be shared: compare within this run only)"

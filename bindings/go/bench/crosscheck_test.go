@@ -1,0 +1,137 @@
+package bench
+
+// The ChaCha20-Poly1305 differential test lives in this module, not in the binding's, so that the
+// binding's go.mod requires nothing: golang.org/x/crypto is an independent reference for tests
+// only, and this module already pulls third-party code for the benchmarks. test.sh runs it.
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"encoding/binary"
+	"errors"
+	"math/rand"
+	"testing"
+
+	aead "github.com/libaead/libaead/bindings/go"
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+func randBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	r.Read(b)
+	return b
+}
+
+func diffSizes(r *rand.Rand, random int) []int {
+	var s []int
+	for i := 0; i <= 256; i++ {
+		s = append(s, i)
+	}
+	for _, b := range []int{1024, 4096, 16384, 65536} {
+		s = append(s, b-1, b, b+1)
+	}
+	s = append(s, 69999, 70000)
+	for i := 0; i < random; i++ {
+		s = append(s, 257+r.Intn(70000-257+1))
+	}
+	return s
+}
+
+// TestDifferentialChaCha20Poly1305: random keys, nonces, AAD (0..300 bytes) and plaintexts of
+// 0..70000 bytes; libaead and x/crypto seal to the same bytes, each opens the other's output,
+// and tampered messages fail on both.
+func TestDifferentialChaCha20Poly1305(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	n := 0
+	for _, size := range diffSizes(r, 150) {
+		key := randBytes(r, 32)
+		a, err := aead.NewChaCha20Poly1305(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := chacha20poly1305.New(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nonce, aad, pt := randBytes(r, 12), randBytes(r, r.Intn(301)), randBytes(r, size)
+		ours := a.Seal(nil, nonce, pt, aad)
+		theirs := ref.Seal(nil, nonce, pt, aad)
+		if !bytes.Equal(ours, theirs) {
+			t.Fatalf("size %d: Seal differs from x/crypto", size)
+		}
+		if got, err := ref.Open(nil, nonce, ours, aad); err != nil || !bytes.Equal(got, pt) {
+			t.Fatalf("size %d: x/crypto cannot open ours: %v", size, err)
+		}
+		if got, err := a.Open(nil, nonce, theirs, aad); err != nil || !bytes.Equal(got, pt) {
+			t.Fatalf("size %d: cannot open x/crypto's: %v", size, err)
+		}
+		if n%5 == 4 {
+			bad := append([]byte{}, theirs...)
+			bad[r.Intn(len(bad))] ^= byte(1 + r.Intn(255))
+			_, e1 := a.Open(nil, nonce, bad, aad)
+			_, e2 := ref.Open(nil, nonce, bad, aad)
+			if !errors.Is(e1, aead.ErrOpen) || e2 == nil {
+				t.Fatalf("size %d: tampered message accepted (ours %v, x/crypto %v)", size, e1, e2)
+			}
+		}
+		n++
+	}
+	t.Logf("%d cases", n)
+}
+
+// TestChaChaTLSMatchesXCrypto: the TLS ChaCha20-Poly1305 AEADs seal a record sequence built like
+// crypto/tls (IV XOR sequence) to the same bytes as x/crypto.
+func TestChaChaTLSMatchesXCrypto(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	for _, c := range []struct {
+		new    func([]byte) (cipher.AEAD, error)
+		aadLen int
+	}{{aead.NewChaCha20Poly1305ForTLS12, 13}, {aead.NewChaCha20Poly1305ForTLS13, 5}} {
+		key, iv := randBytes(r, 32), randBytes(r, 12)
+		a, err := c.new(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, _ := chacha20poly1305.New(key)
+		for _, seq := range []uint64{0, 1, 2, 7, 1000} {
+			nonce := append([]byte{}, iv...)
+			var s [8]byte
+			binary.BigEndian.PutUint64(s[:], seq)
+			for i := range s {
+				nonce[4+i] ^= s[i]
+			}
+			aad, pt := randBytes(r, c.aadLen), randBytes(r, r.Intn(2000))
+			if !bytes.Equal(a.Seal(nil, nonce, pt, aad), ref.Seal(nil, nonce, pt, aad)) {
+				t.Fatalf("seq %d: TLS ChaCha20-Poly1305 differs from x/crypto", seq)
+			}
+		}
+	}
+}
+
+// TestPeersAgree guards the benchmark: the three AES-GCM implementations it compares produce the
+// same ciphertext for the benchmark's inputs (so no peer is measured doing something else).
+func TestPeersAgree(t *testing.T) {
+	for _, size := range sizes {
+		var first []byte
+		for _, im := range impls(nil) {
+			a, err := im.new(make([]byte, 16))
+			if err != nil {
+				t.Fatalf("%s: %v", im.name, err)
+			}
+			ct := a.Seal(nil, make([]byte, 12), make([]byte, size), make([]byte, 13))
+			if first == nil {
+				first = ct
+			} else if !bytes.Equal(ct, first) {
+				t.Fatalf("%s: ciphertext differs at %d bytes", im.name, size)
+			}
+		}
+	}
+	f, err := NewFloor(1, 64, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Free()
+	if r := f.Loop(3); r != 80 {
+		t.Fatalf("C floor loop returned %d", r)
+	}
+}

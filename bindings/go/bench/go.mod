@@ -1,0 +1,19 @@
+module github.com/libaead/libaead/bindings/go/bench
+
+go 1.26.0
+
+require (
+	github.com/golang-fips/openssl/v2 v2.0.3
+	github.com/libaead/libaead/bindings/go v0.0.0
+	golang.org/x/crypto v0.59.0
+)
+
+require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace github.com/libaead/libaead/bindings/go => ../
+
+tool golang.org/x/perf/cmd/benchstat

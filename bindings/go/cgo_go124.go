@@ -1,0 +1,34 @@
+//go:build go1.24
+
+package aead
+
+// From Go 1.24 on, these two directives let the compiler keep the slices passed to
+// aead_seal_open on the caller's stack: the C function neither keeps a pointer after it
+// returns (noescape) nor calls back into Go (nocallback). Without them every Seal/Open
+// would move its buffers to the heap. Older Go releases reject the directives, hence the
+// build tag; there the package still builds (see cgo_legacy.go) but Seal/Open may allocate.
+
+/*
+#cgo noescape aead_seal_open
+#cgo nocallback aead_seal_open
+#include <aead.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// setCleanup frees the C context once a becomes unreachable.
+func setCleanup(a *aeadImpl) {
+	runtime.AddCleanup(a, freeCtx, a.ctx)
+}
+
+// ctxFreed counts contexts freed by cleanups (read by the tests).
+var ctxFreed atomic.Int64
+
+func freeCtx(ctx *C.aead_ctx) {
+	C.aead_ctx_free(ctx)
+	ctxFreed.Add(1)
+}

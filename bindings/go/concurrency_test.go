@@ -1,0 +1,178 @@
+package aead
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"errors"
+	"math/rand"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestConcurrentSharedAEAD: 8 goroutines share one AEAD and mix Seal, Open and failing Open on
+// random sizes; every result is checked (GCM against crypto/cipher, ChaCha20-Poly1305 by opening
+// and by a tampered Open). Run it with -race too.
+func TestConcurrentSharedAEAD(t *testing.T) {
+	const goroutines = 8
+	iters := 400
+	if testing.Short() {
+		iters = 50
+	}
+	for _, c := range []constructor{allConstructors[0], allConstructors[2], allConstructors[5]} {
+		t.Run(c.name, func(t *testing.T) {
+			key := randBytes(rand.New(rand.NewSource(5)), c.key)
+			a, err := c.new(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ref cipher.AEAD
+			if c.name != "NewChaCha20Poly1305" {
+				ref = stdGCM(t, key, 12, 16)
+			}
+			var wg sync.WaitGroup
+			var checked atomic.Int64
+			errc := make(chan error, goroutines)
+			for g := 0; g < goroutines; g++ {
+				wg.Add(1)
+				go func(seed int64) {
+					defer wg.Done()
+					r := rand.New(rand.NewSource(seed))
+					for i := 0; i < iters; i++ {
+						size := r.Intn(2048)
+						if r.Intn(20) == 0 {
+							size = r.Intn(70000)
+						}
+						nonce, aad, pt := randBytes(r, 12), randBytes(r, r.Intn(40)), randBytes(r, size)
+						ct := a.Seal(nil, nonce, pt, aad)
+						if ref != nil && !bytes.Equal(ct, ref.Seal(nil, nonce, pt, aad)) {
+							errc <- errors.New("concurrent Seal differs from crypto/cipher")
+							return
+						}
+						switch r.Intn(3) {
+						case 0: // in place
+							got, err := a.Open(ct[:0], nonce, ct, aad)
+							if err != nil || !bytes.Equal(got, pt) {
+								errc <- errors.New("concurrent in-place Open failed")
+								return
+							}
+						case 1:
+							got, err := a.Open(nil, nonce, ct, aad)
+							if err != nil || !bytes.Equal(got, pt) {
+								errc <- errors.New("concurrent Open failed")
+								return
+							}
+						case 2:
+							ct[r.Intn(len(ct))] ^= 0x10
+							dst := make([]byte, 0, len(ct))
+							got, err := a.Open(dst, nonce, ct, aad)
+							if got != nil || !errors.Is(err, ErrOpen) {
+								errc <- errors.New("concurrent tampered Open succeeded")
+								return
+							}
+							if !bytes.Equal(dst[:len(ct)-16], make([]byte, len(ct)-16)) {
+								errc <- errors.New("concurrent failed Open left bytes in dst")
+								return
+							}
+						}
+						checked.Add(1)
+					}
+				}(int64(100 + g))
+			}
+			wg.Wait()
+			close(errc)
+			for err := range errc {
+				t.Fatal(err)
+			}
+			if n := checked.Load(); n != goroutines*int64(iters) {
+				t.Fatalf("checked %d results, want %d", n, goroutines*iters)
+			}
+		})
+	}
+}
+
+// TestTLSDuplicateAcrossGoroutines: on one shared TLS AEAD, 8 goroutines seal with the SAME
+// nonce at once, round after round with increasing sequence numbers. Each round must accept
+// exactly one seal and refuse the other 7 (each duplicate exactly once), and the accepted
+// ciphertext must open.
+func TestTLSDuplicateAcrossGoroutines(t *testing.T) {
+	const goroutines = 8
+	rounds := 500
+	if testing.Short() {
+		rounds = 50
+	}
+	for _, c := range tlsCases() {
+		t.Run(c.name, func(t *testing.T) {
+			key := randBytes(rand.New(rand.NewSource(6)), 32)
+			if !c.chacha {
+				key = key[:16]
+			}
+			a, err := c.new(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			iv := randBytes(rand.New(rand.NewSource(7)), 12)
+			aad := make([]byte, c.aadLen)
+			pt := []byte("record payload")
+			// Sequence 0 first (before sharing), as the contract asks.
+			a.Seal(nil, tlsNonce(iv, 0, c.xor), pt, aad)
+			m := c.messages()
+
+			type result struct {
+				ct    []byte
+				panic string
+			}
+			start := make([]chan uint64, goroutines)
+			results := make(chan result, goroutines)
+			var wg sync.WaitGroup
+			for g := range start {
+				start[g] = make(chan uint64)
+				wg.Add(1)
+				go func(in chan uint64) {
+					defer wg.Done()
+					for seq := range in {
+						nonce := tlsNonce(iv, seq, c.xor)
+						var res result
+						res.panic = catchPanic(func() { res.ct = a.Seal(nil, nonce, pt, aad) })
+						results <- res
+					}
+				}(start[g])
+			}
+			var refused int
+			for round := 1; round <= rounds; round++ {
+				seq := uint64(round) * 3 // gaps are allowed
+				for g := range start {
+					start[g] <- seq
+				}
+				var accepted [][]byte
+				for g := 0; g < goroutines; g++ {
+					res := <-results
+					switch res.panic {
+					case "":
+						accepted = append(accepted, res.ct)
+					case m.tlsOrder:
+						refused++
+					default:
+						t.Errorf("round %d: unexpected panic %q", round, res.panic)
+					}
+				}
+				if len(accepted) != 1 {
+					t.Errorf("round %d (seq %d): %d seals accepted, want exactly 1", round, seq, len(accepted))
+					break
+				}
+				got, err := a.Open(nil, tlsNonce(iv, seq, c.xor), accepted[0], aad)
+				if err != nil || !bytes.Equal(got, pt) {
+					t.Errorf("round %d: accepted seal does not open: %v", round, err)
+					break
+				}
+			}
+			for g := range start {
+				close(start[g])
+			}
+			wg.Wait()
+			if !t.Failed() && refused != rounds*(goroutines-1) {
+				t.Fatalf("%d refusals, want %d", refused, rounds*(goroutines-1))
+			}
+		})
+	}
+}

@@ -1,0 +1,139 @@
+package aead_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	aead "github.com/libaead/libaead/bindings/go"
+)
+
+// One example per constructor; `go test` runs them and checks their output.
+
+func ExampleNewGCM() {
+	key := bytes.Repeat([]byte{0x01}, 32) // 16, 24 or 32 bytes: AES-128/192/256
+	gcm, err := aead.NewGCM(key)
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, gcm.NonceSize()) // use crypto/rand or a counter; never reuse one with a key
+	ct := gcm.Seal(nil, nonce, []byte("attack at dawn"), []byte("header"))
+	pt, err := gcm.Open(nil, nonce, ct, []byte("header"))
+	fmt.Printf("%d bytes sealed, opened %q, err=%v\n", len(ct), pt, err)
+
+	ct[0] ^= 1
+	_, err = gcm.Open(nil, nonce, ct, []byte("header"))
+	fmt.Println(errors.Is(err, aead.ErrOpen))
+	// Output:
+	// 30 bytes sealed, opened "attack at dawn", err=<nil>
+	// true
+}
+
+func ExampleNewGCMWithTagSize() {
+	gcm, err := aead.NewGCMWithTagSize(make([]byte, 16), 12) // tags of 12..16 bytes
+	if err != nil {
+		panic(err)
+	}
+	ct := gcm.Seal(nil, make([]byte, 12), []byte("short tag"), nil)
+	fmt.Println(gcm.Overhead(), len(ct))
+	// Output: 12 21
+}
+
+func ExampleNewGCMWithNonceSize() {
+	gcm, err := aead.NewGCMWithNonceSize(make([]byte, 16), 8) // 1..128-byte nonces
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, gcm.NonceSize())
+	ct := gcm.Seal(nil, nonce, []byte("eight-byte nonce"), nil)
+	pt, _ := gcm.Open(nil, nonce, ct, nil)
+	fmt.Printf("%s\n", pt)
+	// Output: eight-byte nonce
+}
+
+func ExampleNewChaCha20Poly1305() {
+	c, err := aead.NewChaCha20Poly1305(make([]byte, 32))
+	if err != nil {
+		panic(err)
+	}
+	buf := make([]byte, 0, 64) // Seal and Open append to dst; no allocation when cap suffices
+	buf = append(buf, "in place"...)
+	nonce := make([]byte, 12)
+	ct := c.Seal(buf[:0], nonce, buf, nil) // exact in-place
+	pt, err := c.Open(ct[:0], nonce, ct, nil)
+	fmt.Printf("%s %v\n", pt, err)
+	// Output: in place <nil>
+}
+
+// tls12Nonce is crypto/tls's TLS 1.2 AES-GCM nonce: 4-byte implicit IV || 8-byte sequence.
+func tls12Nonce(iv []byte, seq uint64) []byte {
+	n := make([]byte, 12)
+	copy(n, iv[:4])
+	binary.BigEndian.PutUint64(n[4:], seq)
+	return n
+}
+
+// xorNonce is the TLS 1.3 (and TLS 1.2 ChaCha20-Poly1305) nonce: IV XOR (0^4 || sequence).
+func xorNonce(iv []byte, seq uint64) []byte {
+	n := append([]byte{}, iv...)
+	var s [8]byte
+	binary.BigEndian.PutUint64(s[:], seq)
+	for i := range s {
+		n[4+i] ^= s[i]
+	}
+	return n
+}
+
+// panics reports the panic message of f, if any.
+func panics(f func()) (msg any) {
+	defer func() { msg = recover() }()
+	f()
+	return nil
+}
+
+func ExampleNewGCMForTLS12() {
+	a, _ := aead.NewGCMForTLS12(make([]byte, 16))
+	iv := []byte{0xde, 0xad, 0xbe, 0xef}
+	header := make([]byte, 13) // TLS 1.2 AAD: seq || type || version || length
+	a.Seal(nil, tls12Nonce(iv, 0), []byte("record 0"), header)
+	a.Seal(nil, tls12Nonce(iv, 1), []byte("record 1"), header)
+	fmt.Println(panics(func() { a.Seal(nil, tls12Nonce(iv, 1), []byte("again"), header) }))
+	fmt.Println(panics(func() { a.Seal(nil, tls12Nonce(iv, 2), []byte("bad aad"), header[:5]) }))
+	// Output:
+	// crypto/cipher: counter decreased or remained the same
+	// crypto/cipher: TLS 1.2 GCM requires exactly 13 bytes of additional data
+}
+
+func ExampleNewGCMForTLS13() {
+	a, _ := aead.NewGCMForTLS13(make([]byte, 16))
+	iv := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}          // the static IV of the traffic key
+	header := []byte{23, 3, 3, 0, 30}                            // TLS 1.3 AAD: the 5-byte record header
+	a.Seal(nil, xorNonce(iv, 0), []byte("first record"), header) // sequence 0 teaches the IV
+	a.Seal(nil, xorNonce(iv, 5), []byte("gaps are fine"), header)
+	fmt.Println(panics(func() { a.Seal(nil, xorNonce(iv, 4), []byte("late"), header) }))
+	fmt.Println(panics(func() { a.Seal(nil, xorNonce(iv, 1<<64-1), []byte("last"), header) }))
+	// Output:
+	// crypto/cipher: counter decreased or remained the same
+	// crypto/cipher: counter exhausted
+}
+
+func ExampleNewChaCha20Poly1305ForTLS12() {
+	a, _ := aead.NewChaCha20Poly1305ForTLS12(make([]byte, 32))
+	iv := make([]byte, 12)
+	header := make([]byte, 13)
+	a.Seal(nil, xorNonce(iv, 0), []byte("record 0"), header)
+	iv2 := append([]byte{9}, iv[1:]...) // another prefix
+	fmt.Println(panics(func() { a.Seal(nil, xorNonce(iv2, 1), []byte("record 1"), header) }))
+	// Output: chacha20poly1305: nonce prefix changed
+}
+
+func ExampleNewChaCha20Poly1305ForTLS13() {
+	a, _ := aead.NewChaCha20Poly1305ForTLS13(make([]byte, 32))
+	iv := bytes.Repeat([]byte{0x5a}, 12)
+	header := []byte{23, 3, 3, 0, 20}
+	ct := a.Seal(nil, xorNonce(iv, 0), []byte("hello"), header)
+	pt, err := a.Open(nil, xorNonce(iv, 0), ct, header) // Open checks no order
+	fmt.Printf("%s %v\n", pt, err)
+	// Output: hello <nil>
+}

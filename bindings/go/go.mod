@@ -1,0 +1,3 @@
+module github.com/libaead/libaead/bindings/go
+
+go 1.21

@@ -1,0 +1,5 @@
+//go:build !go1.24
+
+package aead
+
+const stdlibHasCurrentMessages = false

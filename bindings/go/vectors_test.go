@@ -1,0 +1,347 @@
+package aead
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// vectorsDir finds ../shared/vectors relative to the repository root (the directory holding
+// include/aead.h, found by walking up from the package directory). AEAD_VECTORS_DIR overrides it.
+// The tests fail, never skip, when the vectors are missing.
+func vectorsDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("AEAD_VECTORS_DIR"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "include", "aead.h")); err == nil {
+			d := filepath.Join(dir, "..", "shared", "vectors")
+			if _, err := os.Stat(d); err != nil {
+				t.Fatalf("test vectors not found: %v", err)
+			}
+			return d
+		}
+		if filepath.Dir(dir) == dir {
+			t.Fatalf("repository root (with include/aead.h) not found above %s", wd)
+		}
+	}
+}
+
+type wycheFile struct {
+	Algorithm     string `json:"algorithm"`
+	NumberOfTests int    `json:"numberOfTests"`
+	TestGroups    []struct {
+		IvSize  int `json:"ivSize"`
+		KeySize int `json:"keySize"`
+		TagSize int `json:"tagSize"`
+		Tests   []struct {
+			TcID    int      `json:"tcId"`
+			Comment string   `json:"comment"`
+			Flags   []string `json:"flags"`
+			Key     string   `json:"key"`
+			Iv      string   `json:"iv"`
+			Aad     string   `json:"aad"`
+			Msg     string   `json:"msg"`
+			Ct      string   `json:"ct"`
+			Tag     string   `json:"tag"`
+			Result  string   `json:"result"`
+		} `json:"tests"`
+	} `json:"testGroups"`
+}
+
+func unhex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func loadWycheproof(t *testing.T, name string) *wycheFile {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(vectorsDir(t), "wycheproof", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f wycheFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return &f
+}
+
+// catchPanic runs f and returns the panic value formatted as a string ("" if none).
+func catchPanic(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch v := r.(type) {
+			case string:
+				msg = v
+			case error:
+				msg = v.Error()
+			default:
+				msg = "non-string panic"
+			}
+		}
+	}()
+	f()
+	return ""
+}
+
+func TestWycheproof(t *testing.T) {
+	for _, tc := range []struct {
+		file   string
+		chacha bool
+	}{
+		{"aes_gcm_test.json", false},
+		{"legacy/aes_gcm_test.json", false},
+		{"chacha20_poly1305_test.json", true},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f := loadWycheproof(t, tc.file)
+			var ran, accepted, refused, tooLong int
+			for _, g := range f.TestGroups {
+				for _, v := range g.Tests {
+					key, iv, aad := unhex(t, v.Key), unhex(t, v.Iv), unhex(t, v.Aad)
+					msg, ct, tag := unhex(t, v.Msg), unhex(t, v.Ct), unhex(t, v.Tag)
+					ran++
+					name := "tcId " + strconv.Itoa(v.TcID) + " (" + v.Comment + ")"
+					var a interface {
+						Seal(dst, nonce, plaintext, additionalData []byte) []byte
+						Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error)
+					}
+					var err error
+					if tc.chacha {
+						a, err = NewChaCha20Poly1305(key)
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						if len(iv) != 12 {
+							// InvalidNonceSize: must be refused before any tag check.
+							if v.Result != "invalid" {
+								t.Fatalf("%s: unexpected non-12-byte nonce", name)
+							}
+							if p := catchPanic(func() { a.Open(nil, iv, append(ct, tag...), aad) }); p != "chacha20poly1305: bad nonce length passed to Open" {
+								t.Fatalf("%s: Open panic = %q", name, p)
+							}
+							if p := catchPanic(func() { a.Seal(nil, iv, msg, aad) }); p != "chacha20poly1305: bad nonce length passed to Seal" {
+								t.Fatalf("%s: Seal panic = %q", name, p)
+							}
+							refused++
+							continue
+						}
+					} else {
+						a, err = NewGCMWithNonceSize(key, len(iv))
+						if len(iv) == 0 {
+							if v.Result != "invalid" || err == nil {
+								t.Fatalf("%s: zero-length IV: result %s, constructor error %v", name, v.Result, err)
+							}
+							refused++
+							continue
+						}
+						if len(iv) > maxNonce {
+							// OpenSSL 3 (and so libaead) refuses GCM IVs over 128 bytes: the
+							// constructor must say so; the vector cannot be replayed.
+							if err == nil {
+								t.Fatalf("%s: %d-byte IV accepted", name, len(iv))
+							}
+							tooLong++
+							continue
+						}
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						if g.TagSize != 128 {
+							t.Fatalf("%s: unexpected tag size %d", name, g.TagSize)
+						}
+					}
+					sealed := append(append([]byte{}, ct...), tag...)
+					opened, err := a.Open(nil, iv, sealed, aad)
+					switch v.Result {
+					case "valid", "acceptable":
+						if err != nil {
+							t.Fatalf("%s: Open failed: %v", name, err)
+						}
+						if !bytes.Equal(opened, msg) {
+							t.Fatalf("%s: Open returned %x, want %x", name, opened, msg)
+						}
+						if got := a.Seal(nil, iv, msg, aad); !bytes.Equal(got, sealed) {
+							t.Fatalf("%s: Seal = %x, want %x", name, got, sealed)
+						}
+						accepted++
+					case "invalid":
+						if err == nil {
+							t.Fatalf("%s: invalid vector opened", name)
+						}
+						if !errors.Is(err, ErrOpen) {
+							t.Fatalf("%s: error %v does not match ErrOpen", name, err)
+						}
+						refused++
+					default:
+						t.Fatalf("%s: unknown result %q", name, v.Result)
+					}
+				}
+			}
+			if ran != f.NumberOfTests || ran == 0 {
+				t.Fatalf("ran %d cases, file declares %d", ran, f.NumberOfTests)
+			}
+			t.Logf("%s: %d cases, %d accepted, %d refused, %d with IVs over 128 bytes refused by the constructor", tc.file, ran, accepted, refused, tooLong)
+		})
+	}
+}
+
+// cavpCase is one block of a NIST CAVP GCMVS .rsp file.
+type cavpCase struct {
+	line                             int
+	key, iv, pt, aad, ct, tag        []byte
+	fail                             bool
+	ivBits, ptBits, aadBits, tagBits int
+}
+
+func parseCAVP(t *testing.T, path string) []cavpCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []cavpCase
+	var cur *cavpCase
+	hdr := map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for ln := 1; sc.Scan(); ln++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if line[0] == '[' {
+			kv := strings.SplitN(strings.Trim(line, "[]"), "=", 2)
+			n, err := strconv.Atoi(strings.TrimSpace(kv[1]))
+			if err != nil {
+				t.Fatalf("%s:%d: %v", path, ln, err)
+			}
+			hdr[strings.TrimSpace(kv[0])] = n
+			continue
+		}
+		if line == "FAIL" {
+			cur.fail = true
+			continue
+		}
+		kv := strings.SplitN(line, "=", 2)
+		if len(kv) != 2 {
+			t.Fatalf("%s:%d: unparsed line %q", path, ln, line)
+		}
+		k, v := strings.TrimSpace(kv[0]), strings.TrimSpace(kv[1])
+		if k == "Count" {
+			cases = append(cases, cavpCase{line: ln, ivBits: hdr["IVlen"], ptBits: hdr["PTlen"], aadBits: hdr["AADlen"], tagBits: hdr["Taglen"]})
+			cur = &cases[len(cases)-1]
+			continue
+		}
+		b := unhex(t, v)
+		switch k {
+		case "Key":
+			cur.key = b
+		case "IV":
+			cur.iv = b
+		case "PT":
+			cur.pt = b
+		case "AAD":
+			cur.aad = b
+		case "CT":
+			cur.ct = b
+		case "Tag":
+			cur.tag = b
+		default:
+			t.Fatalf("%s:%d: unknown field %q", path, ln, k)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// TestNISTCAVP replays the GCMVS encrypt and decrypt files. Tags of 12..16 bytes go through the
+// public constructors (NewGCMWithTagSize / NewGCMWithNonceSize); 4- and 8-byte tags, and
+// non-12-byte nonces combined with short tags, which the public API refuses like crypto/cipher,
+// go through the package-internal constructor so that the C library is checked on them too.
+func TestNISTCAVP(t *testing.T) {
+	dir := filepath.Join(vectorsDir(t), "nist-cavp")
+	for _, bits := range []string{"128", "192", "256"} {
+		for _, kind := range []string{"EncryptExtIV", "Decrypt"} {
+			name := "gcm" + kind + bits + ".rsp"
+			t.Run(name, func(t *testing.T) {
+				cases := parseCAVP(t, filepath.Join(dir, name))
+				if len(cases) != 7875 {
+					t.Fatalf("parsed %d cases, want 7875", len(cases))
+				}
+				var pass, fail int
+				for _, c := range cases {
+					tagSize := c.tagBits / 8
+					if len(c.iv)*8 != c.ivBits || len(c.tag) != tagSize || len(c.ct)*8 != c.ptBits || len(c.aad)*8 != c.aadBits {
+						t.Fatalf("line %d: lengths disagree with the section header", c.line)
+					}
+					var a interface {
+						Seal(dst, nonce, plaintext, additionalData []byte) []byte
+						Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error)
+					}
+					var err error
+					switch {
+					case len(c.iv) == 12 && tagSize >= 12:
+						a, err = NewGCMWithTagSize(c.key, tagSize)
+					case tagSize == 16:
+						a, err = NewGCMWithNonceSize(c.key, len(c.iv))
+					default:
+						a, err = newGCM(c.key, 0, len(c.iv), tagSize, &gcmMessages)
+					}
+					if err != nil {
+						t.Fatalf("line %d: %v", c.line, err)
+					}
+					sealed := append(append([]byte{}, c.ct...), c.tag...)
+					if kind == "EncryptExtIV" {
+						if got := a.Seal(nil, c.iv, c.pt, c.aad); !bytes.Equal(got, sealed) {
+							t.Fatalf("line %d: Seal = %x, want %x", c.line, got, sealed)
+						}
+						pass++
+						continue
+					}
+					dst := bytes.Repeat([]byte{0xAA}, 3)
+					got, err := a.Open(dst[:1], c.iv, sealed, c.aad)
+					if c.fail {
+						if !errors.Is(err, ErrOpen) || got != nil {
+							t.Fatalf("line %d: FAIL case: got %x, %v", c.line, got, err)
+						}
+						fail++
+						continue
+					}
+					if err != nil || !bytes.Equal(got[1:], c.pt) || got[0] != 0xAA {
+						t.Fatalf("line %d: Open = %x, %v; want %x", c.line, got, err, c.pt)
+					}
+					pass++
+				}
+				t.Logf("%s: %d pass, %d FAIL cases refused", name, pass, fail)
+			})
+		}
+	}
+	// The public API refuses the tag sizes crypto/cipher refuses.
+	key := make([]byte, 16)
+	for _, ts := range []int{0, 4, 8, 11, 17} {
+		if _, err := NewGCMWithTagSize(key, ts); err == nil || err.Error() != "cipher: incorrect tag size given to GCM" {
+			t.Errorf("NewGCMWithTagSize(%d): err = %v", ts, err)
+		}
+	}
+}
