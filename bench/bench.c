@@ -2,7 +2,9 @@
  * the floor (one keyed EVP_CIPHER_CTX reused, IV set per call) and the naive way (a fresh context keyed
  * per call). All three run in this process, interleaved round by round, and each figure is the median
  * of its rounds, so the shared machine's noise falls on all of them alike.
- * Usage: aead-bench [--quick] */
+ * Usage: aead-bench [--quick]
+ *        aead-bench --only ours|floor|naive SIZE COUNT   (one way only, AES-128-GCM seal: for
+ *        `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load) */
 #define _POSIX_C_SOURCE 200809L
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -133,7 +135,24 @@ static double threads_rate(aead_ctx *ctx, int nthreads, size_t len, long iters) 
     return (double)(nthreads * iters) / ((now_ns() - t0) / 1e9); /* ops per second */
 }
 
+static int only(const char *way, size_t len, long count) {
+    job_t j = {0};
+    if (aead_ctx_new(&j.ctx, AEAD_AES_128_GCM, AEAD_POLICY_NONE, key, 16, 0) != 0) die("aead_ctx_new");
+    j.cipher = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+    j.keyed = EVP_CIPHER_CTX_new();
+    if (!j.cipher || !j.keyed || EVP_CipherInit_ex2(j.keyed, j.cipher, key, NULL, 1, NULL) != 1) die("EVP setup");
+    j.op = AEAD_SEAL;
+    j.len = len;
+    way_fn f = strcmp(way, "ours") == 0 ? ours : strcmp(way, "floor") == 0 ? floor_way : naive_way;
+    for (long i = 0; i < count; ++i) f(&j);
+    EVP_CIPHER_CTX_free(j.keyed);
+    EVP_CIPHER_free(j.cipher);
+    aead_ctx_free(j.ctx);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--only") == 0) return only(argv[2], (size_t)atol(argv[3]), atol(argv[4]));
     const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     const int rounds = quick ? 3 : 9;
     for (size_t i = 0; i < sizeof key; ++i) key[i] = (uint8_t)(i * 7 + 1);
