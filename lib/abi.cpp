@@ -33,7 +33,7 @@ AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy, const uint8_t
         delete ctx;
         return rc;
     }
-    ctx->workers.give(w);
+    ctx->workers.give(ctx->workers.adopt(w));
     *ctx_out = ctx;
     return 0;
 }

@@ -6,20 +6,22 @@
 
 namespace {
 
-using aead::shim::Bytes;
+namespace shim = aead::shim;
+using shim::Bytes;
 
-// Address ranges compared as integers: comparing pointers into unrelated objects is undefined.
-bool overlaps(const void *a, size_t a_len, const void *b, size_t b_len) noexcept {
-    if (a_len == 0 || b_len == 0) return false;
-    const auto x = reinterpret_cast<uintptr_t>(a);
-    const auto y = reinterpret_cast<uintptr_t>(b);
-    return x < y + b_len && y < x + a_len;
+// A buffer [p, p + len) as integers. NULL with a length, or a range running past the end of the address
+// space, is not a buffer: with u = p - 1 (so NULL becomes the top address), both make u + len wrap, one
+// test for the two. The ranges that pass can be compared by inclusive ends without overflow.
+bool bad_range(const void *p, size_t len) noexcept {
+    const uintptr_t u = reinterpret_cast<uintptr_t>(p) - 1;
+    return u + len < u;
 }
 
-// NULL with a length, or a range running past the end of the address space: not a buffer (and such a
-// range would defeat the overlap arithmetic above, which needs p + len not to wrap).
-bool bad_range(const void *p, size_t len) noexcept {
-    return len != 0 && (p == nullptr || len > UINTPTR_MAX - reinterpret_cast<uintptr_t>(p));
+// Integers, not pointers: comparing pointers into unrelated objects is undefined.
+bool overlaps(const void *a, size_t a_len, const void *b, size_t b_len) noexcept {
+    const auto x = reinterpret_cast<uintptr_t>(a);
+    const auto y = reinterpret_cast<uintptr_t>(b);
+    return a_len != 0 && b_len != 0 && x <= y + (b_len - 1) && y <= x + (a_len - 1);
 }
 
 // Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
@@ -63,29 +65,31 @@ extern "C" AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t 
         return refused;
 
     // Failures from here on zero the output: a caller that ignores the code still sees no plaintext.
-    aead::shim::Worker *w = ctx->workers.take();
-    if (w == nullptr) {
-        if (const int rc = aead::shim::worker_new(*ctx->key, &w)) {
+    aead::WorkerCache::Lease lease = ctx->workers.take();
+    if (lease.worker == nullptr) {
+        shim::Worker *w = nullptr;
+        if (const int rc = shim::worker_new(*ctx->key, &w)) {
             if (out_len != 0) std::memset(out, 0, out_len);
             return rc;
         }
+        lease = ctx->workers.adopt(w);
     }
     // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
     // a refusal like the checks above and writes nothing.
     if (op == AEAD_SEAL && ctx->nonces.enforced()) {
         if (const int rc = ctx->nonces.check_and_commit(nonce)) {
-            ctx->workers.give(w);
+            ctx->workers.give(lease);
             return rc;
         }
     }
     const Bytes n{nonce, nonce_len}, a{aad, aad_len};
     const int rc = op == AEAD_SEAL
-                       ? aead::shim::seal(*w, n, a, Bytes{in, in_len}, out, ctx->tag_size)
-                       : aead::shim::open(*w, n, a, Bytes{in, out_len}, Bytes{in + out_len, ctx->tag_size}, out);
+                       ? shim::seal(*lease.worker, n, a, Bytes{in, in_len}, out, ctx->tag_size)
+                       : shim::open(*lease.worker, n, a, Bytes{in, out_len}, Bytes{in + out_len, ctx->tag_size}, out);
     if (rc == 0 || rc == AEAD_ERR_AUTH) {
-        ctx->workers.give(w);
+        ctx->workers.give(lease);
     } else {
-        aead::shim::worker_free(w);  // a context that failed midway is not trusted again
+        ctx->workers.drop(lease);  // a context that failed midway is not trusted again
     }
     if (rc != 0) {
         if (out_len != 0) std::memset(out, 0, out_len);
