@@ -1,0 +1,62 @@
+"""The C declarations of libaead, shared by the compiled (API mode) and the dlopen (ABI mode) paths.
+
+This mirrors include/aead.h exactly: every value is written out so that ABI mode, which never sees the
+header, has it; in API mode cffi checks each value against the header at build time.
+"""
+
+CDEF = """
+#define AEAD_ABI_VERSION 1
+
+typedef struct aead_ctx aead_ctx;
+
+enum {
+    AEAD_AES_128_GCM = 1,
+    AEAD_AES_192_GCM = 2,
+    AEAD_AES_256_GCM = 3,
+    AEAD_CHACHA20_POLY1305 = 4
+};
+
+enum {
+    AEAD_POLICY_NONE = 0,
+    AEAD_POLICY_TLS12 = 1,
+    AEAD_POLICY_TLS13 = 2
+};
+
+enum {
+    AEAD_SEAL = 1,
+    AEAD_OPEN = 2
+};
+
+enum {
+    AEAD_ERR_AUTH = -1,
+    AEAD_ERR_ARG = -2,
+    AEAD_ERR_KEY_SIZE = -3,
+    AEAD_ERR_NONCE_SIZE = -4,
+    AEAD_ERR_TAG_SIZE = -5,
+    AEAD_ERR_AAD_SIZE = -6,
+    AEAD_ERR_TOO_LONG = -7,
+    AEAD_ERR_BUFFER_TOO_SMALL = -8,
+    AEAD_ERR_OVERLAP = -9,
+    AEAD_ERR_NONCE_ORDER = -10,
+    AEAD_ERR_NONCE_EXHAUSTED = -11,
+    AEAD_ERR_NONCE_PREFIX = -12,
+    AEAD_ERR_UNSUPPORTED = -13,
+    AEAD_ERR_NOMEM = -14,
+    AEAD_ERR_CRYPTO = -15
+};
+
+int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
+                 const uint8_t *key, size_t key_len, size_t tag_len);
+void aead_ctx_free(aead_ctx *ctx);
+int64_t aead_seal_open(aead_ctx *ctx, int op,
+                       const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *aad, size_t aad_len,
+                       const uint8_t *in, size_t in_len,
+                       uint8_t *out, size_t out_cap);
+const char *aead_strerror(int64_t code);
+uint32_t aead_abi_version(void);
+const char *aead_version(void);
+size_t aead_key_size(int alg);
+size_t aead_nonce_size(int alg);
+size_t aead_tag_size(int alg);
+"""
