@@ -65,6 +65,41 @@ impl Ctx {
         NonNull::new(raw).map(Ctx).ok_or(Error::Crypto)
     }
 
+    /// The one C call every method below makes. The nonce and AAD come from slices; the input and
+    /// output pointers are the caller's, with the caller's own safety argument.
+    ///
+    /// # Safety
+    /// `input` must be valid for reads of `in_len` bytes and `out` valid for writes of `cap` bytes
+    /// (either may be NULL with a length of 0), and `out` may overlap `input` only exactly.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)] // the C function's flat argument list, by design
+    unsafe fn call(
+        &self,
+        op: c_int,
+        nonce: &[u8],
+        aad: &[u8],
+        input: *const u8,
+        in_len: usize,
+        out: *mut u8,
+        cap: usize,
+    ) -> i64 {
+        // SAFETY: nonce and aad are live slices (or NULL, 0); the rest is the caller's contract.
+        unsafe {
+            sys::aead_seal_open(
+                self.0.as_ptr(),
+                op,
+                ptr_or_null(nonce),
+                nonce.len(),
+                ptr_or_null(aad),
+                aad.len(),
+                input,
+                in_len,
+                out,
+                cap,
+            )
+        }
+    }
+
     /// One `aead_seal_open` call from `input` to a distinct `out` buffer. Returns the output length.
     #[inline]
     pub(crate) fn seal_open(
@@ -76,22 +111,9 @@ impl Ctx {
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let out_ptr = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
-        // SAFETY: every (ptr, len) pair comes from a live slice (or is NULL, 0); `out` is an
-        // exclusive borrow, so it overlaps none of the inputs.
-        let rc = unsafe {
-            sys::aead_seal_open(
-                self.0.as_ptr(),
-                op,
-                ptr_or_null(nonce),
-                nonce.len(),
-                ptr_or_null(aad),
-                aad.len(),
-                ptr_or_null(input),
-                input.len(),
-                out_ptr,
-                out.len(),
-            )
-        };
+        // SAFETY: `input` is a live slice (or NULL, 0); `out` is an exclusive borrow, so it
+        // overlaps none of the inputs.
+        let rc = unsafe { self.call(op, nonce, aad, ptr_or_null(input), input.len(), out_ptr, out.len()) };
         check_len(rc, out.len())
     }
 
@@ -113,20 +135,7 @@ impl Ctx {
         let out_ptr = if cap == 0 { ptr::null_mut() } else { buf.as_mut_ptr() };
         let in_ptr = if in_len == 0 { ptr::null() } else { out_ptr as *const u8 };
         // SAFETY: in = out = buf (exact in-place, allowed by aead.h); in_len <= cap = buf.len().
-        let rc = unsafe {
-            sys::aead_seal_open(
-                self.0.as_ptr(),
-                op,
-                ptr_or_null(nonce),
-                nonce.len(),
-                ptr_or_null(aad),
-                aad.len(),
-                in_ptr,
-                in_len,
-                out_ptr,
-                cap,
-            )
-        };
+        let rc = unsafe { self.call(op, nonce, aad, in_ptr, in_len, out_ptr, cap) };
         check_len(rc, cap)
     }
 
@@ -143,20 +152,7 @@ impl Ctx {
         let cap = out.len();
         let out_ptr = if cap == 0 { ptr::null_mut() } else { out.as_mut_ptr().cast::<u8>() };
         // SAFETY: as in seal_open; C only writes to `out` (never reads it).
-        let rc = unsafe {
-            sys::aead_seal_open(
-                self.0.as_ptr(),
-                op,
-                ptr_or_null(nonce),
-                nonce.len(),
-                ptr_or_null(aad),
-                aad.len(),
-                ptr_or_null(input),
-                input.len(),
-                out_ptr,
-                cap,
-            )
-        };
+        let rc = unsafe { self.call(op, nonce, aad, ptr_or_null(input), input.len(), out_ptr, cap) };
         let n = check_len(rc, cap)?;
         if n == 0 {
             return Ok(&mut []);
