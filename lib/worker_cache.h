@@ -84,8 +84,9 @@ private:
     // calling thread's stack (thread stacks are megabytes apart) at the cost of no thread-local lookup.
     static size_t home_slot() noexcept {
         const char marker = 0;
-        const auto addr = reinterpret_cast<uintptr_t>(&marker) >> 20;
-        return static_cast<size_t>(addr ^ (addr >> 4)) % kSlots;
+        // Fibonacci hashing of the 64 KiB stack region: neighbouring stacks land on unrelated slots.
+        const uint64_t region = reinterpret_cast<uintptr_t>(&marker) >> 16;
+        return static_cast<size_t>((region * 0x9E3779B97F4A7C15u) >> 60);  // top 4 bits: 0..15
     }
 
     std::array<Slot, kSlots> slots_{};
