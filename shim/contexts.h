@@ -11,8 +11,7 @@ namespace aead::shim {
 struct Template {
     const EVP_CIPHER *cipher = nullptr;
     CipherCtxPtr keyed;          // set when workers are copies of it (the usual case)
-    unsigned char key[32] = {};  // set only where context copies are unsafe
-    size_t key_len = 0;
+    unsigned char key[32] = {};  // set only where context copies are unsafe (the cipher fixes its length)
 
     Template() = default;
     Template(const Template &) = delete;

@@ -29,7 +29,6 @@ int template_new(Template **out, Cipher c, Bytes key) noexcept {
         }
     } else {
         std::memcpy(t->key, key.data, key.size);
-        t->key_len = key.size;
     }
     *out = t;
     return 0;
