@@ -104,6 +104,21 @@ inline Bytes evp_seal(int alg, const Bytes &key, const Bytes &nonce, const Bytes
     return out;
 }
 
+// The 12-byte nonce a TLS stack passes for record sequence number seq.
+// RFC 5288 (TLS 1.2 AES-GCM): the 4-byte implicit part of iv, then seq as the big-endian explicit part.
+inline Bytes tls12_gcm_nonce(const Bytes &iv, uint64_t seq) {
+    Bytes n = iv;
+    for (size_t i = 0; i < 8; ++i) n[4 + i] = static_cast<uint8_t>(seq >> (56 - 8 * i));
+    return n;
+}
+
+// RFC 8446 5.3 (TLS 1.3) and RFC 7905 (TLS 1.2 ChaCha20-Poly1305): iv XOR (0^4 || BE64(seq)).
+inline Bytes tls13_nonce(const Bytes &iv, uint64_t seq) {
+    Bytes n = iv;
+    for (size_t i = 0; i < 8; ++i) n[4 + i] ^= static_cast<uint8_t>(seq >> (56 - 8 * i));
+    return n;
+}
+
 // Algorithms with their key sizes, for loops over all of them.
 struct AlgInfo {
     int alg;

@@ -32,22 +32,10 @@ struct Call {
     Bytes record;
 };
 
-Bytes tls13_nonce(const Bytes &iv, uint64_t seq) {
-    Bytes n = iv;
-    for (int i = 0; i < 8; ++i) n[4 + static_cast<size_t>(i)] ^= static_cast<uint8_t>(seq >> (56 - 8 * i));
-    return n;
-}
-
-Bytes tls12_nonce(const Bytes &iv, uint64_t seq) {
-    Bytes n = iv;
-    for (int i = 0; i < 8; ++i) n[4 + static_cast<size_t>(i)] = static_cast<uint8_t>(seq >> (56 - 8 * i));
-    return n;
-}
-
 void tls_stress(int alg, int policy, int threads, int per_thread) {
     const Bytes key = test::random_bytes(aead_key_size(alg)), iv = test::random_bytes(12);
     const bool counter = policy == AEAD_POLICY_TLS12 && alg != AEAD_CHACHA20_POLY1305;
-    auto nonce = [&](uint64_t seq) { return counter ? tls12_nonce(iv, seq) : tls13_nonce(iv, seq); };
+    auto nonce = [&](uint64_t seq) { return counter ? test::tls12_gcm_nonce(iv, seq) : test::tls13_nonce(iv, seq); };
     const Bytes aad(policy == AEAD_POLICY_TLS12 ? 13 : 5, 0x17);
     test::Ctx ctx(alg, policy, key);
     Bytes first(32);

@@ -15,25 +15,11 @@ namespace {
 
 constexpr uint64_t kMax = UINT64_MAX;
 
-void put_be64(uint8_t *p, uint64_t v) {
-    for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
-}
-
 // How each policy turns a record sequence number into the 12-byte nonce a TLS stack would pass.
 struct NonceMaker {
     Bytes iv;       // TLS 1.2 GCM: the 4-byte implicit part then anything; TLS 1.3 / ChaCha: the static IV
     bool xor_mask;  // TLS 1.3 and TLS 1.2 ChaCha20-Poly1305 (RFC 7905)
-    Bytes operator()(uint64_t seq) const {
-        Bytes n = iv;
-        if (!xor_mask) {
-            put_be64(n.data() + 4, seq);
-            return n;
-        }
-        uint8_t s[8];
-        put_be64(s, seq);
-        for (int i = 0; i < 8; ++i) n[4 + static_cast<size_t>(i)] ^= s[i];
-        return n;
-    }
+    Bytes operator()(uint64_t seq) const { return xor_mask ? test::tls13_nonce(iv, seq) : test::tls12_gcm_nonce(iv, seq); }
 };
 
 struct Setup {
