@@ -1,5 +1,5 @@
-use crate::ffi::{self, Ctx};
-use crate::{sys, Error};
+use crate::ffi::{self, Ctx, Record};
+use crate::{sys, Error, Indicator};
 use aead::inout::InOutBuf;
 use core::ffi::c_int;
 use core::mem::MaybeUninit;
@@ -59,6 +59,11 @@ pub enum Policy {
     Tls12,
     /// TLS 1.3 (RFC 8446 section 5.3); 5-byte AAD.
     Tls13,
+    /// AES-GCM only (ABI 1.1): seal takes an empty nonce and draws 12 random bytes from the
+    /// library context's DRBG; output and open input are `nonce(12) || ciphertext || tag`
+    /// (Go's `cipher.NewGCMWithRandomNonce`). At most 2^32 seals per context
+    /// ([`Error::NonceLimit`] after). See [`Aes128GcmRandomNonce`](crate::Aes128GcmRandomNonce).
+    RandomNonce,
 }
 
 impl Policy {
@@ -67,6 +72,7 @@ impl Policy {
             Policy::None => sys::AEAD_POLICY_NONE,
             Policy::Tls12 => sys::AEAD_POLICY_TLS12,
             Policy::Tls13 => sys::AEAD_POLICY_TLS13,
+            Policy::RandomNonce => sys::AEAD_POLICY_RANDOM_NONCE,
         }
     }
 }
@@ -76,7 +82,9 @@ impl Policy {
 /// messages use one heap allocation of `len + 16` bytes. See [`Cipher`] for why.
 pub const DETACHED_STACK_LIMIT: usize = 4096;
 const SCRATCH: usize = DETACHED_STACK_LIMIT + sys::AEAD_MAX_TAG;
-const ZERO_TAG: [u8; sys::AEAD_MAX_TAG] = [0; sys::AEAD_MAX_TAG];
+const ZERO_TAG: [u8; sys::AEAD_MAX_TAG + RANDOM_NONCE_LEN] = [0; sys::AEAD_MAX_TAG + RANDOM_NONCE_LEN];
+/// Nonce bytes a [`Policy::RandomNonce`] seal puts in front of the ciphertext.
+pub(crate) const RANDOM_NONCE_LEN: usize = 12;
 
 /// A keyed libaead context with any algorithm, policy and tag length: the whole C API, safely.
 ///
@@ -116,8 +124,66 @@ impl Cipher {
     /// [`Policy::None`] also takes 4, 8 and 12..=15. The key may be wiped once this returns.
     pub fn new(alg: Algorithm, policy: Policy, key: &[u8], tag_len: usize) -> Result<Self, Error> {
         let ctx = Ctx::new(alg.raw(), policy.raw(), key, tag_len)?;
+        Ok(Self::from_ctx(ctx, alg, policy, tag_len))
+    }
+
+    /// Creates a keyed context with `aead_ctx_new_ex` (ABI 1.1):
+    ///
+    /// * `properties`: an OpenSSL property query for every fetch of this context, e.g.
+    ///   `Some("fips=yes")`; `None` (or `Some("")`) is [`Cipher::new`]'s behaviour. No provider
+    ///   offering the algorithm for the query is [`Error::Unsupported`]; a query over 255 bytes
+    ///   or with a NUL byte is [`Error::Arg`].
+    /// * `iv`: the TLS connection IV for [`Policy::Tls12`] / [`Policy::Tls13`] (empty: learned on
+    ///   the first seal, as with `new`): 12 bytes for TLS 1.3 and TLS 1.2 ChaCha20-Poly1305; 4
+    ///   (salt, explicit nonce = sequence) or 12 (salt || mask, explicit nonce = mask XOR
+    ///   sequence, as rustls sends) for TLS 1.2 AES-GCM. Other lengths, or an IV with another
+    ///   policy, are [`Error::NonceSize`].
+    pub fn with_options(
+        alg: Algorithm,
+        policy: Policy,
+        key: &[u8],
+        tag_len: usize,
+        properties: Option<&str>,
+        iv: &[u8],
+    ) -> Result<Self, Error> {
+        let ctx = Ctx::new_ex(alg.raw(), policy.raw(), key, tag_len, properties, iv)?;
+        Ok(Self::from_ctx(ctx, alg, policy, tag_len))
+    }
+
+    fn from_ctx(ctx: Ctx, alg: Algorithm, policy: Policy, tag_len: usize) -> Self {
         let tag_len = if tag_len == 0 { sys::AEAD_MAX_TAG } else { tag_len };
-        Ok(Cipher { ctx, alg, policy, tag_len })
+        Cipher { ctx, alg, policy, tag_len }
+    }
+
+    /// The context's FIPS indicator (`aead_ctx_indicator`, ABI 1.1).
+    pub fn indicator(&self) -> Indicator {
+        Indicator::from_bits(self.ctx.indicator())
+    }
+
+    /// Name of the OpenSSL provider the cipher was fetched from, e.g. `"default"` or `"fips"`
+    /// (`aead_ctx_provider`, ABI 1.1).
+    pub fn provider(&self) -> &'static str {
+        self.ctx.provider()
+    }
+
+    /// Bytes a seal adds: the tag, plus the 12-byte nonce under [`Policy::RandomNonce`].
+    pub fn overhead(&self) -> usize {
+        match self.policy {
+            Policy::RandomNonce => self.tag_len + RANDOM_NONCE_LEN,
+            _ => self.tag_len,
+        }
+    }
+
+    /// Seals every record in one C call (`aead_seal_open_many`, ABI 1.1): for each, in order,
+    /// exactly what [`seal_into`](Cipher::seal_into) would do, its outcome in
+    /// [`Record::result`]. Returns how many succeeded. TLS sequences are checked per record.
+    pub fn seal_many(&self, records: &mut [Record<'_>]) -> usize {
+        self.ctx.seal_open_many(sys::AEAD_SEAL, records)
+    }
+
+    /// Opens every record in one C call; see [`seal_many`](Cipher::seal_many).
+    pub fn open_many(&self, records: &mut [Record<'_>]) -> usize {
+        self.ctx.seal_open_many(sys::AEAD_OPEN, records)
     }
 
     /// The algorithm.
@@ -171,7 +237,23 @@ impl Cipher {
         buf: &mut [u8],
         plaintext_len: usize,
     ) -> Result<usize, Error> {
-        self.ctx.seal_open_in_place(sys::AEAD_SEAL, nonce, aad, buf, plaintext_len)
+        if self.policy != Policy::RandomNonce {
+            return self.ctx.seal_open_in_place(sys::AEAD_SEAL, nonce, aad, buf, plaintext_len);
+        }
+        // The C layout puts the ciphertext 12 bytes after the plaintext's start (in == out + 12),
+        // so the plaintext moves up first, and back if the seal is refused.
+        if plaintext_len > buf.len() {
+            return Err(Error::Arg);
+        }
+        if buf.len() - plaintext_len < self.overhead() {
+            return Err(Error::BufferTooSmall);
+        }
+        buf.copy_within(..plaintext_len, RANDOM_NONCE_LEN);
+        let r = self.ctx.seal_open_shifted(sys::AEAD_SEAL, nonce, aad, buf, RANDOM_NONCE_LEN, plaintext_len, 0);
+        if r.is_err() {
+            buf.copy_within(RANDOM_NONCE_LEN..RANDOM_NONCE_LEN + plaintext_len, 0);
+        }
+        r
     }
 
     /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is `buf[..n]` for the
@@ -179,7 +261,16 @@ impl Cipher {
     #[inline]
     pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
         let len = buf.len();
-        self.ctx.seal_open_in_place(sys::AEAD_OPEN, nonce, aad, buf, len)
+        if self.policy != Policy::RandomNonce {
+            return self.ctx.seal_open_in_place(sys::AEAD_OPEN, nonce, aad, buf, len);
+        }
+        if len < self.overhead() {
+            return Err(Error::Auth); // aead.h: shorter than nonce + tag; nothing written
+        }
+        // The plaintext lands 12 bytes in (out == in + 12), then moves to the front.
+        let n = self.ctx.seal_open_shifted(sys::AEAD_OPEN, nonce, aad, buf, 0, len, RANDOM_NONCE_LEN)?;
+        buf.copy_within(RANDOM_NONCE_LEN..RANDOM_NONCE_LEN + n, 0);
+        Ok(n)
     }
 
     /// Seals into a new `Vec` (`ciphertext || tag`).
@@ -205,7 +296,7 @@ impl Cipher {
         out: &mut Vec<u8>,
     ) -> Result<usize, Error> {
         self.check_len(plaintext.len())?;
-        let max = plaintext.len() + self.tag_len;
+        let max = plaintext.len() + self.overhead();
         self.ctx.seal_open_append(sys::AEAD_SEAL, nonce, aad, plaintext, out, max)
     }
 
@@ -218,7 +309,7 @@ impl Cipher {
         ciphertext: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<usize, Error> {
-        let max = ciphertext.len().saturating_sub(self.tag_len);
+        let max = ciphertext.len().saturating_sub(self.overhead());
         self.ctx.seal_open_append(sys::AEAD_OPEN, nonce, aad, ciphertext, out, max)
     }
 
@@ -232,9 +323,9 @@ impl Cipher {
     ) -> Result<(), Error> {
         let len = buffer.len();
         buffer
-            .extend_from_slice(&ZERO_TAG[..self.tag_len])
+            .extend_from_slice(&ZERO_TAG[..self.overhead()])
             .map_err(|_| Error::BufferTooSmall)?;
-        match self.ctx.seal_open_in_place(sys::AEAD_SEAL, nonce, aad, buffer.as_mut(), len) {
+        match self.seal_in_place(nonce, aad, buffer.as_mut(), len) {
             Ok(_) => Ok(()),
             Err(e) => {
                 buffer.truncate(len);

@@ -39,6 +39,9 @@ pub enum Error {
     NoMem,
     /// `AEAD_ERR_CRYPTO`: libcrypto reported an unexpected failure.
     Crypto,
+    /// `AEAD_ERR_NONCE_LIMIT` (ABI 1.1): a random-nonce context has made 2^32 seals
+    /// (SP 800-38D section 8.3); use a new key.
+    NonceLimit,
     /// A negative code this crate does not know (a newer library).
     Unknown(i64),
 }
@@ -65,6 +68,7 @@ impl Error {
             sys::AEAD_ERR_UNSUPPORTED => Error::Unsupported,
             sys::AEAD_ERR_NOMEM => Error::NoMem,
             sys::AEAD_ERR_CRYPTO => Error::Crypto,
+            sys::AEAD_ERR_NONCE_LIMIT => Error::NonceLimit,
             _ => Error::Unknown(code),
         }
     }
@@ -87,6 +91,7 @@ impl Error {
             Error::Unsupported => sys::AEAD_ERR_UNSUPPORTED,
             Error::NoMem => sys::AEAD_ERR_NOMEM,
             Error::Crypto => sys::AEAD_ERR_CRYPTO,
+            Error::NonceLimit => sys::AEAD_ERR_NONCE_LIMIT,
             Error::Unknown(c) => return *c,
         })
     }

@@ -9,7 +9,8 @@
 #![allow(unsafe_code)]
 
 use crate::{sys, Error};
-use core::ffi::{c_int, CStr};
+use core::ffi::{c_char, c_int, CStr};
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr::{self, NonNull};
 
@@ -32,6 +33,60 @@ fn check_len(rc: i64, cap: usize) -> Result<usize, Error> {
     let n = rc as u64 as usize;
     assert!(n <= cap, "libaead: aead_seal_open returned {n} > out_cap {cap}");
     Ok(n)
+}
+
+/// Longest OpenSSL property query aead_ctx_new_ex takes (aead.h).
+pub(crate) const MAX_PROPERTIES: usize = 255;
+
+/// One record of a batch call ([`crate::Cipher::seal_many`] / [`crate::Cipher::open_many`]):
+/// the arguments of one seal or open and, after the call, its result. Built from borrowed slices,
+/// so the batch cannot outlive or alias its buffers.
+#[repr(transparent)]
+pub struct Record<'a> {
+    raw: sys::aead_record,
+    _borrows: PhantomData<(&'a [u8], &'a mut [u8])>,
+}
+
+// SAFETY: a Record only holds the pointers of a `&[u8]` and a `&mut [u8]`, both Send + Sync.
+unsafe impl Send for Record<'_> {}
+unsafe impl Sync for Record<'_> {}
+
+impl<'a> Record<'a> {
+    /// A record reading `input` and writing into `out` (not run yet: [`Record::result`] is
+    /// [`Error::Arg`] until a batch call has processed it).
+    pub fn new(nonce: &'a [u8], aad: &'a [u8], input: &'a [u8], out: &'a mut [u8]) -> Self {
+        let out_cap = out.len();
+        let out = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
+        Record {
+            raw: sys::aead_record {
+                nonce: ptr_or_null(nonce),
+                nonce_len: nonce.len(),
+                aad: ptr_or_null(aad),
+                aad_len: aad.len(),
+                input: ptr_or_null(input),
+                in_len: input.len(),
+                out,
+                out_cap,
+                result: i64::from(sys::AEAD_ERR_ARG),
+            },
+            _borrows: PhantomData,
+        }
+    }
+
+    /// The record's outcome: the output length written to its `out`, or the error.
+    pub fn result(&self) -> Result<usize, Error> {
+        check_len(self.raw.result, self.raw.out_cap)
+    }
+}
+
+impl core::fmt::Debug for Record<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Record")
+            .field("in_len", &self.raw.in_len)
+            .field("out_cap", &self.raw.out_cap)
+            .field("result", &self.result())
+            .finish_non_exhaustive()
+    }
 }
 
 /// An owned `aead_ctx`. Freed on drop.
@@ -58,11 +113,82 @@ impl Ctx {
         let rc = unsafe {
             sys::aead_ctx_new(&mut raw, alg, policy, ptr_or_null(key), key.len(), tag_len)
         };
+        Self::created(rc, raw)
+    }
+
+    /// `aead_ctx_new_ex` (ABI 1.1): an OpenSSL property query and the TLS IV up front.
+    /// The query is copied to a NUL-terminated stack buffer (no allocation); one longer than
+    /// aead.h's 255 bytes, or with a NUL inside, is [`Error::Arg`] as the C side would say.
+    pub(crate) fn new_ex(
+        alg: c_int,
+        policy: c_int,
+        key: &[u8],
+        tag_len: usize,
+        properties: Option<&str>,
+        iv: &[u8],
+    ) -> Result<Self, Error> {
+        let mut query = [0u8; MAX_PROPERTIES + 1];
+        let query_ptr = match properties {
+            None => ptr::null(),
+            Some(p) if p.len() > MAX_PROPERTIES || p.as_bytes().contains(&0) => return Err(Error::Arg),
+            Some(p) => {
+                query[..p.len()].copy_from_slice(p.as_bytes());
+                query.as_ptr().cast::<c_char>()
+            }
+        };
+        let mut raw: *mut sys::aead_ctx = ptr::null_mut();
+        // SAFETY: `raw` is a valid out-pointer; key and iv are (ptr, len) pairs or (NULL, 0);
+        // query_ptr is NULL or a NUL-terminated string that outlives the call.
+        let rc = unsafe {
+            sys::aead_ctx_new_ex(
+                &mut raw,
+                alg,
+                policy,
+                ptr_or_null(key),
+                key.len(),
+                tag_len,
+                query_ptr,
+                ptr_or_null(iv),
+                iv.len(),
+            )
+        };
+        Self::created(rc, raw)
+    }
+
+    fn created(rc: c_int, raw: *mut sys::aead_ctx) -> Result<Self, Error> {
         if rc != 0 {
             return Err(Error::from_code(i64::from(rc)));
         }
         // A success with a NULL context would be a library bug: report it rather than crash.
         NonNull::new(raw).map(Ctx).ok_or(Error::Crypto)
+    }
+
+    /// `aead_ctx_indicator`: the `AEAD_IND_*` bits, fixed for the context's life.
+    pub(crate) fn indicator(&self) -> u32 {
+        // SAFETY: a live context; aead.h allows this concurrently with any call but free.
+        unsafe { sys::aead_ctx_indicator(self.0.as_ptr()) }
+    }
+
+    /// `aead_ctx_provider`: text that aead.h keeps valid for the life of the process.
+    pub(crate) fn provider(&self) -> &'static str {
+        // SAFETY: as indicator.
+        static_str(unsafe { sys::aead_ctx_provider(self.0.as_ptr()) })
+    }
+
+    /// `aead_seal_open_many` over records whose pointers come from live borrows.
+    pub(crate) fn seal_open_many(&self, op: c_int, records: &mut [Record<'_>]) -> usize {
+        let (p, n) = if records.is_empty() {
+            (ptr::null_mut(), 0)
+        } else {
+            (records.as_mut_ptr().cast::<sys::aead_record>(), records.len())
+        };
+        // SAFETY: Record is repr(transparent) over aead_record; each one's pointers come from a
+        // shared (inputs) or exclusive (output) borrow that lives as long as the record, so the
+        // outputs overlap no other record's buffers. The call writes only the `result` fields and
+        // the outputs.
+        let rc = unsafe { sys::aead_seal_open_many(self.0.as_ptr(), op, p, n) };
+        // Only AEAD_ERR_ARG is possible (NULL ctx, bad op), which cannot happen here.
+        usize::try_from(rc).unwrap_or(0)
     }
 
     /// The one C call every method below makes. The nonce and AAD come from slices; the input and
@@ -128,13 +254,37 @@ impl Ctx {
         buf: &mut [u8],
         in_len: usize,
     ) -> Result<usize, Error> {
-        if in_len > buf.len() {
+        self.seal_open_shifted(op, nonce, aad, buf, 0, in_len, 0)
+    }
+
+    /// One call within one buffer: input `buf[in_off..in_off + in_len]`, output from
+    /// `buf[out_off..]` (capacity `buf.len() - out_off`). Offsets 0/0 are the exact in-place
+    /// case; the random-nonce policy's in-place layouts are 12/0 (seal) and 0/12 (open), the only
+    /// other overlaps aead.h allows (anything else is refused with `AEAD_ERR_OVERLAP`).
+    #[inline]
+    #[allow(clippy::too_many_arguments)] // buffer + two offsets + the call's own arguments
+    pub(crate) fn seal_open_shifted(
+        &self,
+        op: c_int,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: &mut [u8],
+        in_off: usize,
+        in_len: usize,
+        out_off: usize,
+    ) -> Result<usize, Error> {
+        if in_off.checked_add(in_len).is_none_or(|end| end > buf.len()) || out_off > buf.len() {
             return Err(Error::Arg);
         }
-        let cap = buf.len();
-        let out_ptr = if cap == 0 { ptr::null_mut() } else { buf.as_mut_ptr() };
-        let in_ptr = if in_len == 0 { ptr::null() } else { out_ptr as *const u8 };
-        // SAFETY: in = out = buf (exact in-place, allowed by aead.h); in_len <= cap = buf.len().
+        let cap = buf.len() - out_off;
+        let base = buf.as_mut_ptr();
+        // SAFETY: both offsets are within `buf` (checked above), so the pointers stay in bounds.
+        let (in_ptr, out_ptr) = unsafe { (base.add(in_off) as *const u8, base.add(out_off)) };
+        let in_ptr = if in_len == 0 { ptr::null() } else { in_ptr };
+        let out_ptr = if cap == 0 { ptr::null_mut() } else { out_ptr };
+        // SAFETY: input and output lie within the exclusive borrow `buf`; C reads
+        // `in_len` bytes and writes at most `cap` bytes, both in bounds; the overlap is one aead.h
+        // allows or refuses without writing.
         let rc = unsafe { self.call(op, nonce, aad, in_ptr, in_len, out_ptr, cap) };
         check_len(rc, cap)
     }
@@ -216,6 +366,11 @@ pub(crate) fn strerror(code: i64) -> &'static str {
 pub(crate) fn version() -> &'static str {
     // SAFETY: thread-safe, no arguments.
     static_str(unsafe { sys::aead_version() })
+}
+
+pub(crate) fn version_number() -> u32 {
+    // SAFETY: thread-safe, no arguments.
+    unsafe { sys::aead_version_number() }
 }
 
 pub(crate) fn abi_version() -> u32 {

@@ -9,7 +9,11 @@
 //! * [`Tls12Aead`] and [`Tls13Aead`] seal records under the TLS nonce policies and return a typed
 //!   [`Error`] on nonce misuse ([`Error::NonceOrder`], [`Error::NonceExhausted`],
 //!   [`Error::NoncePrefix`], [`Error::AadSize`]).
-//! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length).
+//!   `with_iv` / `with_options` (ABI 1.1) take the connection IV and an OpenSSL property query.
+//! * [`Aes128GcmRandomNonce`] / [`Aes256GcmRandomNonce`]: library-drawn nonces, output
+//!   `nonce || ciphertext || tag` (Go's `cipher.NewGCMWithRandomNonce` layout).
+//! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
+//!   property queries, the FIPS [`Indicator`], batches of [`Record`]s).
 //!
 //! Every type is `Send + Sync`: the C context is documented safe for concurrent use by any number
 //! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
@@ -30,15 +34,22 @@
 
 pub use aead;
 
+#[macro_use]
+mod macros;
 mod cipher;
 mod error;
 mod ffi;
+mod indicator;
+mod random_nonce;
 pub mod sys;
 mod tls;
 mod typed;
 
 pub use cipher::{Algorithm, Cipher, Policy, DETACHED_STACK_LIMIT};
 pub use error::Error;
+pub use ffi::Record;
+pub use indicator::Indicator;
+pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce};
 pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
 pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305};
 
@@ -46,6 +57,11 @@ pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305};
 /// for the ABI this crate was written against.
 pub fn abi_version() -> u32 {
     ffi::abi_version()
+}
+
+/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10100.
+pub fn version_number() -> u32 {
+    ffi::version_number()
 }
 
 /// Version text of the loaded library and its libcrypto, e.g.

@@ -9,6 +9,8 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: ABI 1.1.
+pub const AEAD_VERSION_NUMBER: u32 = 10100;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
@@ -25,6 +27,8 @@ pub const AEAD_CHACHA20_POLY1305: c_int = 4;
 pub const AEAD_POLICY_NONE: c_int = 0;
 pub const AEAD_POLICY_TLS12: c_int = 1;
 pub const AEAD_POLICY_TLS13: c_int = 2;
+/// ABI 1.1: AES-GCM, the library draws each seal's nonce; output `nonce(12) || ct || tag`.
+pub const AEAD_POLICY_RANDOM_NONCE: c_int = 3;
 
 pub const AEAD_SEAL: c_int = 1;
 pub const AEAD_OPEN: c_int = 2;
@@ -44,6 +48,29 @@ pub const AEAD_ERR_NONCE_PREFIX: c_int = -12;
 pub const AEAD_ERR_UNSUPPORTED: c_int = -13;
 pub const AEAD_ERR_NOMEM: c_int = -14;
 pub const AEAD_ERR_CRYPTO: c_int = -15;
+/// ABI 1.1: a random-nonce context has made 2^32 seals.
+pub const AEAD_ERR_NONCE_LIMIT: c_int = -16;
+
+/// ABI 1.1 bits of `aead_ctx_indicator`.
+pub const AEAD_IND_FIPS_PROVIDER: u32 = 1;
+pub const AEAD_IND_SEAL_APPROVED: u32 = 2;
+pub const AEAD_IND_OPEN_APPROVED: u32 = 4;
+
+/// ABI 1.1: one record of `aead_seal_open_many`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct aead_record {
+    pub nonce: *const u8,
+    pub nonce_len: usize,
+    pub aad: *const u8,
+    pub aad_len: usize,
+    pub input: *const u8,
+    pub in_len: usize,
+    pub out: *mut u8,
+    pub out_cap: usize,
+    /// Written by the call: what `aead_seal_open` would have returned for this record.
+    pub result: i64,
+}
 
 pub const AEAD_GCM_MAX_PLAINTEXT: u64 = (1u64 << 36) - 32;
 pub const AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT: u64 = (1u64 << 38) - 64;
@@ -81,4 +108,27 @@ extern "C" {
     pub fn aead_key_size(alg: c_int) -> usize;
     pub fn aead_nonce_size(alg: c_int) -> usize;
     pub fn aead_tag_size(alg: c_int) -> usize;
+
+    // ABI 1.1 (symbol version LIBAEAD_1.1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_ctx_new_ex(
+        ctx_out: *mut *mut aead_ctx,
+        alg: c_int,
+        policy: c_int,
+        key: *const u8,
+        key_len: usize,
+        tag_len: usize,
+        properties: *const c_char,
+        iv: *const u8,
+        iv_len: usize,
+    ) -> c_int;
+    pub fn aead_ctx_indicator(ctx: *const aead_ctx) -> u32;
+    pub fn aead_ctx_provider(ctx: *const aead_ctx) -> *const c_char;
+    pub fn aead_seal_open_many(
+        ctx: *mut aead_ctx,
+        op: c_int,
+        records: *mut aead_record,
+        count: usize,
+    ) -> i64;
+    pub fn aead_version_number() -> u32;
 }

@@ -2,13 +2,13 @@
 use crate::{Algorithm, Cipher, Error, Policy};
 use aead::consts::{U12, U16, U24, U32};
 use aead::inout::InOutBuf;
-use aead::{AeadCore, AeadInOut, Key, KeyInit, KeySizeUser, Nonce, Tag, TagPosition};
+use aead::{AeadCore, AeadInOut, Key, Nonce, Tag, TagPosition};
 
 macro_rules! aead_type {
     ($(#[$doc:meta])* $name:ident, $alg:expr, $key:ty) => {
         $(#[$doc])*
         ///
-        /// Implements [`KeyInit`], [`AeadCore`] (12-byte nonce, 16-byte postfix tag) and
+        /// Implements [`KeyInit`](aead::KeyInit), [`AeadCore`] (12-byte nonce, 16-byte postfix tag) and
         /// [`AeadInOut`] (hence `aead::Aead` with the default `alloc` feature). `Send + Sync`: one instance
         /// may be used from any number of threads at once. Every operation is one C call:
         /// `encrypt_in_place` / `decrypt_in_place` (and therefore `Aead::encrypt/decrypt`) work
@@ -19,7 +19,7 @@ macro_rules! aead_type {
         }
 
         impl $name {
-            /// Like [`KeyInit::new`] but returns the library error instead of panicking.
+            /// Like [`KeyInit::new`](aead::KeyInit::new) but returns the library error instead of panicking.
             pub fn try_new(key: &Key<Self>) -> Result<Self, Error> {
                 Ok($name { inner: Cipher::new($alg, Policy::None, key.as_slice(), 16)? })
             }
@@ -55,29 +55,7 @@ macro_rules! aead_type {
             }
         }
 
-        impl core::fmt::Debug for $name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(concat!(stringify!($name), " { .. }"))
-            }
-        }
-
-        impl KeySizeUser for $name {
-            type KeySize = $key;
-        }
-
-        impl KeyInit for $name {
-            /// Creates the context.
-            ///
-            /// # Panics
-            /// If the library cannot create it (`AEAD_ERR_UNSUPPORTED`, `_NOMEM`, `_CRYPTO`: e.g.
-            /// an OpenSSL configuration without the algorithm). Use `try_new` to handle that.
-            fn new(key: &Key<Self>) -> Self {
-                match Self::try_new(key) {
-                    Ok(c) => c,
-                    Err(e) => panic!(concat!("libaead: ", stringify!($name), "::new failed: {}"), e),
-                }
-            }
-        }
+        key_init!($name, $key);
 
         impl AeadCore for $name {
             type NonceSize = U12;

@@ -40,6 +40,7 @@ fn error_codes_round_trip_and_describe() {
         Error::Unsupported,
         Error::NoMem,
         Error::Crypto,
+        Error::NonceLimit,
     ];
     let mut descs = std::collections::HashSet::new();
     for (i, e) in all.iter().enumerate() {
