@@ -167,6 +167,112 @@ AEAD_API size_t aead_key_size(int alg) AEAD_NOEXCEPT;
 AEAD_API size_t aead_nonce_size(int alg) AEAD_NOEXCEPT;
 AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
 
+/* ========================================================================================= *
+ * ABI 1.1 (library 1.1.0, symbol version LIBAEAD_1.1). Additive: every 1.0 symbol, constant and
+ * promise above is unchanged, and a binary built against the 1.0 header runs unchanged. New here:
+ *   - aead_ctx_new_ex: an OpenSSL property query per context (e.g. "fips=yes") and the TLS IV up front;
+ *   - AEAD_POLICY_RANDOM_NONCE: the library draws each seal's 96-bit nonce (output nonce||ct||tag);
+ *   - aead_ctx_indicator / aead_ctx_provider: which provider serves a context, and whether its seals
+ *     and opens are FIPS-approved (docs/fips.md);
+ *   - aead_seal_open_many: many independent records in one call;
+ *   - AEAD_ERR_NONCE_LIMIT, AEAD_VERSION_NUMBER / aead_version_number.
+ * A caller that needs 1.1 checks aead_version_number() >= 10100 (or simply links: the loader refuses
+ * a 1.0 library, which lacks the LIBAEAD_1.1 node).
+ * ========================================================================================= */
+
+/* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's. */
+#define AEAD_VERSION_NUMBER 10100
+
+/* AEAD_POLICY_RANDOM_NONCE (AES-GCM only; ChaCha20-Poly1305 is AEAD_ERR_ARG): seal takes no nonce
+ * (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a FIPS
+ * configuration: the FIPS provider's), writing nonce(12) || ciphertext || tag, i.e. in_len + 28 bytes;
+ * open takes nonce_len 0 and reads that layout (an input shorter than 28 bytes is AEAD_ERR_AUTH).
+ * Byte-compatible with Go's cipher.NewGCMWithRandomNonce. At most 2^32 seals per context (SP 800-38D
+ * section 8.3, random 96-bit IVs under one key): the next is refused with AEAD_ERR_NONCE_LIMIT.
+ * Tag 16 only. "In place" here means the ciphertext lands where the plaintext was: seal with
+ * in == out + 12, open with out == in + 12; any other overlap is AEAD_ERR_OVERLAP. */
+enum { AEAD_POLICY_RANDOM_NONCE = 3 };
+
+enum {
+    AEAD_ERR_NONCE_LIMIT = -16  /* random-nonce seal: this context has made 2^32 seals (refused) */
+};
+
+/*
+ * Creates a keyed context, like aead_ctx_new, with two more inputs:
+ *   properties: an OpenSSL property query used for every fetch this context makes (cipher and, for
+ *               the random-nonce policy, nothing else: the DRBG is the library context's), e.g.
+ *               "fips=yes" or "provider=default". NULL or "" means aead_ctx_new's behaviour (the
+ *               library context's default properties). Fetched ciphers are cached per distinct query
+ *               for the life of the process. No provider offering the algorithm for that query is
+ *               AEAD_ERR_UNSUPPORTED. A query longer than 255 bytes is AEAD_ERR_ARG.
+ *   iv, iv_len: the TLS connection IV, known when the record keys are derived, for the TLS policies:
+ *     - iv_len 0: as aead_ctx_new (the first seal fixes prefix and mask);
+ *     - AEAD_POLICY_TLS13 (either algorithm), AEAD_POLICY_TLS12 with ChaCha20-Poly1305: 12 bytes, the
+ *       static IV; seal nonce = iv XOR (0^4 || BE64(seq)); nothing is learned, so concurrent first seals
+ *       are safe; seq starts at 0 and must strictly increase (gaps allowed), never 2^64-1;
+ *     - AEAD_POLICY_TLS12 with AES-GCM: 4 bytes (the fixed salt; explicit nonce = BE64(seq), RFC 5288,
+ *       as OpenSSL's libssl and Go send) or 12 bytes (salt || 8-byte mask; explicit nonce =
+ *       mask XOR BE64(seq), the construction rustls sends); same sequence rules;
+ *     - any other policy, or any other length: AEAD_ERR_NONCE_SIZE.
+ *   The library keeps iv (it is not secret in TLS, but is cleansed on free).
+ * Returns as aead_ctx_new. Thread-safety: as aead_ctx_new.
+ */
+AEAD_API int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy,
+                             const uint8_t *key, size_t key_len, size_t tag_len,
+                             const char *properties,
+                             const uint8_t *iv, size_t iv_len) AEAD_NOEXCEPT;
+
+/* Bits of aead_ctx_indicator. */
+enum {
+    AEAD_IND_FIPS_PROVIDER = 1, /* the cipher comes from a provider that reports itself FIPS
+                                   ("fips=yes" fetches it; the provider named "fips") */
+    AEAD_IND_SEAL_APPROVED = 2, /* seals are approved: FIPS provider, AES-GCM, 16-byte tag, and a
+                                   nonce construction of FIPS 140-3 IG C.H that libaead enforces:
+                                   TLS12 / TLS13 (scenario 1.a), RANDOM_NONCE with the DRBG from
+                                   a FIPS provider (scenario 2). Never for AEAD_POLICY_NONE. */
+    AEAD_IND_OPEN_APPROVED = 4  /* opens are approved: FIPS provider, AES-GCM */
+};
+
+/* The FIPS indicator of a context: a combination of AEAD_IND_* bits (0 for NULL). Fixed for the life of
+ * the context. Where the provider reports OSSL_CIPHER_PARAM_AEAD_IV_GENERATED it is consulted too.
+ * This records what libaead knows; the validated boundary is the provider's (docs/fips.md).
+ * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free. */
+AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/* Name of the provider the context's cipher was fetched from ("default", "fips", ...); valid while the
+ * process runs. "" for NULL. Thread-safety: as aead_ctx_indicator. */
+AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/* One record of aead_seal_open_many: the arguments of one aead_seal_open call and its result. */
+typedef struct aead_record {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const uint8_t *aad;
+    size_t aad_len;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result; /* written by the call: what aead_seal_open would have returned for this record */
+} aead_record;
+
+/*
+ * Seals or opens count independent records on one context in one call: for each record, in order,
+ * exactly what aead_seal_open(ctx, op, its arguments) would do and return, stored in its result
+ * (refusals write nothing, failures zero that record's output; TLS sequence numbers are checked and
+ * committed per record, atomically, in array order). Records never affect each other except through
+ * the TLS sequence (a refused record consumes nothing). No allocation in the steady state.
+ * Buffers of different records may not overlap each other's outputs (not checked across records).
+ * Returns the number of records whose result is >= 0, or AEAD_ERR_ARG (nothing done) when ctx is NULL,
+ * op is unknown or records is NULL with count > 0.
+ * Thread-safety: as aead_seal_open; concurrent batches interleave record by record.
+ */
+AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
+                                     size_t count) AEAD_NOEXCEPT;
+
+/* AEAD_VERSION_NUMBER of the library actually loaded. Thread-safe. */
+AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
+
 #ifdef __cplusplus
 }
 #endif

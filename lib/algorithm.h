@@ -37,8 +37,17 @@ constexpr const Algorithm *find_algorithm(int id) noexcept {
     return nullptr;
 }
 
-constexpr bool valid_policy(int policy) noexcept {
-    return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13;
+inline constexpr size_t kRandomNonceSize = 12;  // AEAD_POLICY_RANDOM_NONCE: 96 bits from the DRBG
+
+// AEAD_POLICY_RANDOM_NONCE exists for AES-GCM only (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2).
+constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
+    return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
+           (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm);
+}
+
+// The bytes that precede the ciphertext in a sealed message: the drawn nonce, for the random policy.
+constexpr size_t nonce_prefix_size(int policy) noexcept {
+    return policy == AEAD_POLICY_RANDOM_NONCE ? kRandomNonceSize : 0;
 }
 
 // AES-GCM with no policy: 4, 8 and 12..16 (SP 800-38D section 5.2.1.2). Everything else: 16.
@@ -47,8 +56,10 @@ constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexce
     return tag == 4 || tag == 8 || (tag >= 12 && tag <= 16);
 }
 
-// AES-GCM with no policy: 1..128 bytes (OpenSSL 3 refuses longer IVs). Everything else: 12.
+// AES-GCM with no policy: 1..128 bytes (OpenSSL 3 refuses longer IVs). Random nonce: none (the library
+// draws it). Everything else: 12.
 constexpr bool valid_nonce_size(const Algorithm &a, int policy, size_t nonce) noexcept {
+    if (policy == AEAD_POLICY_RANDOM_NONCE) return nonce == 0;
     if (!a.gcm || policy != AEAD_POLICY_NONE) return nonce == kDefaultNonceSize;
     return nonce >= 1 && nonce <= AEAD_MAX_NONCE;
 }

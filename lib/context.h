@@ -25,8 +25,9 @@ private:
 }  // namespace aead
 
 struct aead_ctx {
-    aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t) noexcept
-        : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm) {}
+    aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
+             size_t iv_len) noexcept
+        : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm, iv, iv_len) {}
     aead_ctx(const aead_ctx &) = delete;
     aead_ctx &operator=(const aead_ctx &) = delete;
 
@@ -36,4 +37,6 @@ struct aead_ctx {
     const aead::TemplateOwner key;
     aead::WorkerCache workers;
     aead::NoncePolicy nonces;
+    uint32_t indicator = 0;             // AEAD_IND_* bits, fixed at creation
+    const char *provider = "";          // the cipher's provider, static for the process
 };

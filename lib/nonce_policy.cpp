@@ -15,11 +15,35 @@ uint64_t load_be64(const uint8_t *p) noexcept { return uint64_t{load_be32(p)} <<
 
 }  // namespace
 
-NoncePolicy::NoncePolicy(int policy, bool gcm) noexcept
-    : mode_(policy == AEAD_POLICY_NONE                    ? Mode::none
-            : policy == AEAD_POLICY_TLS12 && gcm          ? Mode::explicit_counter
-                                                          : Mode::xor_mask),
-      required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : 13) {}
+NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len) noexcept
+    : mode_(policy == AEAD_POLICY_NONE             ? Mode::none
+            : policy == AEAD_POLICY_RANDOM_NONCE   ? Mode::random
+            : policy == AEAD_POLICY_TLS12 && gcm   ? Mode::explicit_counter
+                                                   : Mode::xor_mask),
+      required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : 13) {
+    // An IV given up front: nothing is learned, so there is no first-seal race. A 12-byte TLS 1.2
+    // AES-GCM IV is salt || mask (explicit nonce = mask XOR sequence); the 4-byte one is the salt alone.
+    if (iv_len >= 4 && sequenced()) {
+        prefix_ = load_be32(iv);
+        mask_ = iv_len == 12 ? load_be64(iv + 4) : 0;
+        phase_.store(kLearned, std::memory_order_relaxed);
+    }
+}
+
+bool NoncePolicy::valid_iv_size(int policy, bool gcm, size_t iv_len) noexcept {
+    if (iv_len == 0) return true;
+    if (policy == AEAD_POLICY_TLS13) return iv_len == 12;
+    if (policy == AEAD_POLICY_TLS12) return iv_len == 12 || (gcm && iv_len == 4);
+    return false;
+}
+
+int NoncePolicy::reserve_random_seal() noexcept {
+    uint64_t made = next_.load(std::memory_order_relaxed);
+    do {
+        if (made >= kRandomSealLimit) return AEAD_ERR_NONCE_LIMIT;
+    } while (!next_.compare_exchange_weak(made, made + 1, std::memory_order_relaxed));
+    return 0;
+}
 
 // The first seal fixes the prefix (and mask). Exactly one thread writes them; threads that race it
 // wait the few instructions until they are published. This happens once per context.

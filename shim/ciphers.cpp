@@ -1,27 +1,51 @@
-// Cipher fetching (once per process) and the runtime probe of EVP_CIPHER_CTX_copy.
+// Cipher fetching (once per process and property query), the runtime probe of EVP_CIPHER_CTX_copy,
+// and what a fetched cipher says about its provider.
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <new>
 
 #include <openssl/crypto.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
 
 #include "openssl_owners.h"
 #include "shim.h"
 
 namespace aead::shim {
+
+// Ciphers fetched with one property query. Nodes are created on first use of a query and live for the
+// life of the process (as the ciphers they hold do), linked into a lock-free list.
+struct CipherSource {
+    enum : int { kProbeUnknown = 0, kCopyWorks = 1, kCopyBroken = 2 };
+
+    char properties[kMaxProperties + 1] = {};  // "" : the library context's default properties
+    std::array<std::atomic<EVP_CIPHER *>, 4> ciphers{};
+    std::array<std::atomic<int>, 4> copy_probe{};
+    CipherSource *next = nullptr;
+
+    const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
+};
+
 namespace {
 
 constexpr std::array<const char *, 4> kCipherNames = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM",
                                                       "ChaCha20-Poly1305"};
 constexpr std::array<int, 4> kKeySizes = {16, 24, 32, 32};
 
-std::array<std::atomic<EVP_CIPHER *>, 4> g_ciphers{};
+CipherSource g_default_source;                   // NULL / "": no list walk on the 1.0 constructor's path
+std::atomic<CipherSource *> g_sources{nullptr};  // every other query, newest first
 
-enum : int { kProbeUnknown = 0, kCopyWorks = 1, kCopyBroken = 2 };
-std::array<std::atomic<int>, 4> g_copy_probe{};
+CipherSource *find_source(CipherSource *head, const char *properties) noexcept {
+    for (CipherSource *s = head; s != nullptr; s = s->next)
+        if (std::strcmp(s->properties, properties) == 0) return s;
+    return nullptr;
+}
 
 // OpenSSL fixed EVP_CIPHER_CTX_copy of GCM and ChaCha20-Poly1305 contexts (the copy shared the
-// original's key schedule) in 3.0.13, 3.1.5 and 3.2.1 (openssl#21955, #21853, #22096).
+// original's key schedule) in 3.0.13, 3.1.5 and 3.2.1 (openssl#21955, #21853, #22096). A use after
+// free can still seal correctly by luck, so the functional probe alone cannot rule the bug out on the
+// releases known to have it; the numeric version (not its text) names them.
 bool version_has_copy_fix() noexcept {
     const unsigned long major = OPENSSL_version_major();
     const unsigned long minor = OPENSSL_version_minor();
@@ -49,9 +73,8 @@ enum class Probe { works, broken, inconclusive };
 
 // A copy must seal exactly as a context keyed directly, and keep doing so once the original is gone.
 // A failure to allocate or key the probe's own contexts proves nothing about copying: inconclusive.
-Probe probe_copy(int index) noexcept {
-    const EVP_CIPHER *cipher = fetched_cipher(index);
-    if (cipher == nullptr) return Probe::inconclusive;
+// (Under some FIPS providers the copy itself fails: broken, and templates keep the key instead.)
+Probe probe_copy(const EVP_CIPHER *cipher) noexcept {
     if (!version_has_copy_fix()) return Probe::broken;
     std::array<unsigned char, 32> key{};
     for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(0xA5 ^ i);
@@ -67,13 +90,56 @@ Probe probe_copy(int index) noexcept {
     return seal_fixed(copy.get(), got) && got == expected ? Probe::works : Probe::broken;
 }
 
+// Whether `impl` comes from a FIPS provider: the provider that answers a "fips=yes" fetch of the same
+// algorithm is the one that made it. A functional test; provider names are the configuration's choice.
+template <typename Method, typename Fetch, typename Provider, typename Free>
+bool from_fips_provider(const Method *impl, const char *name, Fetch fetch, Provider provider, Free free) noexcept {
+    if (impl == nullptr || name == nullptr) return false;
+    Method *fips = fetch(nullptr, name, "fips=yes");
+    const bool same = fips != nullptr && provider(fips) == provider(impl);
+    free(fips);
+    ERR_clear_error();
+    return same;
+}
+
 }  // namespace
 
-const EVP_CIPHER *fetched_cipher(int index) noexcept {
-    auto &slot = g_ciphers[static_cast<size_t>(index)];
+int cipher_source(const char *properties, CipherSource **out) noexcept {
+    *out = nullptr;
+    if (properties == nullptr || properties[0] == 0) {
+        *out = &g_default_source;
+        return 0;
+    }
+    const size_t len = std::strlen(properties);
+    if (len > kMaxProperties) return AEAD_ERR_ARG;
+    CipherSource *head = g_sources.load(std::memory_order_acquire);
+    if (CipherSource *s = find_source(head, properties)) {
+        *out = s;
+        return 0;
+    }
+    auto *fresh = new (std::nothrow) CipherSource;
+    if (fresh == nullptr) return AEAD_ERR_NOMEM;
+    std::memcpy(fresh->properties, properties, len + 1);
+    for (;;) {
+        fresh->next = head;
+        if (g_sources.compare_exchange_weak(head, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
+            *out = fresh;
+            return 0;
+        }
+        // Another query was added meanwhile: it may be this one.
+        if (CipherSource *s = find_source(head, properties)) {
+            delete fresh;
+            *out = s;
+            return 0;
+        }
+    }
+}
+
+const EVP_CIPHER *fetched_cipher(CipherSource &src, int index) noexcept {
+    auto &slot = src.ciphers[static_cast<size_t>(index)];
     EVP_CIPHER *c = slot.load(std::memory_order_acquire);
     if (c != nullptr) return c;
-    c = EVP_CIPHER_fetch(nullptr, kCipherNames[static_cast<size_t>(index)], nullptr);
+    c = EVP_CIPHER_fetch(nullptr, kCipherNames[static_cast<size_t>(index)], src.query());
     if (c == nullptr) {
         ERR_clear_error();
         return nullptr;
@@ -90,15 +156,34 @@ const EVP_CIPHER *fetched_cipher(int index) noexcept {
     return c;  // kept for the life of the process
 }
 
-bool context_copy_works(int index) noexcept {
-    auto &state = g_copy_probe[static_cast<size_t>(index)];
+bool context_copy_works(CipherSource &src, int index) noexcept {
+    auto &state = src.copy_probe[static_cast<size_t>(index)];
     const int s = state.load(std::memory_order_acquire);
-    if (s != kProbeUnknown) return s == kCopyWorks;
-    const Probe p = probe_copy(index);
+    if (s != CipherSource::kProbeUnknown) return s == CipherSource::kCopyWorks;
+    const EVP_CIPHER *cipher = fetched_cipher(src, index);
+    const Probe p = cipher != nullptr ? probe_copy(cipher) : Probe::inconclusive;
     ERR_clear_error();
     if (p == Probe::inconclusive) return false;  // not remembered: ask again next time
-    state.store(p == Probe::works ? kCopyWorks : kCopyBroken, std::memory_order_release);
+    state.store(p == Probe::works ? CipherSource::kCopyWorks : CipherSource::kCopyBroken, std::memory_order_release);
     return p == Probe::works;
+}
+
+Provenance cipher_provenance(const EVP_CIPHER *cipher) noexcept {
+    Provenance p;
+    if (cipher == nullptr) return p;
+    if (const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher)) p.provider = OSSL_PROVIDER_get0_name(prov);
+    p.fips = from_fips_provider(cipher, EVP_CIPHER_get0_name(cipher), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
+                                EVP_CIPHER_free);
+    return p;
+}
+
+bool drbg_is_fips() noexcept {
+    EVP_RAND_CTX *drbg = RAND_get0_public(nullptr);
+    const EVP_RAND *rand = drbg != nullptr ? EVP_RAND_CTX_get0_rand(drbg) : nullptr;
+    const bool fips = from_fips_provider(rand, rand != nullptr ? EVP_RAND_get0_name(rand) : nullptr, EVP_RAND_fetch,
+                                         EVP_RAND_get0_provider, EVP_RAND_free);
+    ERR_clear_error();
+    return fips;
 }
 
 const char *libcrypto_version() noexcept { return OpenSSL_version(OPENSSL_VERSION); }

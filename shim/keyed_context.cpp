@@ -7,17 +7,17 @@
 
 namespace aead::shim {
 
-int template_new(Template **out, Cipher c, Bytes key) noexcept {
+int template_new(Template **out, CipherSource &src, Cipher c, Bytes key) noexcept {
     *out = nullptr;
     const int index = static_cast<int>(c);
-    const EVP_CIPHER *cipher = fetched_cipher(index);
+    const EVP_CIPHER *cipher = fetched_cipher(src, index);
     if (cipher == nullptr) return AEAD_ERR_UNSUPPORTED;
     if (key.size > sizeof(Template::key) || static_cast<int>(key.size) != EVP_CIPHER_get_key_length(cipher))
         return AEAD_ERR_KEY_SIZE;
     auto *t = new (std::nothrow) Template;
     if (t == nullptr) return AEAD_ERR_NOMEM;
     t->cipher = cipher;
-    if (context_copy_works(index)) {
+    if (context_copy_works(src, index)) {
         t->keyed.reset(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
         if (!t->keyed) {
             delete t;
@@ -35,6 +35,8 @@ int template_new(Template **out, Cipher c, Bytes key) noexcept {
 }
 
 void template_free(Template *t) noexcept { delete t; }
+
+Provenance template_provenance(const Template &t) noexcept { return cipher_provenance(t.cipher); }
 
 int worker_new(const Template &t, Worker **out) noexcept {
     *out = nullptr;

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <climits>
 
+#include <openssl/rand.h>
+
 #include "contexts.h"
 #include "fault_injection.h"
 
@@ -71,6 +73,15 @@ int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t
     // ChaCha20-Poly1305 push no error for it). The queue is not consulted: it may hold the caller's
     // own earlier errors, which must not turn a forgery into AEAD_ERR_CRYPTO.
     if (EVP_CipherFinal_ex(c, out != nullptr ? out + ciphertext.size : &none, &final_len) != 1) return AEAD_ERR_AUTH;
+    return 0;
+}
+
+// The library context's public DRBG: under a FIPS configuration the FIPS provider's (SP 800-90A), which
+// IG C.H scenario 2 asks of a random 96-bit GCM IV. Drawn here rather than by the provider's own IV
+// generation, which OpenSSL 3 performs only on a context that never had an IV (a fresh context, and so
+// an allocation, per seal).
+int random_nonce(uint8_t *out, size_t n) noexcept {
+    if (fault_point() || RAND_bytes_ex(nullptr, out, n, 0) != 1) return failure_code();
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <openssl/evp.h>
 
 #include "aead.h"
+#include "shim.h"
 
 namespace aead::shim {
 
@@ -27,11 +28,16 @@ inline int failure_code() noexcept {
     return code;
 }
 
-// The fetched cipher for one algorithm, fetched once per process (never through EVP_aes_*_gcm(), whose
-// implicit fetch on every init costs time and contends on a lock). NULL if no provider offers it.
-const EVP_CIPHER *fetched_cipher(int cipher_index) noexcept;
+// The fetched cipher for one algorithm and property query, fetched once per process (never through
+// EVP_aes_*_gcm(), whose implicit fetch on every init costs time and contends on a lock). NULL if no
+// provider offers it for that query.
+const EVP_CIPHER *fetched_cipher(CipherSource &src, int cipher_index) noexcept;
 
-// Whether EVP_CIPHER_CTX_copy yields an independent, working AEAD context (broken before 3.0.13 / 3.1.5).
-bool context_copy_works(int cipher_index) noexcept;
+// Whether EVP_CIPHER_CTX_copy yields an independent, working AEAD context for that source's cipher
+// (broken before 3.0.13 / 3.1.5; refused by some FIPS providers).
+bool context_copy_works(CipherSource &src, int cipher_index) noexcept;
+
+// Which provider made a cipher, and whether it is a FIPS provider.
+Provenance cipher_provenance(const EVP_CIPHER *cipher) noexcept;
 
 }  // namespace aead::shim

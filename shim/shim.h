@@ -14,13 +14,35 @@ struct Bytes {
     size_t size;
 };
 
+// Ciphers fetched with one OpenSSL property query; one per distinct query, for the life of the process.
+struct CipherSource;
+inline constexpr size_t kMaxProperties = 255;
+// The source for a query (NULL or "" = the library context's defaults). Returns 0, AEAD_ERR_ARG (query
+// longer than kMaxProperties) or AEAD_ERR_NOMEM.
+int cipher_source(const char *properties, CipherSource **out) noexcept;
+
 // A keyed template: a keyed EVP_CIPHER_CTX that workers are copied from, or, where libcrypto cannot
 // copy AEAD contexts safely, the key itself. Read-only after creation, so safe to share between threads.
 struct Template;
 // One working EVP_CIPHER_CTX. Used by one thread at a time.
 struct Worker;
 
-int template_new(Template **out, Cipher cipher, Bytes key) noexcept;
+// Fetches (once) the cipher from src; AEAD_ERR_UNSUPPORTED if no provider offers it for that query.
+int template_new(Template **out, CipherSource &src, Cipher cipher, Bytes key) noexcept;
+
+// Where a template's cipher comes from: the provider's name (static for the process) and whether that
+// provider is a FIPS provider.
+struct Provenance {
+    const char *provider = "";
+    bool fips = false;
+};
+Provenance template_provenance(const Template &t) noexcept;
+
+// Whether the default library context's DRBG (the one random_nonce draws from) is a FIPS provider's.
+bool drbg_is_fips() noexcept;
+
+// Fills out with n bytes from the default library context's DRBG. 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO.
+int random_nonce(uint8_t *out, size_t n) noexcept;
 void template_free(Template *t) noexcept;  // cleanses the key material; NULL is a no-op
 
 int worker_new(const Template &t, Worker **out) noexcept;

@@ -15,8 +15,12 @@ major=${version%%.*}
 nm -D --defined-only "$lib" | awk '{print $3}' | sort | diff -u "$repo/tests/abi/symbols.txt" - ||
     { echo "exported symbols changed: update tests/abi/symbols.txt only for an intended ABI change (docs/abi.md)"; exit 1; }
 ok "exported symbols match tests/abi/symbols.txt"
-! nm -D --defined-only "$lib" | awk '$2 == "T" {print $3}' | grep -v "@@LIBAEAD_${major}\$" || { echo "unversioned export"; exit 1; }
-ok "every exported function is versioned LIBAEAD_${major}"
+! nm -D --defined-only "$lib" | awk '$2 == "T" {print $3}' | grep -Ev "@@LIBAEAD_${major}(\.[0-9]+)?\$" || { echo "unversioned export"; exit 1; }
+ok "every exported function is versioned LIBAEAD_${major} or LIBAEAD_${major}.<minor>"
+# The 1.0 ABI is frozen: its nine functions keep the LIBAEAD_1 node (a new function in it would be
+# an edit of a released node, which old binaries cannot tell from the real 1.0).
+[ "$(grep -c "@@LIBAEAD_${major}\$" "$repo/tests/abi/symbols.txt")" = 9 ] || { echo "LIBAEAD_${major} node changed"; exit 1; }
+ok "LIBAEAD_${major} still holds exactly the nine 1.0 functions"
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libaead.so.${major}" ] || { echo "SONAME $soname, expected libaead.so.${major}"; exit 1; }
 ok "SONAME $soname"
@@ -45,4 +49,15 @@ LD_LIBRARY_PATH="$root/$libdir" "$stage/consumer"
 ldd_line=$(LD_LIBRARY_PATH="$root/$libdir" ldd "$stage/consumer" | grep libaead)
 case "$ldd_line" in *"$stage"*) ok "consumer built with pkg-config runs against the installed library";;
     *) echo "consumer loaded the wrong library: $ldd_line"; exit 1;; esac
+# A program compiled against the released 1.0 header (tests/abi/aead-1.0.h, kept verbatim) links to the
+# LIBAEAD_1 versions and runs unchanged on this library.
+mkdir -p "$stage/h10"
+cp "$repo/tests/abi/aead-1.0.h" "$stage/h10/aead.h"
+cc -std=c11 -Wall -Wextra -Werror -I"$stage/h10" -o "$stage/consumer10" "$repo/tests/abi/consumer.c" -L"$root/$libdir" -laead
+refs=$(nm -D --undefined-only "$stage/consumer10" | awk '/aead_/ {print $2}' | sort | tr '\n' ' ')
+case "$refs" in *@LIBAEAD_${major}.*) echo "1.0 consumer references a newer node: $refs"; exit 1;; esac
+[ -n "$refs" ] && ! echo "$refs" | tr ' ' '\n' | grep -v '^$' | grep -qv "@LIBAEAD_${major}\$" ||
+    { echo "1.0 consumer's references are not all @LIBAEAD_${major}: $refs"; exit 1; }
+LD_LIBRARY_PATH="$root/$libdir" "$stage/consumer10" >/dev/null
+ok "a consumer built against the 1.0 header binds to LIBAEAD_${major} ($refs) and runs on $version"
 echo "abi: $checks passed, 0 failed"

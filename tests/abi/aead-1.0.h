@@ -1,0 +1,174 @@
+/*
+ * libaead: authenticated encryption (AES-128/192/256-GCM, ChaCha20-Poly1305) through OpenSSL 3,
+ * with one call per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
+ *
+ * This is the only public header. Every function is declared with its full contract.
+ *
+ * Conventions that hold for every function:
+ *  - Nothing but a return code crosses this ABI: no exception, abort or signal, and no thread-local
+ *    "last error" (a goroutine may change OS threads between two calls).
+ *  - Every buffer is a (pointer, length) pair and may be (NULL, 0). A pointer is never read or written
+ *    when its length is 0. A NULL pointer with a non-zero length, or a range that would run past the end
+ *    of the address space, is AEAD_ERR_ARG.
+ *  - Errors are the negative AEAD_ERR_* codes below; they are stable across versions.
+ *  - Sizes are also available as functions (aead_key_size, ...) for callers that cannot see macros.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef AEAD_H
+#define AEAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The one export macro: the library is built with hidden visibility and exports only aead_*. */
+#if defined(AEAD_BUILDING_LIBRARY) && defined(__GNUC__)
+#define AEAD_API __attribute__((visibility("default")))
+#else
+#define AEAD_API
+#endif
+
+/* C++ callers see the no-throw promise in the type (the library is built without exceptions). */
+#if defined(__cplusplus)
+#define AEAD_NOEXCEPT noexcept
+#else
+#define AEAD_NOEXCEPT
+#endif
+
+/* Bumped only on an incompatible ABI change; equals the SONAME major (libaead.so.1).
+ * Compare with aead_abi_version() to detect header/library skew. */
+#define AEAD_ABI_VERSION 1
+
+/* Opaque keyed context. See aead_ctx_new for its thread-safety. */
+typedef struct aead_ctx aead_ctx;
+
+/* Algorithms. */
+enum {
+    AEAD_AES_128_GCM = 1,
+    AEAD_AES_192_GCM = 2,
+    AEAD_AES_256_GCM = 3,
+    AEAD_CHACHA20_POLY1305 = 4
+};
+
+/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md).
+ *  AEAD_POLICY_NONE : any nonce the algorithm accepts; the caller guarantees uniqueness.
+ *  AEAD_POLICY_TLS12: AES-GCM (RFC 5288): nonce = 4-byte fixed prefix || 8-byte big-endian counter;
+ *                     the prefix is learned on the first seal and may never change; the counter must be
+ *                     strictly greater than the last accepted one and never 2^64-1; AAD exactly 13 bytes.
+ *                     ChaCha20-Poly1305 (RFC 7905): as AEAD_POLICY_TLS13 below but with 13-byte AAD.
+ *  AEAD_POLICY_TLS13: nonce = static IV XOR (0^4 || 64-bit sequence) (RFC 8446 section 5.3). The first
+ *                     seal is sequence 0 and so reveals the IV: its first 4 bytes become the prefix and
+ *                     its last 8 the mask. Later seals: same prefix, and (last 8 bytes XOR mask), read
+ *                     big-endian, strictly greater than the last accepted sequence and never 2^64-1.
+ *                     AAD exactly 5 bytes.
+ * Both TLS policies take only 12-byte nonces and 16-byte tags. */
+enum {
+    AEAD_POLICY_NONE = 0,
+    AEAD_POLICY_TLS12 = 1,
+    AEAD_POLICY_TLS13 = 2
+};
+
+/* Directions for aead_seal_open. */
+enum {
+    AEAD_SEAL = 1,
+    AEAD_OPEN = 2
+};
+
+/* Error codes: negative and stable. aead_strerror gives a static description of each. */
+enum {
+    AEAD_ERR_AUTH = -1,              /* open: the tag did not verify (any authentication failure) */
+    AEAD_ERR_ARG = -2,               /* NULL ctx/ctx_out, NULL pointer with non-zero length, unknown alg/policy/op */
+    AEAD_ERR_KEY_SIZE = -3,          /* key length not valid for the algorithm */
+    AEAD_ERR_NONCE_SIZE = -4,        /* nonce length not valid for the algorithm or policy */
+    AEAD_ERR_TAG_SIZE = -5,          /* tag length not valid for the algorithm or policy */
+    AEAD_ERR_AAD_SIZE = -6,          /* TLS policy seal: AAD is not 13 (TLS 1.2) or 5 (TLS 1.3) bytes */
+    AEAD_ERR_TOO_LONG = -7,          /* plaintext or AAD over the algorithm's limit */
+    AEAD_ERR_BUFFER_TOO_SMALL = -8,  /* out_cap below the output length; nothing written */
+    AEAD_ERR_OVERLAP = -9,           /* out partially overlaps in, or overlaps aad or nonce */
+    AEAD_ERR_NONCE_ORDER = -10,      /* TLS seal: sequence not greater than the last accepted one */
+    AEAD_ERR_NONCE_EXHAUSTED = -11,  /* TLS seal: sequence 2^64-1 */
+    AEAD_ERR_NONCE_PREFIX = -12,     /* TLS seal: fixed prefix differs from the one learned */
+    AEAD_ERR_UNSUPPORTED = -13,      /* the algorithm is not available from the loaded providers */
+    AEAD_ERR_NOMEM = -14,            /* an allocation failed */
+    AEAD_ERR_CRYPTO = -15            /* libcrypto reported an unexpected failure */
+};
+
+/* Algorithm limits, in bytes. A seal of more plaintext (or an open of more ciphertext, tag excluded)
+ * returns AEAD_ERR_TOO_LONG. Inputs above INT_MAX are fed to OpenSSL in chunks. */
+#define AEAD_GCM_MAX_PLAINTEXT ((UINT64_C(1) << 36) - 32u) /* SP 800-38D: 2^39-256 bits */
+#define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT ((UINT64_C(1) << 38) - 64u) /* RFC 8439: 2^32-1 blocks */
+#define AEAD_MAX_NONCE 128u  /* longest AES-GCM nonce (OpenSSL 3 refuses longer) */
+#define AEAD_MAX_TAG 16u
+
+/*
+ * Creates a keyed context.
+ *   alg     : AEAD_AES_128_GCM (key 16 bytes), _192_ (24), _256_ (32), AEAD_CHACHA20_POLY1305 (32).
+ *   policy  : AEAD_POLICY_NONE, _TLS12 or _TLS13 (any of them with any algorithm).
+ *   tag_len : 0 means 16. AES-GCM with AEAD_POLICY_NONE also takes 4, 8 and 12..15 (SP 800-38D);
+ *             ChaCha20-Poly1305 and both TLS policies take only 16.
+ * Returns 0 and stores the context in *ctx_out, or returns AEAD_ERR_ARG, _KEY_SIZE, _TAG_SIZE,
+ * _UNSUPPORTED, _NOMEM or _CRYPTO and stores NULL in *ctx_out (when ctx_out is not NULL).
+ * The library keeps no copy of the raw key where libcrypto can copy a keyed context (OpenSSL >= 3.0.13);
+ * the caller may wipe `key` as soon as this returns.
+ * Thread-safety: safe to call concurrently; the new context is not shared until the caller shares it.
+ */
+AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
+                          const uint8_t *key, size_t key_len, size_t tag_len) AEAD_NOEXCEPT;
+
+/* Frees a context and cleanses its key material. NULL is a no-op.
+ * Thread-safety: the caller must ensure no other call on ctx is running or will start. */
+AEAD_API void aead_ctx_free(aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/*
+ * Seals (op = AEAD_SEAL) or opens (op = AEAD_OPEN) one message: the whole operation in one call.
+ *   seal: reads in_len bytes of plaintext, writes ciphertext || tag, returns in_len + tag_len.
+ *   open: reads ciphertext || tag (in_len bytes), writes the plaintext, returns in_len - tag_len.
+ *   nonce: AES-GCM with AEAD_POLICY_NONE takes 1..128 bytes; ChaCha20-Poly1305 and both TLS policies
+ *          exactly 12. aad: any length up to the algorithm's limit (TLS policies: see above, seal only).
+ * Buffers: out == in (exact in-place) is allowed. Any other overlap of the written part of out with in,
+ *   or any overlap of it with aad or nonce, is AEAD_ERR_OVERLAP. out_cap below the output length is
+ *   AEAD_ERR_BUFFER_TOO_SMALL. An open whose input is shorter than the tag is AEAD_ERR_AUTH.
+ * Never a partial output:
+ *   - refused calls (argument, size, overlap and nonce-policy errors) write nothing to out and change
+ *     no state: a refused TLS seal consumes no sequence number;
+ *   - a failure after those checks (AEAD_ERR_AUTH above all, or _NOMEM / _CRYPTO) leaves the first
+ *     min(out_cap, output length) bytes of out zeroed: unauthenticated plaintext never escapes.
+ *     A TLS sequence number accepted by a seal that then fails with _NOMEM / _CRYPTO stays consumed.
+ * Returns the output length (>= 0) or a negative AEAD_ERR_* code.
+ * Thread-safety: any number of threads may call this concurrently on one ctx, TLS policies included;
+ *   the TLS sequence check and its update are one atomic step, so no sequence is accepted twice.
+ *   In the steady state a call allocates nothing and holds no lock across the cryptographic work.
+ *   The very first seal on a TLS context learns the prefix (and TLS 1.3 mask): make it before sharing
+ *   the context, or make sure concurrent first seals carry the same nonce.
+ */
+AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op,
+                                const uint8_t *nonce, size_t nonce_len,
+                                const uint8_t *aad, size_t aad_len,
+                                const uint8_t *in, size_t in_len,
+                                uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/* Static English text for a return code (0 and any unknown code included); never NULL. Thread-safe. */
+AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
+
+/* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. */
+AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;
+
+/* Static text naming the library version and the libcrypto it runs on, e.g.
+ * "libaead 1.0.0 (OpenSSL 3.0.19 27 Jan 2026)". Never NULL. Thread-safe. */
+AEAD_API const char *aead_version(void) AEAD_NOEXCEPT;
+
+/* Key size, default nonce size (12) and default tag size (16) of an algorithm, in bytes;
+ * 0 for an unknown algorithm. Thread-safe. */
+AEAD_API size_t aead_key_size(int alg) AEAD_NOEXCEPT;
+AEAD_API size_t aead_nonce_size(int alg) AEAD_NOEXCEPT;
+AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AEAD_H */
