@@ -19,22 +19,27 @@ package aead
 
 /*
 #cgo pkg-config: aead
+#include <stdlib.h>
 #include <aead.h>
 */
 import "C"
 
 import (
-	"crypto/aes"
 	"crypto/cipher"
 	"errors"
 	"runtime"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
 // ErrOpen is returned (possibly wrapped in an *Error) by every failed Open. The message is the
 // standard library's.
 var ErrOpen = errors.New("cipher: message authentication failed")
+
+// ErrNonceLimit is matched (errors.Is) by the *Error a random-nonce Seal panics with once its AEAD
+// has sealed 2^32 messages (AEAD_ERR_NONCE_LIMIT).
+var ErrNonceLimit = errors.New("aead: 2^32 random-nonce seals under one key")
 
 // Error reports a libaead return code (one of the negative AEAD_ERR_* values of aead.h).
 type Error struct {
@@ -47,8 +52,20 @@ func (e *Error) Error() string {
 		" (code " + strconv.Itoa(e.Code) + ")"
 }
 
-// Is makes every error returned by Open match ErrOpen.
-func (e *Error) Is(target error) bool { return target == ErrOpen && e.Op == "open" }
+// Is makes every error returned by Open match ErrOpen, a constructor's AEAD_ERR_UNSUPPORTED (no
+// provider offers the algorithm for the property query) match errors.ErrUnsupported, and the
+// random-nonce seal limit match ErrNonceLimit.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrOpen:
+		return e.Op == "open"
+	case errors.ErrUnsupported:
+		return e.Code == codeUnsupported
+	case ErrNonceLimit:
+		return e.Code == codeNonceLimit
+	}
+	return false
+}
 
 // Return codes of aead.h that the binding distinguishes.
 const (
@@ -57,6 +74,8 @@ const (
 	codeNonceOrder    = C.AEAD_ERR_NONCE_ORDER
 	codeNonceExhaust  = C.AEAD_ERR_NONCE_EXHAUSTED
 	codeNoncePrefix   = C.AEAD_ERR_NONCE_PREFIX
+	codeUnsupported   = C.AEAD_ERR_UNSUPPORTED
+	codeNonceLimit    = C.AEAD_ERR_NONCE_LIMIT
 	gcmMaxPlaintext   = 1<<36 - 32 // AEAD_GCM_MAX_PLAINTEXT = (2^32-2) blocks, as crypto/cipher
 	chachaMaxPlain    = 1<<38 - 64 // AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, as x/crypto
 	maxNonce          = C.AEAD_MAX_NONCE
@@ -73,6 +92,11 @@ func init() {
 	if v := uint32(C.aead_abi_version()); v != C.AEAD_ABI_VERSION {
 		abiErr = errors.New("aead: libaead ABI version " + strconv.Itoa(int(v)) +
 			" loaded, binding built for " + strconv.Itoa(C.AEAD_ABI_VERSION))
+	} else if v := uint32(C.aead_version_number()); v < C.AEAD_VERSION_NUMBER {
+		// Unreachable through the dynamic loader (the LIBAEAD_1.1 symbols would be missing), but
+		// cheap insurance against a library that exports them without implementing 1.1.
+		abiErr = errors.New("aead: libaead " + strconv.Itoa(int(v)) + " loaded, binding needs " +
+			strconv.Itoa(C.AEAD_VERSION_NUMBER) + " (ABI 1.1)")
 	}
 }
 
@@ -126,120 +150,31 @@ type aeadImpl struct {
 
 var _ cipher.AEAD = (*aeadImpl)(nil)
 
-func newAEAD(alg, policy int, key []byte, nonceSize, tagSize int, maxPlain uint64, msg *messages) (*aeadImpl, error) {
+// newAEAD keys a C context; properties and iv are aead_ctx_new_ex's (zero values: aead_ctx_new's
+// behaviour).
+func newAEAD(alg, policy int, key []byte, nonceSize, tagSize int, maxPlain uint64, msg *messages, properties string, iv []byte) (*aeadImpl, error) {
 	if abiErr != nil {
 		return nil, abiErr
 	}
+	var props *C.char
+	if properties != "" {
+		if strings.IndexByte(properties, 0) >= 0 {
+			return nil, errors.New("aead: property query contains a NUL byte")
+		}
+		props = C.CString(properties)
+		defer C.free(unsafe.Pointer(props))
+	}
 	var ctx *C.aead_ctx
-	rc := C.aead_ctx_new(&ctx, C.int(alg), C.int(policy), bytePtr(key), C.size_t(len(key)), C.size_t(tagSize))
+	rc := C.aead_ctx_new_ex(&ctx, C.int(alg), C.int(policy), bytePtr(key), C.size_t(len(key)), C.size_t(tagSize),
+		props, bytePtr(iv), C.size_t(len(iv)))
 	runtime.KeepAlive(key)
+	runtime.KeepAlive(iv)
 	if rc != 0 {
 		return nil, &Error{Op: "new", Code: int(rc)}
 	}
 	a := &aeadImpl{ctx: ctx, nonceSize: nonceSize, tagSize: tagSize, maxPlain: maxPlain, msg: msg}
 	setCleanup(a)
 	return a, nil
-}
-
-func aesAlg(key []byte) (int, error) {
-	switch len(key) {
-	case 16:
-		return C.AEAD_AES_128_GCM, nil
-	case 24:
-		return C.AEAD_AES_192_GCM, nil
-	case 32:
-		return C.AEAD_AES_256_GCM, nil
-	}
-	return 0, aes.KeySizeError(len(key))
-}
-
-func newGCM(key []byte, policy, nonceSize, tagSize int, msg *messages) (cipher.AEAD, error) {
-	alg, err := aesAlg(key)
-	if err != nil {
-		return nil, err
-	}
-	a, err := newAEAD(alg, policy, key, nonceSize, tagSize, gcmMaxPlaintext, msg)
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
-}
-
-// NewGCM returns AES-GCM with a 12-byte nonce and a 16-byte tag; the key length (16, 24 or 32
-// bytes) selects AES-128, AES-192 or AES-256. A wrong key length returns aes.KeySizeError.
-// The caller must never reuse a nonce with the same key.
-func NewGCM(key []byte) (cipher.AEAD, error) {
-	return newGCM(key, C.AEAD_POLICY_NONE, standardNonceSize, standardTagSize, &gcmMessages)
-}
-
-// NewGCMWithTagSize is NewGCM with a tag of tagSize bytes, 12 to 16 like crypto/cipher's
-// NewGCMWithTagSize (libaead also offers 4 and 8, which crypto/cipher refuses as unsafe; so does
-// this binding).
-func NewGCMWithTagSize(key []byte, tagSize int) (cipher.AEAD, error) {
-	if tagSize < minTagSize || tagSize > standardTagSize {
-		return nil, errors.New("cipher: incorrect tag size given to GCM")
-	}
-	return newGCM(key, C.AEAD_POLICY_NONE, standardNonceSize, tagSize, &gcmMessages)
-}
-
-// NewGCMWithNonceSize is NewGCM with nonces of size bytes (1 to 128; OpenSSL 3 refuses longer
-// ones). Only 12-byte nonces are recommended.
-func NewGCMWithNonceSize(key []byte, size int) (cipher.AEAD, error) {
-	if size <= 0 {
-		return nil, errors.New("cipher: the nonce can't have zero length")
-	}
-	if size > maxNonce {
-		return nil, errors.New("aead: GCM nonce longer than " + strconv.Itoa(maxNonce) + " bytes")
-	}
-	return newGCM(key, C.AEAD_POLICY_NONE, size, standardTagSize, &gcmMessages)
-}
-
-// NewGCMForTLS12 returns AES-GCM for TLS 1.2 records (RFC 5288), like crypto/cipher's
-// NewGCMForTLS12 but safe for concurrent use. Seal panics unless the nonce is the 4-byte fixed
-// prefix learned on the first Seal followed by a big-endian 8-byte counter strictly greater than
-// the last accepted one and below 2^64-1, and unless the additional data is exactly 13 bytes.
-// Open checks nothing beyond the tag. The first Seal should happen before the AEAD is shared.
-func NewGCMForTLS12(key []byte) (cipher.AEAD, error) {
-	return newGCM(key, C.AEAD_POLICY_TLS12, standardNonceSize, standardTagSize, &gcmTLS12Messages)
-}
-
-// NewGCMForTLS13 returns AES-GCM for TLS 1.3 records (RFC 8446 section 5.3), like crypto/cipher's
-// NewGCMForTLS13 but safe for concurrent use. The first Seal is sequence 0, so its nonce is the
-// static IV: Seal then panics unless each nonce keeps the IV's first 4 bytes and its last 8 bytes,
-// XORed with the IV's and read big-endian, are strictly greater than the last accepted sequence
-// and below 2^64-1, and unless the additional data is exactly 5 bytes.
-func NewGCMForTLS13(key []byte) (cipher.AEAD, error) {
-	return newGCM(key, C.AEAD_POLICY_TLS13, standardNonceSize, standardTagSize, &gcmTLS13Messages)
-}
-
-func newChaCha(key []byte, policy int, msg *messages) (cipher.AEAD, error) {
-	if len(key) != 32 {
-		return nil, errors.New("chacha20poly1305: bad key length")
-	}
-	a, err := newAEAD(C.AEAD_CHACHA20_POLY1305, policy, key, standardNonceSize, standardTagSize, chachaMaxPlain, msg)
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
-}
-
-// NewChaCha20Poly1305 returns ChaCha20-Poly1305 (RFC 8439) with a 32-byte key, 12-byte nonce and
-// 16-byte tag, behaving like golang.org/x/crypto/chacha20poly1305.New.
-func NewChaCha20Poly1305(key []byte) (cipher.AEAD, error) {
-	return newChaCha(key, C.AEAD_POLICY_NONE, &chachaMessages)
-}
-
-// NewChaCha20Poly1305ForTLS12 returns ChaCha20-Poly1305 for TLS 1.2 (RFC 7905): nonces are
-// checked like NewChaCha20Poly1305ForTLS13's (static IV XOR sequence) and the additional data
-// must be exactly 13 bytes.
-func NewChaCha20Poly1305ForTLS12(key []byte) (cipher.AEAD, error) {
-	return newChaCha(key, C.AEAD_POLICY_TLS12, &chachaTLS12Messages)
-}
-
-// NewChaCha20Poly1305ForTLS13 returns ChaCha20-Poly1305 for TLS 1.3 with the nonce rules of
-// NewGCMForTLS13 and exactly 5 bytes of additional data.
-func NewChaCha20Poly1305ForTLS13(key []byte) (cipher.AEAD, error) {
-	return newChaCha(key, C.AEAD_POLICY_TLS13, &chachaTLS13Messages)
 }
 
 var (

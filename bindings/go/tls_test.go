@@ -17,18 +17,37 @@ type tlsCase struct {
 	xor    bool // TLS 1.3-style nonce: IV XOR sequence (also ChaCha20-Poly1305 in TLS 1.2)
 	aadLen int
 	mask   bool // non-zero IV bytes in the sequence part
+	// The ...WithIV constructors: newIV is given the first ivLen bytes of the IV up front.
+	newIV func(key, iv []byte) (cipher.AEAD, error)
+	ivLen int
 }
 
 func tlsCases() []tlsCase {
 	return []tlsCase{
-		{"GCM/TLS12", NewGCMForTLS12, NewGCM, false, false, 13, false},
-		{"GCM/TLS13", NewGCMForTLS13, NewGCM, false, true, 5, false},
-		{"GCM/TLS13/mask", NewGCMForTLS13, NewGCM, false, true, 5, true},
-		{"ChaCha/TLS12", NewChaCha20Poly1305ForTLS12, NewChaCha20Poly1305, true, true, 13, false},
-		{"ChaCha/TLS12/mask", NewChaCha20Poly1305ForTLS12, NewChaCha20Poly1305, true, true, 13, true},
-		{"ChaCha/TLS13", NewChaCha20Poly1305ForTLS13, NewChaCha20Poly1305, true, true, 5, false},
-		{"ChaCha/TLS13/mask", NewChaCha20Poly1305ForTLS13, NewChaCha20Poly1305, true, true, 5, true},
+		{name: "GCM/TLS12", new: NewGCMForTLS12, plain: NewGCM, aadLen: 13},
+		{name: "GCM/TLS13", new: NewGCMForTLS13, plain: NewGCM, xor: true, aadLen: 5},
+		{name: "GCM/TLS13/mask", new: NewGCMForTLS13, plain: NewGCM, xor: true, aadLen: 5, mask: true},
+		{name: "ChaCha/TLS12", new: NewChaCha20Poly1305ForTLS12, plain: NewChaCha20Poly1305, chacha: true, xor: true, aadLen: 13},
+		{name: "ChaCha/TLS12/mask", new: NewChaCha20Poly1305ForTLS12, plain: NewChaCha20Poly1305, chacha: true, xor: true, aadLen: 13, mask: true},
+		{name: "ChaCha/TLS13", new: NewChaCha20Poly1305ForTLS13, plain: NewChaCha20Poly1305, chacha: true, xor: true, aadLen: 5},
+		{name: "ChaCha/TLS13/mask", new: NewChaCha20Poly1305ForTLS13, plain: NewChaCha20Poly1305, chacha: true, xor: true, aadLen: 5, mask: true},
+		// IV given up front. TLS 1.2 AES-GCM with a 4-byte salt: salt || BE64(seq) (crypto/tls,
+		// libssl); with 12 bytes salt || mask: salt || (mask XOR BE64(seq)) (rustls), which is the
+		// XOR construction.
+		{name: "GCM/TLS12/IV4", newIV: NewGCMForTLS12WithIV, ivLen: 4, plain: NewGCM, aadLen: 13, mask: true},
+		{name: "GCM/TLS12/IV12", newIV: NewGCMForTLS12WithIV, ivLen: 12, plain: NewGCM, xor: true, aadLen: 13, mask: true},
+		{name: "GCM/TLS13/IV", newIV: NewGCMForTLS13WithIV, ivLen: 12, plain: NewGCM, xor: true, aadLen: 5, mask: true},
+		{name: "ChaCha/TLS12/IV", newIV: NewChaCha20Poly1305ForTLS12WithIV, ivLen: 12, plain: NewChaCha20Poly1305, chacha: true, xor: true, aadLen: 13, mask: true},
+		{name: "ChaCha/TLS13/IV", newIV: NewChaCha20Poly1305ForTLS13WithIV, ivLen: 12, plain: NewChaCha20Poly1305, chacha: true, xor: true, aadLen: 5, mask: true},
 	}
+}
+
+// make builds the case's AEAD: with the IV up front for the ...WithIV cases.
+func (c tlsCase) make(key, iv []byte) (cipher.AEAD, error) {
+	if c.newIV != nil {
+		return c.newIV(key, iv[:c.ivLen])
+	}
+	return c.new(key)
 }
 
 // tlsNonce builds the nonce Go's crypto/tls builds for record sequence seq: TLS 1.2 GCM is
@@ -71,7 +90,15 @@ func TestTLSSequence(t *testing.T) {
 			if !c.chacha {
 				key = key[:16]
 			}
-			a, err := c.new(key)
+			iv := make([]byte, 12)
+			if c.newIV != nil {
+				iv = randBytes(r, 12) // a salt and mask the AEAD cannot guess
+			}
+			if c.mask {
+				iv[9] ^= 0x42
+				iv[11] ^= 0x01
+			}
+			a, err := c.make(key, iv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,11 +108,6 @@ func TestTLSSequence(t *testing.T) {
 			}
 			if a.NonceSize() != 12 || a.Overhead() != 16 {
 				t.Fatalf("sizes %d/%d", a.NonceSize(), a.Overhead())
-			}
-			iv := make([]byte, 12)
-			if c.mask {
-				iv[9] ^= 0x42
-				iv[11] ^= 0x01
 			}
 			m := c.messages()
 			aad := randBytes(r, c.aadLen)

@@ -306,7 +306,7 @@ func TestNISTCAVP(t *testing.T) {
 					case tagSize == 16:
 						a, err = NewGCMWithNonceSize(c.key, len(c.iv))
 					default:
-						a, err = newGCM(c.key, 0, len(c.iv), tagSize, &gcmMessages)
+						a, err = Options{}.newGCM(c.key, 0, len(c.iv), tagSize, &gcmMessages, nil)
 					}
 					if err != nil {
 						t.Fatalf("line %d: %v", c.line, err)
