@@ -40,11 +40,20 @@ inline uint32_t random_below(uint32_t n) {
 // The shared vectors live beside the repository: <repo>/../shared/vectors.
 inline std::string vectors_dir() { return std::string(AEAD_SOURCE_ROOT) + "/../shared/vectors"; }
 
+// The FIPS stage (tests/fips/run.sh) runs suites with OPENSSL_CONF naming a FIPS-only configuration,
+// AEAD_TEST_FIPS=1, and AEAD_TEST_PROPERTIES="fips=yes" for every context the suites make.
+inline bool fips_stage() { return std::getenv("AEAD_TEST_FIPS") != nullptr; }
+inline const char *test_properties() {
+    const char *p = std::getenv("AEAD_TEST_PROPERTIES");
+    return p != nullptr && *p != 0 ? p : nullptr;
+}
+
 // A keyed libaead context that frees itself.
 struct Ctx {
     aead_ctx *p = nullptr;
-    Ctx(int alg, int policy, const Bytes &key, size_t tag = 0) {
-        const int rc = aead_ctx_new(&p, alg, policy, key.data(), key.size(), tag);
+    Ctx(int alg, int policy, const Bytes &key, size_t tag = 0, const Bytes &iv = {}) {
+        const int rc = aead_ctx_new_ex(&p, alg, policy, key.data(), key.size(), tag, test_properties(),
+                                       iv.empty() ? nullptr : iv.data(), iv.size());
         if (rc != 0) throw std::runtime_error(std::string("aead_ctx_new: ") + aead_strerror(rc));
     }
     ~Ctx() { aead_ctx_free(p); }
