@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Builds the pinned OpenSSL of one series (3.5 LTS or 4.0) from the openssl-src crate, once, into a
+# cache outside the clone, and prints the install prefix (last line of stdout). A second call with the
+# same version and configure flags just prints the prefix again.
+# Usage: shim/openssl/build.sh 3.5|4.0
+# Cache: ${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}/<version>-<flag hash>
+# LIBAEAD_OPENSSL_REBUILD=1 discards a cached build of that key and builds it again.
+# Progress goes to stderr (and to the terminal, if any: meson's run_command captures both streams);
+# the full log is <prefix>.log next to the cached build.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+series=${1:-}
+case "$series" in
+  3.5) # Modules on and enable-fips: the same build yields providers/fips.so and the openssl app that
+       # `openssl fipsinstall` needs for the FIPS test stage (tests/fips/). Legacy ciphers are not needed.
+       version=3.5.5
+       flags=(no-shared enable-fips no-legacy no-tests no-docs) ;;
+  4.0) # Only the static libcrypto, as the openssl-src crate builds it.
+       version=4.0.3
+       flags=(no-shared no-module no-apps no-tests no-docs) ;;
+  *) echo "usage: $0 3.5|4.0" >&2; exit 2 ;;
+esac
+case "$(uname -m)" in
+  x86_64) target=linux-x86_64 ;;
+  aarch64) target=linux-aarch64 ;;
+  *) target=linux-generic64 ;;
+esac
+flags+=("$target" -fPIC)
+
+# OpenSSL is always built with the system C compiler and its own flags, whatever compiler the meson
+# build around it uses, so that one cached build serves every build directory.
+unset CC CXX CFLAGS CXXFLAGS CPPFLAGS LDFLAGS OPENSSL_CONF OPENSSL_MODULES
+compiler=$(cc -dumpfullversion 2>/dev/null || cc --version | head -1)
+key_input=$(printf '%s\n' "$version" "${flags[@]}" "cc $compiler"; cat "$here"/fips-standins/util/*)
+key=$(printf '%s' "$key_input" | sha256sum | cut -c1-12)
+
+root=${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}
+prefix="$root/$version-$key"
+mkdir -p "$root"
+
+if [ -f "$prefix/lib/libcrypto.a" ] && [ "${LIBAEAD_OPENSSL_REBUILD:-0}" != 1 ]; then
+    echo "$prefix"
+    exit 0
+fi
+
+# Progress: stderr, plus the terminal when there is one.
+exec 3>/dev/null
+{ exec 3>/dev/tty; } 2>/dev/null || true
+say() { echo "openssl-build: $*" >&2; echo "openssl-build: $*" >&3 2>/dev/null || true; }
+
+# One build per key at a time: a second caller waits, then finds the finished build.
+exec 9>"$prefix.lock"
+if ! flock -n 9; then
+    say "another process is building OpenSSL $version into $prefix; waiting for it"
+    flock 9
+fi
+if [ -f "$prefix/lib/libcrypto.a" ]; then
+    if [ "${LIBAEAD_OPENSSL_REBUILD:-0}" = 1 ]; then rm -rf "$prefix"; else echo "$prefix"; exit 0; fi
+fi
+
+src=$("$here/fetch-source.sh" "$series")
+work=$(mktemp -d "${TMPDIR:-/tmp}/libaead-openssl-$version.XXXXXX")
+stage=$(mktemp -d "$root/.stage-$version-$key.XXXXXX")  # same file system as $prefix: rename is atomic
+log="$prefix.log"
+trap 'rm -rf "$work" "$stage"; [ -n "${ticker:-}" ] && kill "$ticker" 2>/dev/null' EXIT
+: >"$log"
+
+say "building OpenSSL $version (${flags[*]}) into $prefix"
+say "about 8 minutes on 2 cores; log: $log"
+start=$(date +%s)
+cp -a "$src/." "$work/"
+# The crate's source is trimmed: the FIPS module build needs these three generators/inputs back.
+cp "$here"/fips-standins/util/* "$work/util/"
+
+cd "$work"
+./Configure "${flags[@]}" --prefix="$prefix" --openssldir="$prefix/ssl" --libdir=lib >>"$log" 2>&1 ||
+    { say "Configure failed; see $log"; tail -20 "$log" >&2; exit 1; }
+total=$(grep -Eo '^[^ :]+\.o:' Makefile | sort -u | wc -l)
+( while sleep 30; do
+      say "$(find . -name '*.o' | wc -l)/$total objects, $(($(date +%s) - start)) s"
+  done ) &
+ticker=$!
+jobs=${LIBAEAD_OPENSSL_JOBS:-2}
+nice -n 10 make -j"$jobs" build_sw >>"$log" 2>&1 || { say "make failed; see $log"; tail -30 "$log" >&2; exit 1; }
+kill "$ticker" 2>/dev/null || true
+ticker=
+
+install_targets=(install_sw)
+[[ " ${flags[*]} " == *" enable-fips "* ]] && install_targets+=(install_fips)
+make DESTDIR="$stage" "${install_targets[@]}" >>"$log" 2>&1 || { say "install failed; see $log"; exit 1; }
+built="$stage$prefix"
+if [ -x "$built/bin/openssl" ] && [ -f "$built/lib/ossl-modules/fips.so" ]; then
+    # The real fipsmodule.cnf (self-test MAC of this fips.so), as `openssl fipsinstall` writes it.
+    "$built/bin/openssl" fipsinstall -module "$built/lib/ossl-modules/fips.so" \
+        -out "$built/ssl/fipsmodule.cnf" >>"$log" 2>&1 || { say "fipsinstall failed; see $log"; exit 1; }
+fi
+printf '%s\n' "$key_input" >"$built/libaead-build-key.txt"
+mv -T "$built" "$prefix"
+say "OpenSSL $version built in $(($(date +%s) - start)) s"
+echo "$prefix"
