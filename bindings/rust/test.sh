@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Tests of the Rust binding (bindings/rust). Run from anywhere, e.g. from the repository root:
+# Tests of the Rust binding (bindings/rust) on the pkg-config path: the crate without its
+# `bundled` feature, linked to the meson-built libaead in $AEAD_BUILD_DIR (default: <repo>/build).
+# Run from anywhere, e.g. from the repository root:
 #   bash bindings/rust/test.sh
-# Needs: a Rust toolchain (cargo >= 1.85), pkg-config, and the C library already built in
-# $AEAD_BUILD_DIR (default: <repo>/build). Crates come from crates.io (cargo fetch --locked).
+# Needs: a Rust toolchain (cargo >= 1.85), pkg-config, and the C library already built.
+# Crates come from crates.io (cargo fetch --locked). The default (bundled) build: test-bundled.sh.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,13 +23,24 @@ command -v pkg-config >/dev/null 2>&1 || { echo "test.sh: pkg-config not found (
 
 export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The workspace's benchmark member enables default features; this switch makes it (and anything
+# else) link the meson build too.
+export LIBAEAD_SYS_USE_PKG_CONFIG=1
 export RUSTFLAGS="-D warnings"
 export RUSTDOCFLAGS="-D warnings"
 
 cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked
-cargo test --locked
+cargo test --locked --no-default-features --features alloc
+# The pkg-config path must really link the meson build's shared library.
+API_BIN="$(ls -t target/debug/deps/api-* | grep -v '\.d$' | head -1)"
+if ! ldd "$API_BIN" | grep -q "libaead.so.1 => $AEAD_BUILD_DIR/"; then
+    echo "test.sh: $API_BIN does not load $AEAD_BUILD_DIR/libaead.so.1:" >&2
+    ldd "$API_BIN" >&2
+    exit 1
+fi
+echo "== linked $AEAD_BUILD_DIR/libaead.so.1 through pkg-config"
 echo "== cargo doc (broken intra-doc links are errors)"
 cargo doc --locked --no-deps
 if cargo clippy --version >/dev/null 2>&1; then

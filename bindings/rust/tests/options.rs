@@ -1,0 +1,79 @@
+//! ABI 1.1 context options: OpenSSL property queries, the provider name and the FIPS indicator,
+//! and the version number. Under the default configuration nothing is FIPS; with
+//! LIBAEAD_TEST_FIPS=1 (a configuration whose only cipher provider is the FIPS one) the indicator
+//! must say approved for TLS and random-nonce seals and for opens, never for arbitrary nonces.
+mod common;
+
+use common::{reference_seal, Rng};
+use libaead::{sys, tls13_nonce, Aes128GcmRandomNonce, Algorithm, Cipher, Error, Policy, Tls12Aead, Tls13Aead};
+
+fn fips_run() -> bool {
+    std::env::var_os("LIBAEAD_TEST_FIPS").is_some_and(|v| v == "1")
+}
+
+#[test]
+fn version_number_is_1_1() {
+    assert_eq!(sys::AEAD_VERSION_NUMBER, 10100);
+    assert!(libaead::version_number() >= sys::AEAD_VERSION_NUMBER, "{}", libaead::version_number());
+    assert_eq!(libaead::version_number() / 10000, libaead::abi_version());
+}
+
+#[test]
+fn property_queries_select_the_fetch() {
+    let mut rng = Rng::from_env("property_queries_select_the_fetch");
+    let key = rng.bytes(16);
+    let nonce: [u8; 12] = rng.array();
+    let msg = rng.msg();
+    let want = reference_seal(Algorithm::Aes128Gcm, &key, &nonce, b"aad", &msg);
+    let default_provider = if fips_run() { "fips" } else { "default" };
+    for props in [None, Some(""), Some(if fips_run() { "fips=yes" } else { "provider=default" })] {
+        let c = Cipher::with_options(Algorithm::Aes128Gcm, Policy::None, &key, 16, props, &[]).unwrap();
+        assert_eq!(c.seal(&nonce, b"aad", &msg).unwrap(), want, "{props:?}");
+        assert_eq!(c.provider(), default_provider, "{props:?}");
+    }
+    for props in ["provider=no-such-provider", "fips=yes,provider=no-such-provider"] {
+        let r = Cipher::with_options(Algorithm::Aes128Gcm, Policy::None, &key, 16, Some(props), &[]);
+        assert_eq!(r.unwrap_err(), Error::Unsupported, "{props}");
+    }
+    if !fips_run() {
+        // No FIPS provider is loaded: asking for one fails cleanly.
+        let r = Tls13Aead::with_options(Algorithm::Aes128Gcm, &key, &[0; 12], Some("fips=yes"));
+        assert_eq!(r.unwrap_err(), Error::Unsupported);
+    }
+    // aead.h: at most 255 bytes; a NUL inside cannot be passed to C at all.
+    let long = "a".repeat(256);
+    let r = Cipher::with_options(Algorithm::Aes128Gcm, Policy::None, &key, 16, Some(&long), &[]);
+    assert_eq!(r.unwrap_err(), Error::Arg);
+    let r = Cipher::with_options(Algorithm::Aes128Gcm, Policy::None, &key, 16, Some("fips=yes\0"), &[]);
+    assert_eq!(r.unwrap_err(), Error::Arg);
+}
+
+#[test]
+fn indicator_per_policy() {
+    let key16 = [7u8; 16];
+    let key32 = [7u8; 32];
+    let fips = fips_run();
+    let none = Cipher::new(Algorithm::Aes128Gcm, Policy::None, &key16, 16).unwrap().indicator();
+    let tls12 = Tls12Aead::with_iv(Algorithm::Aes128Gcm, &key16, &[1; 12]).unwrap().indicator();
+    let tls13 = Tls13Aead::with_iv(Algorithm::Aes256Gcm, &key32, &[1; 12]).unwrap().indicator();
+    let learned = Tls13Aead::new(Algorithm::Aes128Gcm, &key16).unwrap().indicator();
+    let random = Aes128GcmRandomNonce::try_new(&key16.into()).unwrap().indicator();
+    for (name, ind) in [("none", none), ("tls12", tls12), ("tls13", tls13), ("tls13 learned", learned), ("random", random)] {
+        assert_eq!(ind.fips_provider(), fips, "{name}");
+        assert_eq!(ind.open_approved(), fips, "{name}");
+        assert_eq!(ind.seal_approved(), fips && name != "none", "{name}");
+        assert_eq!(ind.bits() & !7, 0, "{name}: unknown bits");
+    }
+    if !fips {
+        let chacha = Tls13Aead::with_iv(Algorithm::ChaCha20Poly1305, &key32, &[1; 12]).unwrap();
+        assert_eq!(chacha.indicator().bits(), 0, "ChaCha20-Poly1305 is never approved");
+        assert_eq!(chacha.provider(), "default");
+    } else {
+        let r = Tls13Aead::with_iv(Algorithm::ChaCha20Poly1305, &key32, &[1; 12]);
+        assert_eq!(r.unwrap_err(), Error::Unsupported, "the FIPS provider has no ChaCha20-Poly1305");
+    }
+    // Records sealed under an approved construction still equal RustCrypto's.
+    let t = Tls13Aead::with_iv(Algorithm::Aes128Gcm, &key16, &[1; 12]).unwrap();
+    let n = tls13_nonce(&[1; 12], 0);
+    assert_eq!(t.seal(&n, &[0; 5], b"rec").unwrap(), reference_seal(Algorithm::Aes128Gcm, &key16, &n, &[0; 5], b"rec"));
+}
