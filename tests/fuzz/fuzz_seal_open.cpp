@@ -21,9 +21,15 @@
 //    accept/refuse decision over a sequence of up to 8 calls on one context.
 //  - Zero-length buffers may be NULL or point at ASan-poisoned memory: they must never be read.
 //  - A stale error left on the thread's OpenSSL error queue by the caller must not change any result.
+//  - ABI 1.1: contexts made by aead_ctx_new_ex with a TLS IV given up front (the model starts learned),
+//    the random-nonce policy (nonce || ct || tag: the drawn nonce is read back from out and the rest
+//    checked against the oracle; in place means out + 12 == in for seals, out == in + 12 for opens),
+//    and calls made through aead_seal_open_many (one record), whose result must be what the single
+//    call's would be.
 //
 // Input format (all integers little-endian; reads past the end give zero bytes):
-//  header: alg u8, policy u8, keysel u8, tagsel u8, nops u8, key bytes
+//  header: alg u8, policy u8, keysel u8, tagsel u8, nops u8, key bytes[, iv bytes]
+//  (tagsel bit 6 without bit 7: aead_ctx_new_ex with an IV of length {0, 4, 12, 7}[nops >> 3 & 3])
 //  per op: opb u8, flags u8, nonce-len u16 + nonce, aad-len u16 + aad, in-len u16 + in,
 //          outcap u8, place u8, delta u16, tamper-pos u16, tamper-mask u8, rt u8
 //  (see decode_* below and tests/fuzz/make_corpus.py, which writes this format).
@@ -111,7 +117,20 @@ bool alg_valid(int alg) {
            alg == AEAD_CHACHA20_POLY1305;
 }
 bool is_gcm(int alg) { return alg == AEAD_AES_128_GCM || alg == AEAD_AES_192_GCM || alg == AEAD_AES_256_GCM; }
-bool policy_valid(int p) { return p == AEAD_POLICY_NONE || p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13; }
+bool policy_valid(int alg, int p) {
+    return p == AEAD_POLICY_NONE || p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13 ||
+           (p == AEAD_POLICY_RANDOM_NONCE && is_gcm(alg));
+}
+bool tls_policy(int p) { return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13; }
+// Bytes of drawn nonce before the ciphertext (random-nonce policy).
+size_t prefix_of(int policy) { return policy == AEAD_POLICY_RANDOM_NONCE ? 12 : 0; }
+// aead_ctx_new_ex: the IV lengths each policy takes.
+bool iv_valid(int alg, int policy, size_t n) {
+    if (n == 0) return true;
+    if (policy == AEAD_POLICY_TLS13) return n == 12;
+    if (policy == AEAD_POLICY_TLS12) return n == 12 || (is_gcm(alg) && n == 4);
+    return false;
+}
 size_t key_size_of(int alg) {
     switch (alg) {
         case AEAD_AES_128_GCM: return 16;
@@ -127,6 +146,7 @@ bool tag_valid(int alg, int policy, size_t tag) {
     return tag == 4 || tag == 8 || (tag >= 12 && tag <= 15);
 }
 bool nonce_valid(int alg, int policy, size_t n) {
+    if (policy == AEAD_POLICY_RANDOM_NONCE) return n == 0;
     if (is_gcm(alg) && policy == AEAD_POLICY_NONE) return n >= 1 && n <= kMaxNonce;
     return n == 12;
 }
@@ -363,7 +383,7 @@ struct Call {
 struct Stats {
     unsigned long long code[2][17] = {};  // [seal/open][-rc], index 0 = success
     unsigned long long accepted_checked = 0, refusals_checked = 0, roundtrips = 0, tampers = 0, tls_commits = 0,
-                       ctx_refused = 0, null_ctx = 0, bad_op = 0;
+                       ctx_refused = 0, null_ctx = 0, bad_op = 0, batched = 0, random_seals = 0, iv_given = 0;
     bool enabled = false;
     Stats() {
         const char *e = std::getenv("AEAD_FUZZ_STATS");
@@ -373,9 +393,10 @@ struct Stats {
         if (!enabled) return;
         std::fprintf(stderr, "fuzz_seal_open stats: accepted calls checked against the oracle %llu, refusals %llu, "
                              "round trips %llu, tampered opens %llu, TLS seals accepted %llu, refused contexts %llu, "
-                             "NULL-ctx calls %llu, bad-op calls %llu\n",
+                             "NULL-ctx calls %llu, bad-op calls %llu, batched calls %llu, random-nonce seals %llu, "
+                             "contexts with a TLS IV given %llu\n",
                      accepted_checked, refusals_checked, roundtrips, tampers, tls_commits, ctx_refused, null_ctx,
-                     bad_op);
+                     bad_op, batched, random_seals, iv_given);
         for (int o = 0; o < 2; ++o) {
             std::fprintf(stderr, "  %s:", o == 0 ? "seal" : "open");
             for (int i = 0; i < 17; ++i)
@@ -391,11 +412,25 @@ struct Stats {
 };
 Stats g_stats;
 
-int64_t invoke(aead_ctx *ctx, const Call &c, bool stale_error) {
+int64_t invoke(aead_ctx *ctx, const Call &c, bool stale_error, bool batch) {
     ERR_clear_error();
     if (stale_error) ERR_raise(ERR_LIB_EVP, EVP_R_BAD_DECRYPT);  // the caller's own leftover error
-    const int64_t rc = aead_seal_open(ctx, c.op, c.nonce, c.nonce_len, c.aad, c.aad_len, c.in, c.in_len, c.out,
-                                      c.out_cap);
+    int64_t rc;
+    if (batch) {
+        aead_record r{c.nonce, c.nonce_len, c.aad, c.aad_len, c.in, c.in_len, c.out, c.out_cap, 0x5A5A};
+        const int64_t n = aead_seal_open_many(ctx, c.op, &r, 1);
+        if (ctx == nullptr || (c.op != AEAD_SEAL && c.op != AEAD_OPEN)) {
+            CHECK(n == AEAD_ERR_ARG && r.result == 0x5A5A, "batch with NULL ctx or bad op returned %lld", static_cast<long long>(n));
+            rc = AEAD_ERR_ARG;
+        } else {
+            CHECK(n == (r.result >= 0 ? 1 : 0), "batch returned %lld for a record whose result is %lld",
+                  static_cast<long long>(n), static_cast<long long>(r.result));
+            rc = r.result;
+        }
+        ++g_stats.batched;
+    } else {
+        rc = aead_seal_open(ctx, c.op, c.nonce, c.nonce_len, c.aad, c.aad_len, c.in, c.in_len, c.out, c.out_cap);
+    }
     ERR_clear_error();
     if (ctx == nullptr) ++g_stats.null_ctx;
     else g_stats.count(c.op, rc);
@@ -423,34 +458,38 @@ struct Fuzz {
             s.add(AEAD_ERR_ARG);
         if (!nonce_valid(alg, policy, c.nonce_len)) s.add(AEAD_ERR_NONCE_SIZE);
         if (op_ok) {
+            const size_t pre = prefix_of(policy);
             if (c.op == AEAD_SEAL) {
-                out_len = c.in_len + tag;
+                out_len = c.in_len + pre + tag;
                 have_out_len = true;
-            } else if (c.in_len < tag) {
+            } else if (c.in_len < pre + tag) {
                 s.add(AEAD_ERR_AUTH);  // too short to hold a tag: not authentic, and nothing written
             } else {
-                out_len = c.in_len - tag;
+                out_len = c.in_len - pre - tag;
                 have_out_len = true;
             }
             if (have_out_len) {
                 if (c.out_cap < out_len) s.add(AEAD_ERR_BUFFER_TOO_SMALL);
-                if ((c.out != c.in && ranges_overlap(c.out, out_len, c.in, c.in_len)) ||
+                // The one alias allowed: the ciphertext exactly where the plaintext is.
+                const auto o = reinterpret_cast<uintptr_t>(c.out), i = reinterpret_cast<uintptr_t>(c.in);
+                const bool in_place = c.out != nullptr && c.in != nullptr && (c.op == AEAD_SEAL ? o + pre == i : o == i + pre);
+                if ((!in_place && ranges_overlap(c.out, out_len, c.in, c.in_len)) ||
                     ranges_overlap(c.out, out_len, c.aad, c.aad_len) ||
                     ranges_overlap(c.out, out_len, c.nonce, c.nonce_len))
                     s.add(AEAD_ERR_OVERLAP);
             }
-            if (c.op == AEAD_SEAL && policy != AEAD_POLICY_NONE && c.aad_len != tls_aad_size(policy))
+            if (c.op == AEAD_SEAL && tls_policy(policy) && c.aad_len != tls_aad_size(policy))
                 s.add(AEAD_ERR_AAD_SIZE);
         }
         return s;
     }
 
     // Runs one call and checks everything about it. Returns the code.
-    int64_t run_call(Arena &mem, const Call &c, bool null_ctx, bool stale_error, const Bytes &nonce_v,
+    int64_t run_call(Arena &mem, const Call &c, bool null_ctx, bool stale_error, bool batch, const Bytes &nonce_v,
                      const Bytes &aad_v, const Bytes &in_v, const char *what) {
         mem.snapshot();
         aead_ctx *use = null_ctx ? nullptr : ctx;
-        const int64_t rc = invoke(use, c, stale_error);
+        const int64_t rc = invoke(use, c, stale_error, batch);
         if (use == nullptr) {
             CHECK(rc == AEAD_ERR_ARG, "%s: NULL ctx returned %lld, expected AEAD_ERR_ARG", what,
                   static_cast<long long>(rc));
@@ -474,7 +513,17 @@ struct Fuzz {
         }
         // Accepted by every check: the result is the oracle's.
         ++g_stats.accepted_checked;
-        if (c.op == AEAD_SEAL) {
+        if (c.op == AEAD_SEAL && policy == AEAD_POLICY_RANDOM_NONCE) {
+            // The library drew the nonce: read it back, and the rest must be the oracle's for it.
+            CHECK(rc == static_cast<int64_t>(out_len), "%s: random-nonce seal returned %lld (%s), expected %zu", what,
+                  static_cast<long long>(rc), aead_strerror(rc), out_len);
+            Bytes want(c.out, c.out + 12);
+            const Bytes body = oracle_seal(alg, key, want, aad_v, in_v, tag);
+            want.insert(want.end(), body.begin(), body.end());
+            mem.verify(c.out, out_len, want.data(), what);
+            last_sealed = want;
+            ++g_stats.random_seals;
+        } else if (c.op == AEAD_SEAL) {
             const Bytes want = oracle_seal(alg, key, nonce_v, aad_v, in_v, tag);
             CHECK(rc == static_cast<int64_t>(out_len), "%s: seal returned %lld (%s), expected %zu", what,
                   static_cast<long long>(rc), aead_strerror(rc), out_len);
@@ -486,7 +535,9 @@ struct Fuzz {
             last_sealed = want;
         } else {
             Bytes pt;
-            const bool ok = oracle_open(alg, key, nonce_v, aad_v, in_v.data(), in_v.size(), tag, pt);
+            const size_t pre = prefix_of(policy);
+            const Bytes nonce_used = pre != 0 ? Bytes(in_v.begin(), in_v.begin() + static_cast<long>(pre)) : nonce_v;
+            const bool ok = oracle_open(alg, key, nonce_used, aad_v, in_v.data() + pre, in_v.size() - pre, tag, pt);
             if (ok) {
                 CHECK(rc == static_cast<int64_t>(out_len), "%s: open of an authentic message returned %lld (%s)",
                       what, static_cast<long long>(rc), aead_strerror(rc));
@@ -509,22 +560,24 @@ struct Fuzz {
             Call c;
             c.op = AEAD_OPEN;
             c.nonce = mem.alloc(nonce_v.size());
-            std::memcpy(const_cast<uint8_t *>(c.nonce), nonce_v.data(), nonce_v.size());
+            if (!nonce_v.empty()) std::memcpy(const_cast<uint8_t *>(c.nonce), nonce_v.data(), nonce_v.size());
             c.nonce_len = nonce_v.size();
             c.aad = mem.alloc(aad_v.size());
             if (!aad_v.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), aad_v.data(), aad_v.size());
             c.aad_len = aad_v.size();
             c.in_len = sealed.size();
             c.out_cap = pt.size();
-            if (rt & 1) {  // exact in-place
-                c.out = mem.alloc(sealed.size() + kGuard);
-                c.in = c.out;
+            if (rt & 1) {  // exact in-place: the plaintext lands where the ciphertext is
+                uint8_t *b = mem.alloc(sealed.size() + kGuard);
+                c.in = b;
+                c.out = b + prefix_of(policy);
             } else {
                 c.in = mem.alloc(sealed.size());
                 c.out = mem.alloc(c.out_cap + kGuard);
             }
             std::memcpy(const_cast<uint8_t *>(c.in), sealed.data(), sealed.size());
-            const int64_t rc = run_call(mem, c, false, stale_error, nonce_v, aad_v, sealed, "roundtrip open");
+            const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x20) != 0, nonce_v, aad_v, sealed,
+                                        "roundtrip open");
             CHECK(rc == static_cast<int64_t>(pt.size()), "roundtrip open returned %lld (%s), expected %zu",
                   static_cast<long long>(rc), aead_strerror(rc), pt.size());
             CHECK(pt.empty() || std::memcmp(c.out, pt.data(), pt.size()) == 0, "roundtrip plaintext differs");
@@ -543,14 +596,16 @@ struct Fuzz {
             t_nonce[at - t_aad.size()] ^= x;
         }
         Bytes unused;
-        const bool forged_ok = oracle_open(alg, key, t_nonce, t_aad, t_in.data(), t_in.size(), tag, unused);
+        const size_t pre = prefix_of(policy);  // random-nonce: the nonce travels in front of the ciphertext
+        const Bytes used_nonce = pre != 0 ? Bytes(t_in.begin(), t_in.begin() + static_cast<long>(pre)) : t_nonce;
+        const bool forged_ok = oracle_open(alg, key, used_nonce, t_aad, t_in.data() + pre, t_in.size() - pre, tag, unused);
         // With a 16-byte tag a one-byte change that authenticates is a 2^-128 event: the oracle is wrong.
         CHECK(!forged_ok || tag < 16, "oracle accepted a modified message with a 16-byte tag");
         Arena mem;
         Call c;
         c.op = AEAD_OPEN;
         c.nonce = mem.alloc(t_nonce.size());
-        std::memcpy(const_cast<uint8_t *>(c.nonce), t_nonce.data(), t_nonce.size());
+        if (!t_nonce.empty()) std::memcpy(const_cast<uint8_t *>(c.nonce), t_nonce.data(), t_nonce.size());
         c.nonce_len = t_nonce.size();
         c.aad = mem.alloc(t_aad.size());
         if (!t_aad.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), t_aad.data(), t_aad.size());
@@ -558,14 +613,15 @@ struct Fuzz {
         c.in_len = t_in.size();
         c.out_cap = pt.size() + ((rt >> 2) & 7);
         if (rt & 2) {
-            c.out = mem.alloc(std::max(t_in.size(), c.out_cap) + kGuard);
-            c.in = c.out;
+            uint8_t *b = mem.alloc(std::max(t_in.size(), c.out_cap + pre) + kGuard);
+            c.in = b;
+            c.out = b + pre;
         } else {
             c.in = mem.alloc(t_in.size());
             c.out = mem.alloc(c.out_cap + kGuard);
         }
         std::memcpy(const_cast<uint8_t *>(c.in), t_in.data(), t_in.size());
-        const int64_t rc = run_call(mem, c, false, stale_error, t_nonce, t_aad, t_in, "tampered open");
+        const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x40) != 0, t_nonce, t_aad, t_in, "tampered open");
         ++g_stats.tampers;
         if (!forged_ok)
             CHECK(rc == AEAD_ERR_AUTH, "tampered open returned %lld (%s), expected AEAD_ERR_AUTH",
@@ -619,8 +675,9 @@ struct Fuzz {
         // out_cap, around the output length
         const uint8_t oc = r.u8();
         size_t need = in_v.size();
-        if (op_code == AEAD_SEAL) need = in_v.size() + tag;
-        else if (op_code == AEAD_OPEN) need = in_v.size() >= tag ? in_v.size() - tag : 0;
+        const size_t pre = prefix_of(policy);
+        if (op_code == AEAD_SEAL) need = in_v.size() + pre + tag;
+        else if (op_code == AEAD_OPEN) need = in_v.size() >= pre + tag ? in_v.size() - pre - tag : 0;
         size_t out_cap;
         if (oc < 0x60) out_cap = need;
         else if (oc < 0x80) out_cap = need + (oc - 0x5Fu);
@@ -655,10 +712,12 @@ struct Fuzz {
             out_p = a + x_off - (out_cap + kGuard) + d;
         };
         switch (place) {
-            case kInPlace:
-                in_p = mem.alloc(std::max(in_v.size(), out_cap) + kGuard);
-                out_p = in_p;
+            case kInPlace: {  // the documented alias: the ciphertext (or plaintext) where the input's is
+                uint8_t *b = mem.alloc(std::max(in_v.size(), out_cap) + pre + kGuard);
+                in_p = op_code == AEAD_OPEN ? b : b + pre;
+                out_p = op_code == AEAD_OPEN ? b + pre : b;
                 break;
+            }
             case kArenaIn: arena_with(in_v.size(), in_p); break;
             case kArenaAad: arena_with(aad_v.size(), aad_p); break;
             case kArenaNonce: arena_with(nonce_v.size(), nonce_p); break;
@@ -672,7 +731,7 @@ struct Fuzz {
         if (!aad_v.empty()) std::memcpy(aad_p, aad_v.data(), aad_v.size());
         if (!in_v.empty()) std::memcpy(in_p, in_v.data(), in_v.size());
         // flags: bit0..3 NULL nonce/aad/in/out, bit4 zero-length pointers poisoned, bit5 NULL ctx,
-        // bit6 a stale error on the OpenSSL error queue.
+        // bit6 a stale error on the OpenSSL error queue, bit7 through aead_seal_open_many.
         const bool poison = (flags & 0x10) != 0;
         auto pick = [&](uint8_t *p, size_t len, unsigned bit) -> uint8_t * {
             if (flags & (1u << bit)) return nullptr;
@@ -686,7 +745,7 @@ struct Fuzz {
         const bool null_ctx = (flags & 0x20) != 0;
         const bool stale = (flags & 0x40) != 0 && !skip_stale_error();
 
-        const int64_t rc = run_call(mem, c, null_ctx, stale, nonce_v, aad_v, in_v, "fuzzed call");
+        const int64_t rc = run_call(mem, c, null_ctx, stale, (flags & 0x80) != 0, nonce_v, aad_v, in_v, "fuzzed call");
         if (op_code == AEAD_SEAL && rc >= 0 && ctx != nullptr && !null_ctx)
             roundtrip(nonce_v, aad_v, in_v, tpos, tmask, rt, stale);
     }
@@ -697,7 +756,7 @@ struct Fuzz {
         const unsigned ac = a & 15;
         alg = ac < 12 ? static_cast<int>(ac % 4) + 1 : kBadAlgs[ac - 12];
         const unsigned pc = p & 7;
-        policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? 3 : -1);
+        policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 4 : -1));
         size_t key_len = key_size_of(alg) != 0 ? key_size_of(alg) : 32;
         bool key_null = false;
         if ((ks >> 6) == 2) key_len = ks & 0x3f;
@@ -708,19 +767,27 @@ struct Fuzz {
         size_t tag_arg = (ts & 0x80) ? SIZE_MAX - (ts & 0x1f) : (ts & 0x3f);
         const unsigned nops = 1 + nops_b % 8;
         key = r.take(key_len);
+        // aead_ctx_new_ex with a TLS IV given up front.
+        const bool with_iv = (ts & 0xC0) == 0x40;
+        static constexpr size_t kIvLens[4] = {0, 4, 12, 7};
+        const Bytes iv = with_iv ? r.take(kIvLens[(nops_b >> 3) & 3]) : Bytes{};
 
         // aead_ctx_new: expected code from the contract.
         CodeSet s;
-        if (!alg_valid(alg) || !policy_valid(policy) || (key_null && key_len != 0)) s.add(AEAD_ERR_ARG);
+        if (!alg_valid(alg) || !policy_valid(alg, policy) || (key_null && key_len != 0)) s.add(AEAD_ERR_ARG);
         if (alg_valid(alg)) {
             if (key_len != key_size_of(alg)) s.add(AEAD_ERR_KEY_SIZE);
             // With an unknown policy the tag rule is undefined: ARG is then in the set anyway.
-            if (!tag_valid(alg, policy_valid(policy) ? policy : AEAD_POLICY_NONE, tag_arg == 0 ? 16 : tag_arg))
+            if (!tag_valid(alg, policy_valid(alg, policy) ? policy : AEAD_POLICY_NONE, tag_arg == 0 ? 16 : tag_arg))
                 s.add(AEAD_ERR_TAG_SIZE);
+            if (!iv_valid(alg, policy, iv.size())) s.add(AEAD_ERR_NONCE_SIZE);
         }
         static int sentinel;
         ctx = reinterpret_cast<aead_ctx *>(&sentinel);
-        const int rc = aead_ctx_new(&ctx, alg, policy, key_null ? nullptr : key.data(), key_len, tag_arg);
+        const int rc = with_iv ? aead_ctx_new_ex(&ctx, alg, policy, key_null ? nullptr : key.data(), key_len, tag_arg,
+                                                 (a & 32) ? "provider=default" : nullptr,
+                                                 iv.empty() ? nullptr : iv.data(), iv.size())
+                               : aead_ctx_new(&ctx, alg, policy, key_null ? nullptr : key.data(), key_len, tag_arg);
         if (s.empty()) {
             CHECK(rc == 0 && ctx != nullptr, "aead_ctx_new(alg %d, policy %d, key %zu, tag %zu) returned %d (%s)",
                   alg, policy, key_len, tag_arg, rc, aead_strerror(rc));
@@ -734,8 +801,14 @@ struct Fuzz {
               "aead_ctx_new(NULL, ...) is not AEAD_ERR_ARG");
         // Without a context every call is AEAD_ERR_ARG; sizes are then decoded as for a 16-byte tag.
         tag = ctx != nullptr ? (tag_arg == 0 ? 16 : tag_arg) : 16;
-        tls.enforced = policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13;
+        tls.enforced = tls_policy(policy);
         tls.explicit_counter = policy == AEAD_POLICY_TLS12 && is_gcm(alg);
+        if (ctx != nullptr && iv.size() >= 4) {  // given up front: nothing to learn
+            tls.learned = true;
+            tls.prefix = TlsModel::be32(iv.data());
+            tls.mask = iv.size() == 12 ? TlsModel::be64(iv.data() + 4) : 0;
+            ++g_stats.iv_given;
+        }
 
         for (unsigned i = 0; i < nops; ++i) op(r);
         aead_ctx_free(ctx);
