@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Benchmarks of the Rust binding: this crate vs a direct unsafe aead_seal_open call vs RustCrypto
-# aes-gcm, AES-128-GCM at 64 B and 16 KiB. Prints criterion's output, then a Markdown table.
-#   bash bindings/rust/bench.sh              # everything (about 2 minutes after the build)
-#   bash bindings/rust/bench.sh seal_64      # criterion filter
-# Uses the C library in $AEAD_BUILD_DIR (default: <repo>/build).
+# Benchmark of the Rust binding (benches/seal_open.rs): libaead vs RustCrypto aes-gcm, ring,
+# aws-lc-rs and a direct C call, AES-128-GCM seal/open at 64 B and 16 KiB, interleaved A/B.
+# Prints a Markdown table; writes JSON to $LIBAEAD_BENCH_JSON (default target/bench-rust.json).
+#   bash bindings/rust/bench.sh
+# By default libaead is the crate's bundled build on OpenSSL 3.5.5 from openssl-src (the
+# `vendored` feature; the first build compiles OpenSSL, a few minutes). To measure a meson build
+# instead (e.g. -Dlibcrypto=vendored or system): LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=<dir>.
+# Run it on a quiet machine; only the ratios, measured side by side, are meaningful.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
-AEAD_BUILD_DIR="$(cd "$AEAD_BUILD_DIR" && pwd)"
-export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export CRITERION_HOME="$HERE/target/criterion"
-
+if [ -n "${LIBAEAD_SYS_USE_PKG_CONFIG:-}" ]; then
+    AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$HERE/../../build}" && pwd)"
+    export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+    export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 cd "$HERE"
+if cargo clippy --version >/dev/null 2>&1; then
+    cargo clippy --locked -p libaead-bench --all-targets -- -D warnings
+fi
 cargo bench --locked -p libaead-bench --bench seal_open -- "$@"

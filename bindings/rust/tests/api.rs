@@ -250,7 +250,7 @@ fn display_of_auth_error_uses_strerror() {
 /// The usage snippet of README.md, verbatim apart from the final checks.
 #[test]
 fn readme_usage() -> Result<(), Box<dyn std::error::Error>> {
-    use libaead::{tls13_nonce, Tls13Aead};
+    use libaead::{tls13_nonce, Aes256GcmRandomNonce, Tls13Aead};
 
     // RustCrypto traits
     let cipher = Aes256Gcm::new(&[7u8; 32].into());
@@ -266,13 +266,20 @@ fn readme_usage() -> Result<(), Box<dyn std::error::Error>> {
     let gcm = Cipher::new(Algorithm::Aes128Gcm, Policy::None, &[0u8; 16], 12)?;
     let sealed = gcm.seal(&[9u8; 16], b"", b"msg")?;
 
-    // TLS 1.3 records: the library refuses reused or decreasing sequence numbers
-    let tls = Tls13Aead::new(Algorithm::Aes128Gcm, &[0u8; 16])?;
+    // TLS 1.3 records, IV given up front: the library refuses reused or decreasing sequences
     let iv = [3u8; 12];
+    let tls = Tls13Aead::with_iv(Algorithm::Aes128Gcm, &[0u8; 16], &iv)?;
     let hdr = [23, 3, 3, 0, 21]; // 5-byte record header = AAD
     let rec0 = tls.seal(&tls13_nonce(&iv, 0), &hdr, b"hello")?;
     assert_eq!(tls.seal(&tls13_nonce(&iv, 0), &hdr, b"again"), Err(Error::NonceOrder));
     let rec1 = tls.seal(&tls13_nonce(&iv, 1), &hdr, b"world")?;
+    let ind = tls.indicator(); // FIPS: ind.seal_approved() under a FIPS provider
+    println!("{} {}", tls.provider(), ind.fips_provider());
+
+    // random nonces (Go's NewGCMWithRandomNonce layout): nonce || ciphertext || tag
+    let rn = Aes256GcmRandomNonce::new(&[7u8; 32].into());
+    let boxed = rn.seal(b"hdr", b"hello")?; // 5 + 28 bytes
+    assert_eq!(rn.open(b"hdr", &boxed)?, b"hello");
 
     assert_eq!(pt, b"hello");
     assert_eq!((n, &out[..]), (21, &ct[..]));
