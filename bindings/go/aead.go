@@ -204,19 +204,7 @@ func bytePtr(b []byte) *C.uint8_t {
 
 // Seal implements cipher.AEAD.
 func (a *aeadImpl) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != a.nonceSize {
-		panic(a.msg.nonceSeal)
-	}
-	if uint64(len(plaintext)) > a.maxPlain {
-		panic(a.msg.tooLarge)
-	}
-	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
-	if inexactOverlap(out, plaintext) {
-		panic(a.msg.overlapInput)
-	}
-	if anyOverlap(out, additionalData) {
-		panic(a.msg.overlapAAD)
-	}
+	ret, out := a.checkSeal(dst, nonce, plaintext, additionalData)
 	if anyOverlap(out, nonce) {
 		// crypto/cipher reads the nonce before writing: allow it by sealing with a copy.
 		var nonceCopy [maxNonce]byte
@@ -234,6 +222,105 @@ func (a *aeadImpl) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	return ret
 }
 
+// Open implements cipher.AEAD.
+func (a *aeadImpl) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	ret, out, ok := a.checkOpen(dst, nonce, ciphertext, additionalData)
+	if !ok {
+		return nil, ErrOpen
+	}
+	if anyOverlap(out, nonce) {
+		var nonceCopy [maxNonce]byte
+		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
+	}
+	n := C.aead_seal_open(a.ctx, C.AEAD_OPEN,
+		bytePtr(nonce), C.size_t(len(nonce)),
+		bytePtr(additionalData), C.size_t(len(additionalData)),
+		bytePtr(ciphertext), C.size_t(len(ciphertext)),
+		bytePtr(out), C.size_t(len(out)))
+	runtime.KeepAlive(a)
+	if int64(n) != int64(len(out)) {
+		// libaead has zeroed out (AEAD_ERR_AUTH, _NOMEM, _CRYPTO) or written nothing to it
+		// (refusals, which the checks make unreachable).
+		return nil, openError(int64(n))
+	}
+	return ret, nil
+}
+
+// checkSeal makes crypto/cipher's checks of a Seal, panicking with its messages, and returns dst
+// extended by the output and the output region. (Seal and Batch share it; Seal keeps the cgo call
+// inline: one more call level measurably slows a 64-byte Seal.)
+func (a *aeadImpl) checkSeal(dst, nonce, plaintext, additionalData []byte) (ret, out []byte) {
+	if len(nonce) != a.nonceSize {
+		panic(a.msg.nonceSeal)
+	}
+	if uint64(len(plaintext)) > a.maxPlain {
+		panic(a.msg.tooLarge)
+	}
+	ret, out = sliceForAppend(dst, len(plaintext)+a.tagSize)
+	if inexactOverlap(out, plaintext) { // checkOverlap's tests, written out: a call level less
+		panic(a.msg.overlapInput)
+	}
+	if anyOverlap(out, additionalData) {
+		panic(a.msg.overlapAAD)
+	}
+	return ret, out
+}
+
+// checkOpen is checkSeal for Open; !ok means ErrOpen (an input that cannot be a sealed message).
+func (a *aeadImpl) checkOpen(dst, nonce, ciphertext, additionalData []byte) (ret, out []byte, ok bool) {
+	if len(nonce) != a.nonceSize {
+		panic(a.msg.nonceOpen)
+	}
+	if len(ciphertext) < a.tagSize {
+		return nil, nil, false
+	}
+	if uint64(len(ciphertext)) > a.maxPlain+uint64(a.tagSize) {
+		if a.msg.ctTooLarge != "" {
+			panic(a.msg.ctTooLarge)
+		}
+		return nil, nil, false
+	}
+	ret, out = sliceForAppend(dst, len(ciphertext)-a.tagSize)
+	if inexactOverlap(out, ciphertext) {
+		panic(a.msg.overlapInput)
+	}
+	if anyOverlap(out, additionalData) {
+		panic(a.msg.overlapAAD)
+	}
+	return ret, out, true
+}
+
+// checkOverlap: crypto/cipher's overlap rules (the random-nonce AEAD's checks use it).
+func (a *aeadImpl) checkOverlap(out, in, additionalData []byte) {
+	if inexactOverlap(out, in) {
+		panic(a.msg.overlapInput)
+	}
+	if anyOverlap(out, additionalData) {
+		panic(a.msg.overlapAAD)
+	}
+}
+
+// openError is the error of a failed open: ErrOpen for an authentication failure, an *Error
+// (matching ErrOpen) for anything else.
+func openError(code int64) error {
+	if code == codeAuth {
+		return ErrOpen
+	}
+	if code >= 0 {
+		panic("aead: internal error: open returned " + strconv.FormatInt(code, 10) + " bytes")
+	}
+	return &Error{Op: "open", Code: int(code)}
+}
+
+// sealError is the error of a failed or refused seal (a Batch reports it; Seal panics with it, or
+// with crypto/cipher's message for the TLS refusals).
+func sealError(code int64) error {
+	if code >= 0 {
+		panic("aead: internal error: seal returned " + strconv.FormatInt(code, 10) + " bytes")
+	}
+	return &Error{Op: "seal", Code: int(code)}
+}
+
 // sealFailed panics with the message for a refused or failed seal; it never returns.
 func (a *aeadImpl) sealFailed(code int64) {
 	switch code {
@@ -248,55 +335,7 @@ func (a *aeadImpl) sealFailed(code int64) {
 			panic(a.msg.tlsAAD)
 		}
 	}
-	if code >= 0 {
-		panic("aead: internal error: seal returned " + strconv.FormatInt(code, 10) + " bytes")
-	}
-	panic(&Error{Op: "seal", Code: int(code)})
-}
-
-// Open implements cipher.AEAD.
-func (a *aeadImpl) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != a.nonceSize {
-		panic(a.msg.nonceOpen)
-	}
-	if len(ciphertext) < a.tagSize {
-		return nil, ErrOpen
-	}
-	if uint64(len(ciphertext)) > a.maxPlain+uint64(a.tagSize) {
-		if a.msg.ctTooLarge != "" {
-			panic(a.msg.ctTooLarge)
-		}
-		return nil, ErrOpen
-	}
-	ret, out := sliceForAppend(dst, len(ciphertext)-a.tagSize)
-	if inexactOverlap(out, ciphertext) {
-		panic(a.msg.overlapInput)
-	}
-	if anyOverlap(out, additionalData) {
-		panic(a.msg.overlapAAD)
-	}
-	if anyOverlap(out, nonce) {
-		var nonceCopy [maxNonce]byte
-		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
-	}
-	n := C.aead_seal_open(a.ctx, C.AEAD_OPEN,
-		bytePtr(nonce), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(ciphertext), C.size_t(len(ciphertext)),
-		bytePtr(out), C.size_t(len(out)))
-	runtime.KeepAlive(a)
-	if int64(n) != int64(len(out)) {
-		// The C library has already zeroed out (AEAD_ERR_AUTH, _NOMEM, _CRYPTO) or written
-		// nothing to it (refusals, which the checks above make unreachable).
-		if n == codeAuth {
-			return nil, ErrOpen
-		}
-		if n >= 0 {
-			panic("aead: internal error: open returned " + strconv.FormatInt(int64(n), 10) + " bytes")
-		}
-		return nil, &Error{Op: "open", Code: int(n)}
-	}
-	return ret, nil
+	panic(sealError(code))
 }
 
 // sliceForAppend is crypto/cipher's: it returns dst extended by n bytes (reallocated only when

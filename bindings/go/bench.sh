@@ -3,27 +3,30 @@
 # library's own per-operation cost, in one run; prints benchstat tables and the target ratios.
 #   bash bindings/go/bench.sh                 # COUNT=10 samples of each benchmark, 500ms each (~9 min)
 #   COUNT=20 BENCHTIME=1s bash bindings/go/bench.sh
-# Output: the tables on stdout; raw results in $AEAD_BENCH_OUT (default bindings/go/bench/out).
+#   AEAD_BUILD_DIR=build-vendored BENCH='Paired/ratio=(binding_over_stdlib|stdlib_over_binding|golangfips)' COUNT=5 bash bindings/go/bench.sh
+# Output: the tables on stdout; raw results and results.json (every benchmark's statistics, the
+# targets, and which libcrypto each side ran on) in $AEAD_BENCH_OUT (default bindings/go/bench/out).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GO_BINDING_DIR/bench"
 
 COUNT="${COUNT:-10}"
 BENCHTIME="${BENCHTIME:-500ms}"
+BENCH="${BENCH:-.}"
 OUT="${AEAD_BENCH_OUT:-$GO_BINDING_DIR/bench/out}"
 mkdir -p "$OUT"
 raw="$OUT/raw.txt"
 
 go mod download
 echo "== $(date -u +%Y-%m-%dT%H:%MZ), $(go version | cut -d' ' -f3-), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== running benchmarks (count=$COUNT, benchtime=$BENCHTIME); raw output in $raw"
+echo "== running benchmarks matching '$BENCH' (count=$COUNT, benchtime=$BENCHTIME); raw output in $raw"
 # One test binary, run COUNT times: each round runs every benchmark once, so the samples of all
 # implementations are interleaved in time and a burst of load from other processes falls on all
 # of them alike (go test -count would run each benchmark COUNT times in a row).
 go test -c -o "$OUT/bench.test" .
 : > "$raw"
 for i in $(seq "$COUNT"); do
-    "$OUT/bench.test" -test.run '^$' -test.bench . -test.benchmem -test.benchtime "$BENCHTIME" -test.timeout 0 >> "$raw"
+    "$OUT/bench.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem -test.benchtime "$BENCHTIME" -test.timeout 0 >> "$raw"
     echo "   round $i/$COUNT done, load $(cut -d' ' -f1 /proc/loadavg)"
 done
 
@@ -37,6 +40,9 @@ echo
 echo "== ChaCha20-Poly1305: libaead vs golang.org/x/crypto"
 go tool benchstat -col /impl -filter '.name:ChaCha20Poly1305 .unit:sec/op' "$raw"
 echo
-go run ./cmd/ratios "$raw"
+echo "== NewGCMWithRandomNonce: libaead vs crypto/cipher"
+go tool benchstat -col /impl -filter '.name:GCMRandomNonce .unit:(sec/op OR allocs/op)' "$raw"
+echo
+go run ./cmd/ratios -json "$OUT/results.json" "$raw"
 echo
 echo "== load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine may be shared: compare within this run only)"

@@ -2,8 +2,8 @@
 
 package aead
 
-// From Go 1.24 on, these two directives let the compiler keep the slices passed to
-// aead_seal_open on the caller's stack: the C function neither keeps a pointer after it
+// From Go 1.24 on, these directives let the compiler keep the slices passed to
+// aead_seal_open (and a Batch's record array) on the caller's stack: the C function neither keeps a pointer after it
 // returns (noescape) nor calls back into Go (nocallback). Without them every Seal/Open
 // would move its buffers to the heap. Older Go releases reject the directives, hence the
 // build tag; there the package still builds (see cgo_legacy.go) but Seal/Open may allocate.
@@ -11,6 +11,8 @@ package aead
 /*
 #cgo noescape aead_seal_open
 #cgo nocallback aead_seal_open
+#cgo noescape aead_seal_open_many
+#cgo nocallback aead_seal_open_many
 #include <aead.h>
 */
 import "C"

@@ -137,3 +137,56 @@ func ExampleNewChaCha20Poly1305ForTLS13() {
 	fmt.Printf("%s %v\n", pt, err)
 	// Output: hello <nil>
 }
+
+func ExampleNewGCMWithRandomNonce() {
+	g, err := aead.NewGCMWithRandomNonce(make([]byte, 32))
+	if err != nil {
+		panic(err)
+	}
+	ct := g.Seal(nil, nil, []byte("no nonce to manage"), nil) // nonce || ciphertext || tag
+	pt, err := g.Open(nil, nil, ct, nil)                      // crypto/cipher.NewGCMWithRandomNonce opens it too
+	fmt.Println(g.NonceSize(), g.Overhead(), len(ct), string(pt), err)
+	// Output: 0 28 46 no nonce to manage <nil>
+}
+
+func ExampleNewGCMForTLS13WithIV() {
+	iv := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12} // known when the traffic key is derived
+	a, _ := aead.NewGCMForTLS13WithIV(make([]byte, 16), iv)
+	header := []byte{23, 3, 3, 0, 30}
+	a.Seal(nil, xorNonce(iv, 5), []byte("any first sequence"), header) // nothing to learn
+	fmt.Println(panics(func() { a.Seal(nil, xorNonce(iv, 3), []byte("late"), header) }))
+	// Output: crypto/cipher: counter decreased or remained the same
+}
+
+func ExampleNewGCMForTLS12WithIV() {
+	salt := []byte{0xde, 0xad, 0xbe, 0xef}
+	saltMask := append(append([]byte{}, salt...), 9, 8, 7, 6, 5, 4, 3, 3) // salt || 8-byte mask
+	rustls, _ := aead.NewGCMForTLS12WithIV(make([]byte, 16), saltMask)
+	header := make([]byte, 13)
+	for seq := uint64(0); seq < 3; seq++ { // explicit nonce = mask XOR seq, as rustls sends it
+		rustls.Seal(nil, xorNonce(saltMask, seq), []byte("record"), header)
+	}
+	counter, _ := aead.NewGCMForTLS12WithIV(make([]byte, 16), salt) // explicit nonce = seq (crypto/tls)
+	counter.Seal(nil, tls12Nonce(salt, 7), []byte("record"), header)
+	fmt.Println(panics(func() { counter.Seal(nil, tls12Nonce(salt, 7), []byte("again"), header) }))
+	// Output: crypto/cipher: counter decreased or remained the same
+}
+
+func ExampleOptions() {
+	fips := aead.Options{Properties: "fips=yes"} // an OpenSSL property query for every fetch
+	g, err := fips.NewGCMWithRandomNonce(make([]byte, 16))
+	if errors.Is(err, errors.ErrUnsupported) {
+		fmt.Println("no FIPS provider loaded") // what this prints outside a FIPS configuration
+		return
+	}
+	ind, _ := aead.IndicatorOf(g)
+	fmt.Println(ind.Provider, ind.SealApproved, ind.OpenApproved)
+}
+
+func ExampleIndicatorOf() {
+	g, _ := aead.NewGCM(make([]byte, 16))
+	ind, ok := aead.IndicatorOf(g)
+	// Caller-chosen nonces are never an approved seal, even under a FIPS provider.
+	fmt.Println(ok, ind.SealApproved)
+	// Output: true false
+}

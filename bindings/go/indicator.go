@@ -28,13 +28,8 @@ type Indicator struct {
 // IndicatorOf returns the indicator of an AEAD made by this package; ok is false for any other
 // cipher.AEAD.
 func IndicatorOf(a cipher.AEAD) (ind Indicator, ok bool) {
-	var impl *aeadImpl
-	switch v := a.(type) {
-	case *aeadImpl:
-		impl = v
-	case *randomNonceGCM:
-		impl = v.a
-	default:
+	impl := implOf(a)
+	if impl == nil {
 		return Indicator{}, false
 	}
 	bits := uint32(C.aead_ctx_indicator(impl.ctx))
@@ -46,4 +41,15 @@ func IndicatorOf(a cipher.AEAD) (ind Indicator, ok bool) {
 	}
 	runtime.KeepAlive(impl)
 	return ind, true
+}
+
+// implOf returns the C context holder of an AEAD made by this package, or nil.
+func implOf(a cipher.AEAD) *aeadImpl {
+	switch v := a.(type) {
+	case *aeadImpl:
+		return v
+	case *randomNonceGCM:
+		return v.a
+	}
+	return nil
 }

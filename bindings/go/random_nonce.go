@@ -8,7 +8,6 @@ import "C"
 import (
 	"crypto/cipher"
 	"runtime"
-	"strconv"
 )
 
 // randomNonceSize is the nonce libaead draws and prepends (AEAD_POLICY_RANDOM_NONCE).
@@ -34,28 +33,10 @@ func (g *randomNonceGCM) Overhead() int  { return randomNonceSize + standardTagS
 
 // Seal implements cipher.AEAD; nonce must be empty.
 func (g *randomNonceGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	m := g.a.msg
-	if len(nonce) != 0 {
-		panic(m.nonceSeal)
-	}
-	if uint64(len(plaintext)) > g.a.maxPlain {
-		panic(m.tooLarge)
-	}
-	ret, out := sliceForAppend(dst, randomNonceSize+len(plaintext)+standardTagSize)
-	if inexactOverlap(out, plaintext) {
-		panic(m.overlapInput)
-	}
-	if anyOverlap(out, additionalData) {
-		panic(m.overlapAAD)
-	}
-	// Exact in-place (dst = plaintext[:0]): crypto/cipher moves the plaintext 12 bytes forward,
-	// which is also libaead's in-place form for this policy (in == out + 12).
-	if anyOverlap(out, plaintext) {
-		plaintext = out[randomNonceSize : randomNonceSize+copy(out[randomNonceSize:], plaintext)]
-	}
+	ret, out, in := g.checkSeal(dst, nonce, plaintext, additionalData)
 	n := C.aead_seal_open(g.a.ctx, C.AEAD_SEAL, nil, 0,
 		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(plaintext), C.size_t(len(plaintext)),
+		bytePtr(in), C.size_t(len(in)),
 		bytePtr(out), C.size_t(len(out)))
 	runtime.KeepAlive(g.a)
 	if int64(n) != int64(len(out)) {
@@ -66,48 +47,65 @@ func (g *randomNonceGCM) Seal(dst, nonce, plaintext, additionalData []byte) []by
 
 // Open implements cipher.AEAD; nonce must be empty, ciphertext is nonce || ciphertext || tag.
 func (g *randomNonceGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	m := g.a.msg
-	if len(nonce) != 0 {
-		panic(m.nonceOpen)
-	}
-	if len(ciphertext) < randomNonceSize+standardTagSize ||
-		uint64(len(ciphertext)) > g.a.maxPlain+randomNonceSize+standardTagSize {
+	ret, out, written, ok := g.checkOpen(dst, nonce, ciphertext, additionalData)
+	if !ok {
 		return nil, ErrOpen
-	}
-	ptLen := len(ciphertext) - randomNonceSize - standardTagSize
-	ret, out := sliceForAppend(dst, ptLen)
-	if inexactOverlap(out, ciphertext) {
-		panic(m.overlapInput)
-	}
-	if anyOverlap(out, additionalData) {
-		panic(m.overlapAAD)
-	}
-	// Exact in-place (dst = ciphertext[:0]): libaead's in-place form is out == in + 12, so open
-	// there and move the plaintext 12 bytes back afterwards (crypto/cipher moves the ciphertext
-	// back first; the result is the same bytes).
-	inPlace := anyOverlap(out, ciphertext)
-	cOut := out
-	if inPlace {
-		cOut = ciphertext[randomNonceSize : randomNonceSize+ptLen]
 	}
 	n := C.aead_seal_open(g.a.ctx, C.AEAD_OPEN, nil, 0,
 		bytePtr(additionalData), C.size_t(len(additionalData)),
 		bytePtr(ciphertext), C.size_t(len(ciphertext)),
-		bytePtr(cOut), C.size_t(len(cOut)))
+		bytePtr(written), C.size_t(len(written)))
 	runtime.KeepAlive(g.a)
-	if int64(n) != int64(ptLen) {
-		// libaead zeroed cOut; out (which shares the nonce's bytes when in place) is wiped too.
-		clear(out)
-		if n == codeAuth {
-			return nil, ErrOpen
-		}
-		if n >= 0 {
-			panic("aead: internal error: open returned " + strconv.FormatInt(int64(n), 10) + " bytes")
-		}
-		return nil, &Error{Op: "open", Code: int(n)}
+	return g.opened(ret, out, written, int64(n))
+}
+
+// checkSeal makes crypto/cipher's checks, panicking with its messages, and returns dst extended by
+// the output, the output region, and the plaintext to hand to C. Exact in-place use (dst =
+// plaintext[:0]): libaead's in-place form for this policy is in == out + 12, so the plaintext is
+// first moved 12 bytes forward, as crypto/cipher does.
+func (g *randomNonceGCM) checkSeal(dst, nonce, plaintext, additionalData []byte) (ret, out, in []byte) {
+	if len(nonce) != 0 {
+		panic(g.a.msg.nonceSeal)
 	}
-	if inPlace {
-		copy(out, cOut)
+	if uint64(len(plaintext)) > g.a.maxPlain {
+		panic(g.a.msg.tooLarge)
+	}
+	ret, out = sliceForAppend(dst, randomNonceSize+len(plaintext)+standardTagSize)
+	g.a.checkOverlap(out, plaintext, additionalData)
+	if anyOverlap(out, plaintext) {
+		plaintext = out[randomNonceSize : randomNonceSize+copy(out[randomNonceSize:], plaintext)]
+	}
+	return ret, out, plaintext
+}
+
+// checkOpen is checkSeal for Open (!ok: ErrOpen); written is where C is to write the plaintext: out, or for exact
+// in-place use (dst = ciphertext[:0]) 12 bytes ahead of it (libaead's form, out == in + 12), from
+// where opened moves it back (crypto/cipher moves the ciphertext back first: same bytes).
+func (g *randomNonceGCM) checkOpen(dst, nonce, ciphertext, additionalData []byte) (ret, out, written []byte, ok bool) {
+	if len(nonce) != 0 {
+		panic(g.a.msg.nonceOpen)
+	}
+	const overhead = randomNonceSize + standardTagSize
+	if len(ciphertext) < overhead || uint64(len(ciphertext)) > g.a.maxPlain+overhead {
+		return nil, nil, nil, false
+	}
+	ret, out = sliceForAppend(dst, len(ciphertext)-overhead)
+	g.a.checkOverlap(out, ciphertext, additionalData)
+	if anyOverlap(out, ciphertext) {
+		return ret, out, ciphertext[randomNonceSize : randomNonceSize+len(out)], true
+	}
+	return ret, out, out, true
+}
+
+// opened finishes an Open from aead_seal_open's result n.
+func (g *randomNonceGCM) opened(ret, out, written []byte, n int64) ([]byte, error) {
+	if n != int64(len(written)) {
+		// libaead zeroed written; out (which still holds the nonce when in place) is wiped too.
+		clear(out)
+		return nil, openError(n)
+	}
+	if len(out) > 0 && &written[0] != &out[0] {
+		copy(out, written)
 	}
 	return ret, nil
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -27,6 +28,14 @@ func envOr(k, def string) string {
 
 func TestMain(m *testing.M) {
 	opensslErr = openssl.Init(libcrypto)
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		// Configuration lines ("key: value", as benchstat reads them): which libcrypto each side runs on.
+		fmt.Printf("libaead: %s\n", aead.Version())
+		if opensslErr == nil {
+			fmt.Printf("golangfips-libcrypto: %s\n", openssl.VersionText())
+		}
+	}
 	os.Exit(m.Run())
 }
 
@@ -105,18 +114,41 @@ func BenchmarkChaCha20Poly1305(b *testing.B) {
 	}
 }
 
+// BenchmarkGCMRandomNonce: NewGCMWithRandomNonce, libaead against crypto/cipher (Go 1.24+).
+func BenchmarkGCMRandomNonce(b *testing.B) {
+	for _, op := range []string{"Seal", "Open"} {
+		for _, size := range []int{64, 16384} {
+			for _, im := range []impl{{"libaead", aead.NewGCMWithRandomNonce}, {"stdlib", func(key []byte) (cipher.AEAD, error) {
+				blk, err := aes.NewCipher(key)
+				if err != nil {
+					return nil, err
+				}
+				return cipher.NewGCMWithRandomNonce(blk)
+			}}} {
+				b.Run(fmt.Sprintf("op=%s/mode=serial/size=%d/impl=%s", op, size, im.name), func(b *testing.B) {
+					a, err := im.new(make([]byte, 16))
+					if err != nil {
+						b.Fatal(err)
+					}
+					runAEAD(b, a, op, "serial", size)
+				})
+			}
+		}
+	}
+}
+
 func runAEAD(b *testing.B, a cipher.AEAD, op, mode string, size int) {
-	var nonce [12]byte
 	var ad [13]byte
+	nonce := make([]byte, a.NonceSize())
 	pt := make([]byte, size)
-	ct := a.Seal(nil, nonce[:], pt, ad[:])
+	ct := a.Seal(nil, nonce, pt, ad[:])
 	// Output buffers are allocated before the timer starts: one for the serial loop, one per
 	// RunParallel goroutine (taken from a channel, which does not allocate).
-	out := make([]byte, 0, size+16)
+	out := make([]byte, 0, size+a.Overhead())
 	procs := runtime.GOMAXPROCS(0)
 	bufs := make(chan []byte, procs)
 	for i := 0; i < procs; i++ {
-		bufs <- make([]byte, 0, size+16)
+		bufs <- make([]byte, 0, size+a.Overhead())
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(size))
@@ -124,12 +156,12 @@ func runAEAD(b *testing.B, a cipher.AEAD, op, mode string, size int) {
 	if mode == "serial" {
 		if op == "Seal" {
 			for i := 0; i < b.N; i++ {
-				out = a.Seal(out[:0], nonce[:], pt, ad[:])
+				out = a.Seal(out[:0], nonce, pt, ad[:])
 			}
 		} else {
 			for i := 0; i < b.N; i++ {
 				var err error
-				if out, err = a.Open(out[:0], nonce[:], ct, ad[:]); err != nil {
+				if out, err = a.Open(out[:0], nonce, ct, ad[:]); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -141,13 +173,13 @@ func runAEAD(b *testing.B, a cipher.AEAD, op, mode string, size int) {
 		defer func() { bufs <- out }()
 		if op == "Seal" {
 			for p.Next() {
-				out = a.Seal(out[:0], nonce[:], pt, ad[:])
+				out = a.Seal(out[:0], nonce, pt, ad[:])
 			}
 			return
 		}
 		for p.Next() {
 			var err error
-			if out, err = a.Open(out[:0], nonce[:], ct, ad[:]); err != nil {
+			if out, err = a.Open(out[:0], nonce, ct, ad[:]); err != nil {
 				panic(err)
 			}
 		}

@@ -22,6 +22,22 @@ func randBytes(r *rand.Rand, n int) []byte {
 	return b
 }
 
+// tls12Nonce is crypto/tls's TLS 1.2 AES-GCM nonce: iv[:4] || BE64(seq).
+func tls12Nonce(iv []byte, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(append([]byte{}, iv[:4]...), seq)
+}
+
+// tls13Nonce is the TLS 1.3 (and TLS 1.2 ChaCha20-Poly1305) nonce: iv XOR (0^4 || BE64(seq)).
+func tls13Nonce(iv []byte, seq uint64) []byte {
+	n := append([]byte{}, iv...)
+	var s [8]byte
+	binary.BigEndian.PutUint64(s[:], seq)
+	for i := range s {
+		n[4+i] ^= s[i]
+	}
+	return n
+}
+
 func diffSizes(r *rand.Rand, random int) []int {
 	var s []int
 	for i := 0; i <= 256; i++ {
@@ -94,12 +110,7 @@ func TestChaChaTLSMatchesXCrypto(t *testing.T) {
 		}
 		ref, _ := chacha20poly1305.New(key)
 		for _, seq := range []uint64{0, 1, 2, 7, 1000} {
-			nonce := append([]byte{}, iv...)
-			var s [8]byte
-			binary.BigEndian.PutUint64(s[:], seq)
-			for i := range s {
-				nonce[4+i] ^= s[i]
-			}
+			nonce := tls13Nonce(iv, seq)
 			aad, pt := randBytes(r, c.aadLen), randBytes(r, r.Intn(2000))
 			if !bytes.Equal(a.Seal(nil, nonce, pt, aad), ref.Seal(nil, nonce, pt, aad)) {
 				t.Fatalf("seq %d: TLS ChaCha20-Poly1305 differs from x/crypto", seq)
