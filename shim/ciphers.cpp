@@ -23,6 +23,7 @@ struct CipherSource {
     char properties[kMaxProperties + 1] = {};  // "" : the library context's default properties
     std::array<std::atomic<EVP_CIPHER *>, 4> ciphers{};
     std::array<std::atomic<int>, 4> copy_probe{};
+    std::array<std::atomic<int>, 4> fips{};  // kProbeUnknown, or 1 + whether the cipher is a FIPS provider's
     CipherSource *next = nullptr;
 
     const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
@@ -96,15 +97,34 @@ Probe probe_copy(const EVP_CIPHER *cipher) noexcept {
 
 // Whether `impl` comes from a FIPS provider: the provider that answers a "fips=yes" fetch of the same
 // algorithm is the one that made it. A functional test; provider names are the configuration's choice.
+// Inconclusive when that fetch failed for want of memory (the answer is then not remembered).
+enum class Fips { yes, no, inconclusive };
 template <typename Method, typename Fetch, typename Provider, typename Free>
-bool from_fips_provider(const Method *impl, const char *name, Fetch fetch, Provider provider, Free free) noexcept {
-    if (impl == nullptr || name == nullptr) return false;
+Fips from_fips_provider(const Method *impl, const char *name, Fetch fetch, Provider provider, Free free) noexcept {
+    if (impl == nullptr || name == nullptr) return Fips::no;
+    ERR_set_mark();
     Method *fips = fetch(nullptr, name, "fips=yes");
-    const bool same = fips != nullptr && provider(fips) == provider(impl);
+    const unsigned long e = fips == nullptr ? ERR_peek_last_error() : 0;
+    const Fips r = fips != nullptr && provider(fips) == provider(impl) ? Fips::yes
+                   : e != 0 && ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ? Fips::inconclusive
+                                                                           : Fips::no;
     free(fips);
-    ERR_clear_error();
-    return same;
+    ERR_pop_to_mark();
+    return r;
 }
+
+// Remembers a yes/no answer in `state` (0 unknown, 1 no, 2 yes); asks again after an inconclusive one.
+template <typename Ask>
+bool remembered(std::atomic<int> &state, Ask ask) noexcept {
+    const int s = state.load(std::memory_order_acquire);
+    if (s != 0) return s == 2;
+    const Fips f = ask();
+    if (f == Fips::inconclusive) return false;
+    state.store(f == Fips::yes ? 2 : 1, std::memory_order_release);
+    return f == Fips::yes;
+}
+
+std::atomic<int> g_drbg_fips{0};
 
 }  // namespace
 
@@ -172,22 +192,32 @@ bool context_copy_works(CipherSource &src, int index) noexcept {
     return p == Probe::works;
 }
 
-Provenance cipher_provenance(const EVP_CIPHER *cipher) noexcept {
+// Asked once per source and cipher (a fetch costs, and allocates): the answer cannot change while the
+// fetched cipher, which is kept for the process, exists.
+Provenance cipher_provenance(CipherSource &src, int index) noexcept {
     Provenance p;
+    const EVP_CIPHER *cipher = fetched_cipher(src, index);
     if (cipher == nullptr) return p;
     if (const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher)) p.provider = OSSL_PROVIDER_get0_name(prov);
-    p.fips = from_fips_provider(cipher, EVP_CIPHER_get0_name(cipher), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
-                                EVP_CIPHER_free);
+    p.fips = remembered(src.fips[static_cast<size_t>(index)], [&] {
+        return from_fips_provider(cipher, EVP_CIPHER_get0_name(cipher), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
+                                  EVP_CIPHER_free);
+    });
     return p;
 }
 
+// The library context's DRBG is set up once per process, so its provider is asked once too.
 bool drbg_is_fips() noexcept {
-    EVP_RAND_CTX *drbg = RAND_get0_public(nullptr);
-    const EVP_RAND *rand = drbg != nullptr ? EVP_RAND_CTX_get0_rand(drbg) : nullptr;
-    const bool fips = from_fips_provider(rand, rand != nullptr ? EVP_RAND_get0_name(rand) : nullptr, EVP_RAND_fetch,
-                                         EVP_RAND_get0_provider, EVP_RAND_free);
-    ERR_clear_error();
-    return fips;
+    return remembered(g_drbg_fips, [] {
+        ERR_set_mark();
+        EVP_RAND_CTX *drbg = RAND_get0_public(nullptr);
+        const EVP_RAND *rand = drbg != nullptr ? EVP_RAND_CTX_get0_rand(drbg) : nullptr;
+        const Fips f = drbg == nullptr ? Fips::inconclusive
+                                       : from_fips_provider(rand, rand != nullptr ? EVP_RAND_get0_name(rand) : nullptr,
+                                                            EVP_RAND_fetch, EVP_RAND_get0_provider, EVP_RAND_free);
+        ERR_pop_to_mark();
+        return f;
+    });
 }
 
 const char *libcrypto_version() noexcept { return OpenSSL_version(OPENSSL_VERSION); }

@@ -10,6 +10,8 @@ namespace aead::shim {
 
 struct Template {
     const EVP_CIPHER *cipher = nullptr;
+    CipherSource *source = nullptr;  // where cipher was fetched, and cipher's index there
+    int index = 0;
     CipherCtxPtr keyed;          // set when workers are copies of it (the usual case)
     unsigned char key[32] = {};  // set only where context copies are unsafe (the cipher fixes its length)
 

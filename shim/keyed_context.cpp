@@ -17,6 +17,8 @@ int template_new(Template **out, CipherSource &src, Cipher c, Bytes key) noexcep
     auto *t = new (std::nothrow) Template;
     if (t == nullptr) return AEAD_ERR_NOMEM;
     t->cipher = cipher;
+    t->source = &src;
+    t->index = index;
     if (context_copy_works(src, index)) {
         t->keyed.reset(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
         if (!t->keyed) {
@@ -36,7 +38,7 @@ int template_new(Template **out, CipherSource &src, Cipher c, Bytes key) noexcep
 
 void template_free(Template *t) noexcept { delete t; }
 
-Provenance template_provenance(const Template &t) noexcept { return cipher_provenance(t.cipher); }
+Provenance template_provenance(const Template &t) noexcept { return cipher_provenance(*t.source, t.index); }
 
 int worker_new(const Template &t, Worker **out) noexcept {
     *out = nullptr;

@@ -37,7 +37,7 @@ const EVP_CIPHER *fetched_cipher(CipherSource &src, int cipher_index) noexcept;
 // (broken before 3.0.13 / 3.1.5; refused by some FIPS providers).
 bool context_copy_works(CipherSource &src, int cipher_index) noexcept;
 
-// Which provider made a cipher, and whether it is a FIPS provider.
-Provenance cipher_provenance(const EVP_CIPHER *cipher) noexcept;
+// Which provider made a source's cipher, and whether it is a FIPS provider.
+Provenance cipher_provenance(CipherSource &src, int cipher_index) noexcept;
 
 }  // namespace aead::shim

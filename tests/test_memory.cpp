@@ -154,6 +154,20 @@ auto in_library(F f) {
     return r;
 }
 
+// One call as a scenario makes it: random-nonce contexts take no nonce and write it in front; odd rounds
+// go through aead_seal_open_many (one record) so the batch entry meets every fault too.
+int64_t call(aead_ctx *ctx, int op, int policy, const Bytes &nonce, const Bytes &aad, const Bytes &in, Bytes &out,
+             bool batch) {
+    const Bytes none;
+    const Bytes &n = policy == AEAD_POLICY_RANDOM_NONCE ? none : nonce;
+    if (!batch) return op == AEAD_SEAL ? test::seal(ctx, n, aad, in, out) : test::open(ctx, n, aad, in, out);
+    aead_record r{n.empty() ? nullptr : n.data(), n.size(), aad.data(), aad.size(), in.data(), in.size(), out.data(),
+                  out.size(), 0};
+    const int64_t ok = aead_seal_open_many(ctx, op, &r, 1);
+    CHECK(ok == (r.result >= 0 ? 1 : 0));
+    return r.result;
+}
+
 // One scenario under an armed fault: create a context, seal, open, seal and open again (the second pair
 // must make a new working context if a failure dropped the first). Then disarm and prove the context
 // (if created) still works, and that nothing leaked.
@@ -163,7 +177,9 @@ void run_scenarios(const char *what, Arm arm, Fired fired) {
     const long baseline = g_live.load();
     long injected = 0;
     for (const auto &a : test::kAllAlgs) {
-        for (const int policy : {AEAD_POLICY_NONE, AEAD_POLICY_TLS13}) {
+        for (const int policy : {int{AEAD_POLICY_NONE}, int{AEAD_POLICY_TLS13}, int{AEAD_POLICY_RANDOM_NONCE}}) {
+            if (policy == AEAD_POLICY_RANDOM_NONCE && a.alg == AEAD_CHACHA20_POLY1305) continue;
+            const size_t pre = policy == AEAD_POLICY_RANDOM_NONCE ? 12 : 0, sealed_len = 116 + pre;
             const Bytes key = test::random_bytes(a.key), aad(policy == AEAD_POLICY_TLS13 ? 5 : 13, 1),
                         pt = test::random_bytes(100);
             for (long n = 1;; ++n) {
@@ -172,22 +188,26 @@ void run_scenarios(const char *what, Arm arm, Fired fired) {
                 Bytes nonce(12, 0);
                 arm(n);
                 aead_ctx *ctx = reinterpret_cast<aead_ctx *>(uintptr_t{1});
-                const int rc = in_library([&] { return aead_ctx_new(&ctx, a.alg, policy, key.data(), key.size(), 0); });
+                const int rc = in_library([&] {
+                    return aead_ctx_new_ex(&ctx, a.alg, policy, key.data(), key.size(), 0, test::test_properties(),
+                                           nullptr, 0);
+                });
                 if (rc != 0) {
                     CHECK((rc == AEAD_ERR_NOMEM || rc == AEAD_ERR_CRYPTO));
                     CHECK(ctx == nullptr);
                 }
                 for (int round = 0; rc == 0 && round < 2; ++round) {
                     nonce[11] = seq++;
-                    Bytes sealed(116, 0x5A), opened(100, 0x5A);
-                    const int64_t s = in_library([&] { return test::seal(ctx, nonce, aad, pt, sealed); });
+                    Bytes sealed(sealed_len, 0x5A), opened(100, 0x5A);
+                    const bool batch = round == 1;
+                    const int64_t s = in_library([&] { return call(ctx, AEAD_SEAL, policy, nonce, aad, pt, sealed, batch); });
                     if (s < 0) {
                         CHECK((s == AEAD_ERR_NOMEM || s == AEAD_ERR_CRYPTO));
                         CHECK(zeroed(sealed, sealed.size()));
                         continue;
                     }
-                    REQUIRE(s == 116);
-                    const int64_t o = in_library([&] { return test::open(ctx, nonce, aad, sealed, opened); });
+                    REQUIRE(s == static_cast<int64_t>(sealed_len));
+                    const int64_t o = in_library([&] { return call(ctx, AEAD_OPEN, policy, nonce, aad, sealed, opened, batch); });
                     if (o < 0) {
                         CHECK((o == AEAD_ERR_NOMEM || o == AEAD_ERR_CRYPTO));
                         CHECK(zeroed(opened, opened.size()));
@@ -199,10 +219,12 @@ void run_scenarios(const char *what, Arm arm, Fired fired) {
                 arm(0);
                 if (rc == 0) {  // the context survived whatever failed: it still works
                     nonce[11] = seq++;
-                    Bytes sealed(116), opened(100);
-                    CHECK(in_library([&] { return test::seal(ctx, nonce, aad, pt, sealed); }) == 116);
-                    CHECK(sealed == test::evp_seal(a.alg, key, nonce, aad, pt));
-                    CHECK(in_library([&] { return test::open(ctx, nonce, aad, sealed, opened); }) == 100);
+                    Bytes sealed(sealed_len), opened(100);
+                    CHECK(in_library([&] { return call(ctx, AEAD_SEAL, policy, nonce, aad, pt, sealed, false); }) ==
+                          static_cast<int64_t>(sealed_len));
+                    const Bytes used = pre != 0 ? Bytes(sealed.begin(), sealed.begin() + 12) : nonce;
+                    CHECK(Bytes(sealed.begin() + static_cast<long>(pre), sealed.end()) == test::evp_seal(a.alg, key, used, aad, pt));
+                    CHECK(in_library([&] { return call(ctx, AEAD_OPEN, policy, nonce, aad, sealed, opened, false); }) == 100);
                     CHECK(opened == pt);
                     in_library([&] { aead_ctx_free(ctx); return 0; });
                 }
@@ -256,6 +278,29 @@ TEST_CASE("the steady state allocates nothing per call", "[memory]") {
         for (int i = 0; i < 100; ++i) REQUIRE(test::open(ctx, nonce, aad, sealed, opened) == AEAD_ERR_AUTH);
         CHECK(g_allocs.load() == before);
     }
+}
+
+TEST_CASE("the steady state allocates nothing: random nonces, TLS with the IV given, batches", "[memory]") {
+    const Bytes key = test::random_bytes(16), iv = test::random_bytes(12), aad5(5, 1), pt(64, 2);
+    test::Ctx rnd(AEAD_AES_128_GCM, AEAD_POLICY_RANDOM_NONCE, key), tls(AEAD_AES_128_GCM, AEAD_POLICY_TLS13, key, 0, iv);
+    Bytes r(92), back(64), t(80);
+    REQUIRE(test::seal(rnd, {}, {}, pt, r) == 92);
+    REQUIRE(test::seal(tls, test::tls13_nonce(iv, 0), aad5, pt, t) == 80);
+    std::vector<Bytes> outs(100, Bytes(80));
+    std::vector<Bytes> nonces;
+    for (uint64_t s = 1; s <= 1000; ++s) nonces.push_back(test::tls13_nonce(iv, s));
+    std::vector<aead_record> recs(100);
+    const long before = g_allocs.load();
+    for (int i = 0; i < 500; ++i) {
+        REQUIRE(test::seal(rnd, {}, {}, pt, r) == 92);
+        REQUIRE(test::open(rnd, {}, {}, r, back) == 64);
+    }
+    for (size_t b = 0; b < 10; ++b) {
+        for (size_t i = 0; i < 100; ++i)
+            recs[i] = {nonces[b * 100 + i].data(), 12, aad5.data(), 5, pt.data(), 64, outs[i].data(), 80, 0};
+        REQUIRE(aead_seal_open_many(tls, AEAD_SEAL, recs.data(), recs.size()) == 100);
+    }
+    CHECK(g_allocs.load() == before);
 }
 
 TEST_CASE("no freed block holds the key", "[memory][keys]") {
