@@ -3,6 +3,7 @@
 # Needs: Go >= 1.24 (older ones fetch the toolchain through the module proxy), a C compiler,
 # pkg-config, and libaead built in $AEAD_BUILD_DIR (default: <repo>/build) or installed under
 # $AEAD_PREFIX (see env.sh; test-installed.sh installs one and runs this script on it).
+# AEAD_TEST_FIPS=1 (after `source tests/fips/env.sh`): the AES-GCM tests under the FIPS provider.
 # On a -Dlibcrypto=vendored build the coexistence test (bench/coexist_test.go: golang-fips/openssl
 # on the system libcrypto beside the vendored libaead, one process) must run, not skip.
 set -euo pipefail
@@ -19,6 +20,19 @@ fi
 echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
 go mod download
 (cd bench && go mod download)
+
+if [ "${AEAD_TEST_FIPS:-0}" = 1 ]; then
+    # Under a FIPS-only configuration (source tests/fips/env.sh first): ChaCha20-Poly1305 is not
+    # available, so only the AES-GCM tests run, and the FIPS indicator test must run, not skip.
+    fips_tests='^(TestIndicatorUnderFIPS|TestDifferentialGCM|TestNISTCAVP|TestRandomNonce.*|TestTLS12RustlsNonces|TestTLS12GCMFirstCounter|TestCleanupFreesContext|TestLoadedLibrary|Example(NewGCM.*|IndicatorOf))$'
+    echo "== FIPS configuration ($OPENSSL_CONF): AES-GCM tests only"
+    out="$(go test -count=1 -v -run "$fips_tests" .)" || { echo "$out"; exit 1; }
+    echo "$out" | grep -E '^(--- |ok)'
+    echo "$out" | grep -q -- '--- PASS: TestIndicatorUnderFIPS' || { echo "FAIL: TestIndicatorUnderFIPS did not run" >&2; exit 1; }
+    go test -race -count=1 -run "$fips_tests" .
+    echo "== Go binding tests passed under the FIPS configuration"
+    exit 0
+fi
 
 echo "== gofmt and go vet"
 unformatted="$(gofmt -l . )"
