@@ -3,7 +3,8 @@
 # library's own per-operation cost, in one run; prints benchstat tables and the target ratios.
 #   bash bindings/go/bench.sh                 # COUNT=10 samples of each benchmark, 500ms each (~9 min)
 #   COUNT=20 BENCHTIME=1s bash bindings/go/bench.sh
-#   AEAD_BUILD_DIR=build-vendored BENCH='Paired/ratio=(binding_over_stdlib|stdlib_over_binding|golangfips)' COUNT=5 bash bindings/go/bench.sh
+#   AEAD_BUILD_DIR=$PWD/build-vendored COUNT=5 BENCHTIME=200ms BENCH="$(cat bindings/go/bench/targets.txt)" bash bindings/go/bench.sh
+#     (the issue-9 targets only, ~3 min: BENCH holds space-separated -test.bench patterns)
 # Output: the tables on stdout; raw results and results.json (every benchmark's statistics, the
 # targets, and which libcrypto each side ran on) in $AEAD_BENCH_OUT (default bindings/go/bench/out).
 set -euo pipefail
@@ -26,7 +27,9 @@ echo "== running benchmarks matching '$BENCH' (count=$COUNT, benchtime=$BENCHTIM
 go test -c -o "$OUT/bench.test" .
 : > "$raw"
 for i in $(seq "$COUNT"); do
-    "$OUT/bench.test" -test.run '^$' -test.bench "$BENCH" -test.benchmem -test.benchtime "$BENCHTIME" -test.timeout 0 >> "$raw"
+    for pattern in $BENCH; do # several space-separated -test.bench patterns: each run in every round
+        "$OUT/bench.test" -test.run '^$' -test.bench "$pattern" -test.benchmem -test.benchtime "$BENCHTIME" -test.timeout 0 >> "$raw"
+    done
     echo "   round $i/$COUNT done, load $(cut -d' ' -f1 /proc/loadavg)"
 done
 

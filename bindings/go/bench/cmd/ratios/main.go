@@ -214,9 +214,14 @@ func separateTargets(samples map[string][]sample) []target {
 	}
 	var rows []row
 	for _, op := range []string{"Seal", "Open"} {
+		// The issue-9 targets are stated for Seal; Open is shown for context.
+		var le15, ge25 func(float64) bool
+		if op == "Seal" {
+			le15, ge25 = func(r float64) bool { return r <= 1.5 }, func(r float64) bool { return r >= 2.5 }
+		}
 		rows = append(rows,
-			row{op + " 64 B vs crypto/cipher (time)", "<= 1.5 (Seal)", []string{gcm(op, "serial", 64, "libaead")}, []string{gcm(op, "serial", 64, "stdlib")}, func(r float64) bool { return op != "Seal" || r <= 1.5 }},
-			row{op + " 16 KiB throughput over crypto/cipher's", ">= 2.5 (Seal)", []string{gcm(op, "serial", 16384, "stdlib")}, []string{gcm(op, "serial", 16384, "libaead")}, func(r float64) bool { return op != "Seal" || r >= 2.5 }},
+			row{op + " 64 B vs crypto/cipher (time)", "<= 1.5 (issue 9)", []string{gcm(op, "serial", 64, "libaead")}, []string{gcm(op, "serial", 64, "stdlib")}, le15},
+			row{op + " 16 KiB throughput over crypto/cipher's", ">= 2.5 (issue 9)", []string{gcm(op, "serial", 16384, "stdlib")}, []string{gcm(op, "serial", 16384, "libaead")}, ge25},
 			row{op + " 64 B vs (C " + strings.ToLower(op) + " 64 B + empty cgo call)", "<= 1.15", []string{gcm(op, "serial", 64, "libaead")}, []string{floor(op, 64), empty}, func(r float64) bool { return r <= 1.15 }},
 			row{op + " 64 B speed-up over golang-fips/openssl", ">= 3", []string{gcm(op, "serial", 64, "golangfips")}, []string{gcm(op, "serial", 64, "libaead")}, func(r float64) bool { return r >= 3 }},
 			row{op + " 16 KiB time vs C loop", "<= 1.03", []string{gcm(op, "serial", 16384, "libaead")}, []string{floor(op, 16384)}, func(r float64) bool { return r <= 1.03 }},
@@ -248,8 +253,12 @@ func separateTargets(samples map[string][]sample) []target {
 		if !ok1 || !ok2 {
 			continue
 		}
-		met := r.ok(num / den)
-		out = append(out, target{Name: r.name, Measured: ns + " vs " + ds + " ns", Median: num / den, Min: numMin / denMin, Goal: r.goal, Met: &met})
+		t := target{Name: r.name, Measured: ns + " vs " + ds + " ns", Median: num / den, Min: numMin / denMin, Goal: "(context)"}
+		if r.ok != nil {
+			met := r.ok(t.Median)
+			t.Goal, t.Met = r.goal, &met
+		}
+		out = append(out, t)
 	}
 	return out
 }
