@@ -56,12 +56,15 @@ constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexce
     return tag == 4 || tag == 8 || (tag >= 12 && tag <= 16);
 }
 
-// AES-GCM with no policy: 1..128 bytes (OpenSSL 3 refuses longer IVs). Random nonce: none (the library
-// draws it). Everything else: 12.
-constexpr bool valid_nonce_size(const Algorithm &a, int policy, size_t nonce) noexcept {
-    if (policy == AEAD_POLICY_RANDOM_NONCE) return nonce == 0;
-    if (!a.gcm || policy != AEAD_POLICY_NONE) return nonce == kDefaultNonceSize;
-    return nonce >= 1 && nonce <= AEAD_MAX_NONCE;
+// Nonce lengths: AES-GCM with no policy 1..128 bytes (OpenSSL 3 refuses longer IVs); the random policy
+// none (the library draws it); everything else 12.
+constexpr size_t min_nonce_size(const Algorithm &a, int policy) noexcept {
+    if (policy == AEAD_POLICY_RANDOM_NONCE) return 0;
+    return a.gcm && policy == AEAD_POLICY_NONE ? 1 : kDefaultNonceSize;
+}
+constexpr size_t max_nonce_size(const Algorithm &a, int policy) noexcept {
+    if (policy == AEAD_POLICY_RANDOM_NONCE) return 0;
+    return a.gcm && policy == AEAD_POLICY_NONE ? AEAD_MAX_NONCE : kDefaultNonceSize;
 }
 
 }  // namespace aead

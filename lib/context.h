@@ -27,7 +27,10 @@ private:
 struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
              size_t iv_len) noexcept
-        : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm, iv, iv_len) {}
+        : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm, iv, iv_len),
+          nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
+          prefix(aead::nonce_prefix_size(p)), overhead(prefix + tag),
+          tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX) {}
     aead_ctx(const aead_ctx &) = delete;
     aead_ctx &operator=(const aead_ctx &) = delete;
 
@@ -37,6 +40,11 @@ struct aead_ctx {
     const aead::TemplateOwner key;
     aead::WorkerCache workers;
     aead::NoncePolicy nonces;
+    // What every call checks, derived once from the rules in algorithm.h and nonce_policy.h.
+    const size_t nonce_min, nonce_max;  // accepted nonce lengths
+    const size_t prefix;                // nonce bytes before the ciphertext (random policy: 12)
+    const size_t overhead;              // prefix + tag
+    const size_t tls_aad;               // the AAD length a TLS seal must have; SIZE_MAX: any
     uint32_t indicator = 0;             // AEAD_IND_* bits, fixed at creation
     const char *provider = "";          // the cipher's provider, static for the process
 };
