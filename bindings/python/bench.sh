@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Runs the Python binding benchmark: libaead vs pyca/cryptography, side by side in one run.
-# Usage (from the repo root): bash bindings/python/bench.sh [--rounds N] [--alg aes128|aes256|chacha]
-# Installs the package first (as test.sh does), so it measures the compiled cffi module.
-# Set LIBAEAD_FORCE_ABI=1 to measure the ffi.dlopen fallback instead.
+# The Python benchmark: libaead vs pyca/cryptography (newest on PyPI) side by side in one process, on
+# each libcrypto. For each of LIBCRYPTOS (default "vendored system"): builds the wheel as a user gets it
+# (LIBAEAD_LIBCRYPTO=<kind>), installs it with cryptography into a fresh venv, runs bench/bench.py there
+# and writes bench/results/<kind>.json. The machine is shared: run it when nothing else is measuring.
+# Usage: bash bindings/python/bench.sh [bench.py options, e.g. --rounds 9 --gil]
+#        LIBCRYPTOS=vendored bash bindings/python/bench.sh --quick
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
-export AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
 PY="${PYTHON:-python3}"
-export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+unset LD_LIBRARY_PATH PKG_CONFIG_PATH OPENSSL_CONF
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-if [ "${LIBAEAD_BENCH_NO_INSTALL:-0}" = 0 ]; then
-    "$PY" -m pip install --quiet "cffi>=1.17" "cryptography>=48"
-    LIBAEAD_REQUIRE_COMPILED=1 "$PY" -m pip install --quiet --force-reinstall --no-deps "$HERE"
-fi
-cd "$HERE"
-exec "$PY" bench/bench.py "$@"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$HERE/bench/results"
+for kind in ${LIBCRYPTOS:-vendored system}; do
+    "$PY" -m venv "$TMP/$kind"
+    LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 nice -n 10 "$TMP/$kind/bin/pip" wheel --quiet --no-deps \
+        -w "$TMP/$kind-wheel" "$HERE"
+    "$TMP/$kind/bin/pip" install --quiet "$TMP/$kind-wheel"/libaead-*.whl "cryptography>=50"
+    (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench.py" --json "$HERE/bench/results/$kind.json" "$@")
+    echo
+done

@@ -1,31 +1,109 @@
-"""Build glue: the cffi API-mode extension (optional, see below) and the generated _config.py.
+"""Build glue: the bundled libaead.so.1, the compiled modules, and the generated _config.py.
 
-Metadata lives in pyproject.toml. The compiled module ``libaead._aead_cffi`` is built from
-ffi_build.py through cffi's ``cffi_modules`` hook. It is marked optional so that a machine
-without a C compiler (or without the libaead headers) still installs the package, which then loads
-libaead.so.1 with ``ffi.dlopen`` (cffi ABI mode) from the same declarations. Set
-LIBAEAD_REQUIRE_COMPILED=1 to make a failed compile an install error instead.
+Metadata lives in pyproject.toml. Two compiled modules, both optional (a machine without a C compiler
+still installs a working package, which then uses ``ffi.dlopen``): ``libaead._fast`` (the hot path,
+CPython's stable ABI from 3.11) and ``libaead._aead_cffi`` (cffi API mode, from ffi_build.py).
+
+Where libaead comes from, chosen at build time:
+* default: built from this repository's sources by build_libaead.py (meson, vendored OpenSSL; set
+  LIBAEAD_LIBCRYPTO=system for the system libcrypto), copied into the package as libaead.so.1, and
+  found by the modules through an rpath of $ORIGIN;
+* LIBAEAD_SYSTEM=1: an installed libaead found by ``pkg-config aead`` (rpath to its directory unless it
+  is a system one or LIBAEAD_NO_RPATH=1).
+LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback; LIBAEAD_WERROR=1
+builds _fast.c with -Wall -Wextra -Werror (CI).
 """
 
 import os
 import runpy
+import shlex
 import shutil
+import subprocess
+import sys
+from typing import Any, Dict, List
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD_SCRIPT = "ffi_build.py"
+REPO = os.path.dirname(os.path.dirname(HERE))
+SONAME = "libaead.so.1"
+# Default linker search directories: no rpath is needed (or wanted) for these.
+_SYSTEM_LIBDIRS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib")
 
 
-class OptionalBuildExt(build_ext):
-    def run(self):
-        required = os.environ.get("LIBAEAD_REQUIRE_COMPILED", "") not in ("", "0")
+def _truthy(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")
+
+
+def _system_mode() -> bool:
+    return _truthy("LIBAEAD_SYSTEM")
+
+
+def pkg_config() -> Dict[str, Any]:
+    """include_dirs, library_dirs, libraries, extra_compile_args of ``pkg-config aead``; error on failure."""
+    result: Dict[str, Any] = {"include_dirs": [], "library_dirs": [], "libraries": [], "extra_compile_args": [],
+                              "error": None}
+    exe = os.environ.get("PKG_CONFIG", "pkg-config")
+    try:
+        cflags = subprocess.run([exe, "--cflags", "aead"], check=True, capture_output=True, text=True).stdout
+        libs = subprocess.run([exe, "--libs", "aead"], check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        detail = getattr(e, "stderr", None) or str(e)
+        result["error"] = "pkg-config aead failed: %s" % detail.strip()
+        result["libraries"] = ["aead"]
+        return result
+    for flag in shlex.split(cflags):
+        if flag.startswith("-I"):
+            result["include_dirs"].append(flag[2:])
+        else:
+            result["extra_compile_args"].append(flag)
+    for flag in shlex.split(libs):
+        if flag.startswith("-L"):
+            result["library_dirs"].append(os.path.abspath(flag[2:]))
+        elif flag.startswith("-l"):
+            result["libraries"].append(flag[2:])
+    if "aead" not in result["libraries"]:
+        result["libraries"].append("aead")
+    return result
+
+
+def rpath_dirs(library_dirs: List[str]) -> List[str]:
+    if _truthy("LIBAEAD_NO_RPATH"):
+        return []
+    out: List[str] = []
+    for d in library_dirs:
+        d = os.path.abspath(d)
+        if d in _SYSTEM_LIBDIRS or d.startswith("/usr/lib/") and d.count("/") == 3:
+            continue  # /usr/lib/x86_64-linux-gnu and friends
+        if d not in out:
+            out.append(d)
+    return out
+
+
+class BuildExt(build_ext):
+    def run(self) -> None:
+        required = _truthy("LIBAEAD_REQUIRE_COMPILED")
+        if _system_mode():
+            cfg = pkg_config()
+            if cfg["error"]:
+                sys.stderr.write("libaead: WARNING: %s\nlibaead: set PKG_CONFIG_PATH to the directory holding "
+                                 "aead.pc (a build tree: <build>/meson-uninstalled)\n" % cfg["error"])
+            link = dict(include_dirs=cfg["include_dirs"], library_dirs=cfg["library_dirs"],
+                        libraries=cfg["libraries"], extra_compile_args=cfg["extra_compile_args"],
+                        extra_link_args=["-Wl,-rpath," + d for d in rpath_dirs(cfg["library_dirs"])])
+        else:
+            link = self._bundle()
         for ext in self.extensions:
             ext.optional = not required
-        # Always rebuild: the rpath and include paths come from pkg-config at this moment, and a stale
-        # in-tree build/ (pip builds in the source directory) would keep the previous build dir's.
+            ext.include_dirs = list(ext.include_dirs) + link["include_dirs"]
+            ext.library_dirs = list(ext.library_dirs) + link["library_dirs"]
+            ext.libraries = list(ext.libraries) + link["libraries"]
+            ext.extra_compile_args = list(ext.extra_compile_args) + link["extra_compile_args"]
+            ext.extra_link_args = list(ext.extra_link_args) + link["extra_link_args"]
+        # Always rebuild: the library and rpath come from this moment's configuration, and a stale in-tree
+        # build/ (pip builds in the source directory) would keep the previous one's.
         self.force = True
         # A failed optional build must not ship the module a previous build left in build/lib.
         for ext in self.extensions:
@@ -34,26 +112,59 @@ class OptionalBuildExt(build_ext):
                 os.remove(stale)
         super().run()
 
+    def _bundle(self) -> Dict[str, List[str]]:
+        """Builds libaead.so.1 from the repository and puts it next to the modules (a failure here is an
+        error: without it nothing works)."""
+        libcrypto = os.environ.get("LIBAEAD_LIBCRYPTO", "vendored")
+        if libcrypto not in ("vendored", "system"):
+            raise RuntimeError("LIBAEAD_LIBCRYPTO must be 'vendored' or 'system', not %r" % libcrypto)
+        builder = runpy.run_path(os.path.join(HERE, "build_libaead.py"), run_name="libaead_build_libaead")
+        built = builder["build"](libcrypto)
+        targets = [os.path.join(self.build_lib, "libaead")]
+        if self.inplace:
+            targets.append(os.path.join(HERE, "src", "libaead"))
+        for target in targets:
+            os.makedirs(target, exist_ok=True)
+            shutil.copyfile(built, os.path.join(target, SONAME))
+        link_dir = targets[0]
+        return dict(include_dirs=[os.path.join(REPO, "include")], library_dirs=[], libraries=[],
+                    extra_compile_args=[],
+                    # -l:libaead.so.1 links the copy by its SONAME; $ORIGIN finds it beside the module.
+                    extra_link_args=["-L" + link_dir, "-l:" + SONAME, "-Wl,-rpath,$ORIGIN"])
+
 
 class BuildPyWithConfig(build_py):
-    """Writes libaead/_config.py: the library directories pkg-config reported at build time, used by
-    the ABI-mode fallback to dlopen libaead.so.1 from the same place the compiled module links to."""
+    """Writes libaead/_config.py: the library directories pkg-config reported at build time
+    (LIBAEAD_SYSTEM=1), for the ABI-mode fallback to dlopen the library the modules link to."""
 
-    def run(self):
+    def run(self) -> None:
         # pip builds in the source tree: start from an empty build/lib/libaead so that files removed
-        # from the source (or a module an earlier build compiled) never reach the wheel.
+        # from the source (or a module or library an earlier build made) never reach the wheel.
         shutil.rmtree(os.path.join(self.build_lib, "libaead"), ignore_errors=True)
         super().run()
-        cfg = runpy.run_path(os.path.join(HERE, BUILD_SCRIPT), run_name="libaead_build_config")
-        pc = cfg["pkg_config"]()
-        dirs = [os.path.abspath(d) for d in pc["library_dirs"]]
+        dirs = pkg_config()["library_dirs"] if _system_mode() else []
         target = os.path.join(self.build_lib, "libaead", "_config.py")
         with open(target, "w") as f:
             f.write("# Generated by setup.py at build time; do not edit.\n")
             f.write("LIBRARY_DIRS = %r\n" % (dirs,))
+            f.write("BUNDLED = %r\n" % (not _system_mode(),))
+
+
+def _fast_extension() -> Extension:
+    limited = sys.version_info >= (3, 11) and sys.implementation.name == "cpython"
+    args = ["-Wall", "-Wextra", "-Werror"] if _truthy("LIBAEAD_WERROR") else []
+    return Extension(
+        "libaead._fast",
+        sources=["src/libaead/_fast.c"],
+        # The stable ABI has the buffer protocol from 3.11 on; older versions build against the full API.
+        define_macros=[("Py_LIMITED_API", "0x030B0000")] if limited else [],
+        py_limited_api=limited,
+        extra_compile_args=args,
+    )
 
 
 setup(
-    cffi_modules=[BUILD_SCRIPT + ":ffibuilder"],
-    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithConfig},
+    ext_modules=[_fast_extension()],
+    cffi_modules=["ffi_build.py:ffibuilder"],
+    cmdclass={"build_ext": BuildExt, "build_py": BuildPyWithConfig},
 )

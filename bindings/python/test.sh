@@ -1,42 +1,79 @@
 #!/usr/bin/env bash
-# Installs the Python binding's test dependencies and the package itself, then runs the tests twice:
-# once on the compiled cffi module (API mode) and once forced onto the ffi.dlopen fallback (ABI mode),
-# plus an install on a "machine without a C compiler" (CC=false) that must fall back to ABI mode.
-# Usage (from the repo root): bash bindings/python/test.sh   [AEAD_BUILD_DIR=/abs/build/dir]
+# The Python binding's tests, as a new user gets the package:
+#   1. For the vendored and then the system libcrypto (LIBAEAD_LIBCRYPTO=vendored|system: just one):
+#      `pip wheel ./bindings/python` in a fresh venv (the wheel builds and bundles libaead.so.1 from
+#      this repository on that libcrypto), then that wheel
+#      installed into a second fresh venv and the whole suite run there from another directory, three
+#      times: on the compiled fast path, on cffi API mode (LIBAEAD_NO_FAST=1) and on ABI mode
+#      (LIBAEAD_FORCE_ABI=1, ffi.dlopen). No LD_LIBRARY_PATH, no PKG_CONFIG_PATH.
+#   2. LIBAEAD_SYSTEM=1 against the meson build in $AEAD_BUILD_DIR (when it exists): installed with
+#      CC=false, the "no compiler" case, which must fall back to ABI mode and still pass.
+# FIPS stage: LIBAEAD_TEST_FIPS=1 (or AEAD_TEST_FIPS=1) with OPENSSL_CONF / OPENSSL_MODULES set
+# (tests/fips/env.sh). They apply to the test runs only (pip and the build run without them), and the
+# wheel is built on the system libcrypto there unless LIBAEAD_LIBCRYPTO says otherwise: a FIPS
+# provider module serves one libcrypto per process, and Python's own hashlib/ssl load the system one.
+# Usage (from anywhere): bash bindings/python/test.sh
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-export AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
+AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
 PY="${PYTHON:-python3}"
-
-if [ ! -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
-    echo "test.sh: $AEAD_BUILD_DIR/libaead.so.1 not found: build the C library first (meson/ninja)" >&2
-    exit 1
+TEST_OPENSSL_CONF="${OPENSSL_CONF:-}"
+TEST_OPENSSL_MODULES="${OPENSSL_MODULES:-}"
+unset OPENSSL_CONF OPENSSL_MODULES LD_LIBRARY_PATH PKG_CONFIG_PATH
+# The libcryptos to bundle: both by default (issue 9); under FIPS the system one.
+KINDS="${LIBAEAD_LIBCRYPTO:-vendored system}"
+if [ "${LIBAEAD_TEST_FIPS:-${AEAD_TEST_FIPS:-0}}" != 0 ]; then
+    export LIBAEAD_TEST_FIPS=1
+    KINDS="${LIBAEAD_LIBCRYPTO:-system}"
 fi
-export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-pkg-config --exists aead || { echo "test.sh: pkg-config cannot find aead in $PKG_CONFIG_PATH" >&2; exit 1; }
-
+# The environment of every pytest run: the FIPS configuration, when there is one.
+TEST_ENV=()
+[ -z "$TEST_OPENSSL_CONF" ] || TEST_ENV+=("OPENSSL_CONF=$TEST_OPENSSL_CONF")
+[ -z "$TEST_OPENSSL_MODULES" ] || TEST_ENV+=("OPENSSL_MODULES=$TEST_OPENSSL_MODULES")
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-"$PY" -m pip install --quiet "cffi>=1.17" pytest "cryptography>=48"
-# A compile failure must fail here, not silently fall back to ABI mode.
-LIBAEAD_REQUIRE_COMPILED=1 "$PY" -m pip install --quiet --force-reinstall --no-deps "$HERE"
 
-cd "$HERE"   # pytest's rootdir/config; the package under test is the installed one (src/ layout)
-# No LD_LIBRARY_PATH: the compiled module finds libaead.so.1 through its rpath.
-unset LD_LIBRARY_PATH
-echo "== pytest, API mode (compiled cffi module)"
-LIBAEAD_EXPECT_BACKEND=api "$PY" -m pytest -q -p no:cacheprovider tests
-echo "== pytest, ABI mode (LIBAEAD_FORCE_ABI=1: ffi.dlopen, same cdef)"
-LIBAEAD_FORCE_ABI=1 LIBAEAD_EXPECT_BACKEND=abi "$PY" -m pytest -q -p no:cacheprovider tests
-
-echo "== install without a C compiler (CC=false): must fall back to ABI mode"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-CC=false LDSHARED=false "$PY" -m pip install --quiet --no-deps --target "$TMP/site" "$HERE" >"$TMP/pip.log" 2>&1 || {
-    cat "$TMP/pip.log" >&2; echo "test.sh: install without a compiler failed" >&2; exit 1; }
-if ls "$TMP/site/libaead/"_aead_cffi*.so >/dev/null 2>&1; then
-    echo "test.sh: CC=false still produced a compiled module; the fallback test proves nothing" >&2; exit 1
+
+run_suite() {  # $1 = expected backend, rest = env assignments; runs from a directory that is not the source
+    local expect="$1"; shift
+    echo "== pytest on the installed wheel, backend $expect"
+    (cd "$TMP" && env "$@" LIBAEAD_EXPECT_BACKEND="$expect" "${TEST_ENV[@]}" \
+        "$VPY" -m pytest -q -p no:cacheprovider -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests")
+}
+
+for kind in $KINDS; do
+    echo "== pip wheel in a fresh venv (bundles libaead.so.1, libcrypto=$kind)"
+    "$PY" -m venv "$TMP/build-venv-$kind"
+    # A failed compile must fail here, not silently fall back; -Werror on _fast.c.
+    LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 LIBAEAD_WERROR=1 nice -n 10 \
+        "$TMP/build-venv-$kind/bin/pip" wheel --quiet --no-deps -w "$TMP/wheels-$kind" "$HERE"
+    WHEEL="$(ls "$TMP/wheels-$kind"/libaead-*.whl)"
+    echo "   $(basename "$WHEEL"): $(unzip -Z1 "$WHEEL" | grep -E '\.so' | tr '\n' ' ')"
+    echo "== install the wheel into a second fresh venv"
+    "$PY" -m venv "$TMP/venv-$kind"
+    VPY="$TMP/venv-$kind/bin/python"
+    "$VPY" -m pip install --quiet "$WHEEL" pytest "cryptography>=48"
+    run_suite fast LIBAEAD_NO_FAST=0
+    run_suite api LIBAEAD_NO_FAST=1
+    run_suite abi LIBAEAD_FORCE_ABI=1
+done
+
+# pyca/cryptography cannot share a FIPS provider with libaead (tests/conftest.py): vectors instead.
+SECOND_FILE=test_differential.py
+[ "${LIBAEAD_TEST_FIPS:-0}" = 0 ] || SECOND_FILE=test_vectors.py
+if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
+    echo "== LIBAEAD_SYSTEM=1 without a C compiler (CC=false): must fall back to ABI mode"
+    PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 CC=false LDSHARED=false \
+        "$VPY" -m pip install --quiet --no-deps --target "$TMP/site" "$HERE" >"$TMP/pip.log" 2>&1 || {
+        cat "$TMP/pip.log" >&2; echo "test.sh: install without a compiler failed" >&2; exit 1; }
+    if ls "$TMP/site/libaead/"*.so* >/dev/null 2>&1; then
+        echo "test.sh: CC=false still produced a compiled module or a bundled library" >&2; exit 1
+    fi
+    (cd "$TMP" && env PYTHONPATH="$TMP/site" LIBAEAD_EXPECT_BACKEND=abi "${TEST_ENV[@]}" "$VPY" -m pytest -q -p no:cacheprovider \
+        -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests/test_backend.py" "$HERE/tests/$SECOND_FILE")
+else
+    echo "== skipped the LIBAEAD_SYSTEM=1 / no-compiler check: no meson build at $AEAD_BUILD_DIR"
 fi
-(cd "$TMP" && PYTHONPATH="$TMP/site" LIBAEAD_EXPECT_BACKEND=abi "$PY" -m pytest -q -p no:cacheprovider \
-    -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests/test_backend.py" "$HERE/tests/test_differential.py")
 echo "test.sh: all Python binding tests passed"

@@ -1,17 +1,23 @@
-"""Benchmark (not a test): libaead vs pyca/cryptography, ns/op, measured side by side in one run.
+"""Benchmark (not a test): libaead vs pyca/cryptography, measured side by side in one process.
 
-Prints a Markdown table: encrypt / decrypt / encrypt_into at 64, 1024 and 16384 bytes (13-byte AAD,
-12-byte nonce, one object reused, the same nonce every iteration as in the anchors' benchmarks), the
-ratio libaead/pyca, the libcrypto each one runs on, and the 2-thread/1-thread throughput on 1 MiB.
-Every cell is the minimum over interleaved rounds (the two libraries alternate round by round), so a
-burst of load on a shared machine hits both alike.
+Prints Markdown and writes JSON (--json PATH):
+* encrypt / decrypt / encrypt_into at 64, 1024 and 16384 bytes (13-byte AAD, 12-byte nonce, one object
+  reused, the same nonce every iteration as in the anchors' benchmarks), ratio libaead / pyca;
+* 1000 records of 64 bytes: libaead's encrypt_many against pyca's encrypt in a loop (distinct nonces);
+* 2 threads vs 1 on 1 MiB messages (throughput ratio), with hashlib.sha256 as the machine's reference;
+* --gil: the GIL-release crossover of the compiled path: per size, single-thread cost of releasing and
+  the 2-thread throughput released vs held (this is how _fast.c's threshold was chosen);
+* the targets of issue 13, each met or not.
+Every cell is the minimum over interleaved rounds (the libraries alternate cell by cell), so a burst
+of load on a shared machine hits both alike; only the ratios mean anything.
 
-Usage: python3 bench/bench.py [--rounds N] [--alg aes128|aes256|chacha] [--quick]
-       LIBAEAD_FORCE_ABI=1 python3 bench/bench.py   # the ffi.dlopen fallback
+Usage: python3 bench/bench.py [--rounds N] [--alg aes128|aes256|chacha] [--quick] [--gil] [--json PATH]
 """
 
 import argparse
 import datetime
+import hashlib
+import json
 import os
 import platform
 import sys
@@ -28,6 +34,13 @@ import libaead
 
 SIZES = (64, 1024, 16384)
 OPS = ("encrypt", "decrypt", "encrypt_into")
+BATCH = 1000
+MIB = 1 << 20
+# issue 13's targets: (op, size) -> the largest allowed libaead / pyca time ratio
+TARGETS = {("encrypt", 64): 0.8, ("decrypt", 64): 0.8, ("encrypt", 1024): 0.9, ("decrypt", 1024): 0.9,
+           ("encrypt", 16384): 1.0, ("decrypt", 16384): 1.0, ("encrypt_into", 64): 0.6}
+BATCH_TARGET = 0.3
+THREAD_TARGET = 1.8
 
 
 def make(impl, alg):
@@ -48,6 +61,17 @@ def op_fn(obj, op, size):
     return lambda: obj.encrypt_into(nonce, data, aad, buf)
 
 
+def batch_fns(objs):
+    nonces = [i.to_bytes(12, "big") for i in range(BATCH)]
+    datas = [os.urandom(64) for _ in range(BATCH)]
+    aads = [bytes(13)] * BATCH
+    ours, theirs = objs["libaead"], objs["pyca"]
+    assert ours.encrypt_many(nonces, datas, aads) == [theirs.encrypt(n, d, a) for n, d, a in zip(nonces, datas, aads)]
+    enc = theirs.encrypt
+    return (lambda: ours.encrypt_many(nonces, datas, aads),
+            lambda: [enc(n, d, a) for n, d, a in zip(nonces, datas, aads)])
+
+
 def per_op_ns(fn, target_s=0.02):
     n = 1
     while True:
@@ -59,15 +83,27 @@ def per_op_ns(fn, target_s=0.02):
     return timeit.timeit(fn, number=n) / n * 1e9
 
 
-def thread_ratios(fns, rounds, ops=12):
-    """2-thread / 1-thread throughput of each fn (one 1 MiB operation per call), interleaved; each
-    side keeps its fastest round."""
+def two_thread_time(fn, ops):
+    barrier = threading.Barrier(3)
 
-    def work(fn, barrier):
+    def work():
         barrier.wait()
         for _ in range(ops):
             fn()
 
+    ts = [threading.Thread(target=work) for _ in range(2)]
+    for t in ts:
+        t.start()
+    barrier.wait()
+    t0 = time.perf_counter()
+    for t in ts:
+        t.join()
+    return time.perf_counter() - t0
+
+
+def thread_ratios(fns, rounds, ops=12):
+    """2-thread / 1-thread throughput of each fn (one operation per call), interleaved; each side keeps
+    its fastest round."""
     single = [float("inf")] * len(fns)
     double = [float("inf")] * len(fns)
     for _ in range(rounds):
@@ -76,110 +112,136 @@ def thread_ratios(fns, rounds, ops=12):
             for _ in range(2 * ops):
                 fn()
             single[i] = min(single[i], time.perf_counter() - t0)
-            barrier = threading.Barrier(3)
-            ts = [threading.Thread(target=work, args=(fn, barrier)) for _ in range(2)]
-            for t in ts:
-                t.start()
-            barrier.wait()
-            t0 = time.perf_counter()
-            for t in ts:
-                t.join()
-            double[i] = min(double[i], time.perf_counter() - t0)
+            double[i] = min(double[i], two_thread_time(fn, ops))
     return [s / d for s, d in zip(single, double)]
+
+
+def gil_crossover(obj, rounds):
+    """Per size: ns of one encrypt with the GIL held and released (one thread), and the 2-thread
+    throughput with release over the same with the GIL held."""
+    fast = libaead._fast
+    previous = fast.gil_threshold()
+    out = []
+    try:
+        for size in (1024, 4096, 8192, 16384, 32768, 65536, 131072):
+            nonce, aad, data = bytes(12), bytes(13), bytes(size)
+            fn = lambda: obj.encrypt(nonce, data, aad)  # noqa: E731
+            ops = max(50, 200000 // (size // 64 + 10))
+            held = released = float("inf")
+            held2 = released2 = float("inf")
+            for _ in range(rounds):
+                fast.set_gil_threshold(1 << 62)
+                held = min(held, per_op_ns(fn, 0.01))
+                held2 = min(held2, two_thread_time(fn, ops))
+                fast.set_gil_threshold(0)
+                released = min(released, per_op_ns(fn, 0.01))
+                released2 = min(released2, two_thread_time(fn, ops))
+            out.append({"bytes": size, "held_ns": held, "released_ns": released,
+                        "two_thread_released_over_held": held2 / released2})
+    finally:
+        fast.set_gil_threshold(previous)
+    return out
+
+
+def libcrypto_kind():
+    text = libaead.library_version()
+    return "system" if "3.0." in text.split("(")[-1] else "vendored"
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--alg", default="aes128", choices=["aes128", "aes256", "chacha"])
     ap.add_argument("--quick", action="store_true", help="3 rounds, for a smoke run")
+    ap.add_argument("--gil", action="store_true", help="also measure the GIL-release crossover (fast path)")
+    ap.add_argument("--json", help="write the results here")
     args = ap.parse_args()
     rounds = 3 if args.quick else args.rounds
 
     alg_name = {"aes128": "AES-128-GCM", "aes256": "AES-256-GCM", "chacha": "ChaCha20-Poly1305"}[args.alg]
     objs = {impl: make(impl, args.alg) for impl in ("libaead", "pyca")}
+    fns = {(impl, op, size): op_fn(objs[impl], op, size) for impl in objs for op in OPS for size in SIZES}
+    ours_batch, pyca_batch = batch_fns(objs)
+    fns[("libaead", "encrypt_many", BATCH)] = ours_batch
+    fns[("pyca", "encrypt_many", BATCH)] = pyca_batch
     best = {}
     for _ in range(rounds):
-        for op in OPS:
-            for size in SIZES:
-                for impl in ("libaead", "pyca"):
-                    ns = per_op_ns(op_fn(objs[impl], op, size))
-                    key = (impl, op, size)
-                    best[key] = min(best.get(key, float("inf")), ns)
+        for key, fn in fns.items():
+            best[key] = min(best.get(key, float("inf")), per_op_ns(fn))
 
-    print("### %s, ns/op (min of %d interleaved rounds; 13-byte AAD, 12-byte nonce)" % (alg_name, rounds))
-    print()
-    print("- date: %s; machine: %s, %d CPUs, load average %s" % (
-        datetime.date.today().isoformat(), platform.machine(), os.cpu_count() or 0,
-        " ".join("%.2f" % x for x in os.getloadavg())))
-    print("- Python %s, cffi %s; libaead binding backend: %s (%s)" % (
-        platform.python_version(), cffi.__version__, libaead.backend,
-        "compiled cffi module" if libaead.backend == "api" else "ffi.dlopen fallback"))
-    print("- libaead: `%s` (the system libcrypto)" % libaead.library_version())
-    print("- pyca/cryptography %s: `%s` (bundled in its wheel)" % (
-        cryptography.__version__, pyca_backend.openssl_version_text()))
-    print()
-    print("| operation | bytes | libaead ns/op | pyca ns/op | libaead / pyca |")
-    print("|---|---:|---:|---:|---:|")
-    for op in OPS:
-        for size in SIZES:
-            a, b = best[("libaead", op, size)], best[("pyca", op, size)]
-            print("| %s | %d | %.0f | %.0f | %.2fx |" % (op, size, a, b, a / b))
-    print()
-    # Where the time of a 64-byte encrypt_into goes: the pieces measured alone, in the same run.
-    ffi, lib = libaead._ffi, libaead._lib
-    nonce, aad, data, buf = bytes(12), bytes(13), bytes(64), bytearray(80)
-    u8 = ffi.typeof("uint8_t[]")
-    out = ffi.from_buffer(u8, buf, True)
-    ctx = objs["libaead"]._ctx
-    null = ffi.NULL
-    pieces = {
-        "direct": lambda: lib.aead_seal_open(ctx, 1, nonce, 12, aad, 13, data, 64, out, 80),
-        "null": lambda: lib.aead_seal_open(null, 1, nonce, 12, aad, 13, data, 64, out, 80),
-        "from_buffer": lambda: ffi.from_buffer(u8, buf, True),
-        "bytes": lambda: bytes(80),
-        "method": op_fn(objs["libaead"], "encrypt_into", 64),
+    meta = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "machine": platform.machine(), "cpus": os.cpu_count(), "loadavg": os.getloadavg(),
+        "python": platform.python_version(), "cffi": cffi.__version__, "backend": libaead.backend,
+        "libaead": libaead.library_version(), "libcrypto": libcrypto_kind(),
+        "pyca": cryptography.__version__, "pyca_openssl": pyca_backend.openssl_version_text(),
+        "algorithm": alg_name, "rounds": rounds,
+        "gil_threshold": libaead._fast.gil_threshold() if libaead._fast is not None else None,
     }
-    cost = {}
-    for _ in range(max(3, rounds // 2)):
-        for name, fn in pieces.items():
-            cost[name] = min(cost.get(name, float("inf")), per_op_ns(fn))
-    rest = cost["method"] - cost["direct"] - cost["from_buffer"]
-    print("Where a 64-byte `encrypt_into` goes (ns, measured alone in this run): C library (aead_seal_open "
-          "itself) ~%.0f; cffi call with its 10 arguments and the GIL release ~%.0f (a call with a NULL ctx, "
-          "which returns at once); `ffi.from_buffer` of the output ~%.0f; the Python method call and its argument checks ~%.0f. "
-          "`encrypt` has `bytes(80)` ~%.0f instead of `ffi.from_buffer`." % (
-              cost["direct"] - cost["null"], cost["null"], cost["from_buffer"], max(0.0, rest), cost["bytes"]))
+    print("### %s, libaead on the %s libcrypto, ns/op (min of %d interleaved rounds; 13-byte AAD, 12-byte nonce)"
+          % (alg_name, meta["libcrypto"], rounds))
     print()
+    print("- %s; %s, %s CPUs, load average %s" % (meta["date"], meta["machine"], meta["cpus"],
+                                                  " ".join("%.2f" % x for x in meta["loadavg"])))
+    print("- Python %s, cffi %s; libaead backend: %s; libaead: `%s`" % (
+        meta["python"], meta["cffi"], meta["backend"], meta["libaead"]))
+    print("- pyca/cryptography %s: `%s` (bundled in its wheel)" % (meta["pyca"], meta["pyca_openssl"]))
+    print()
+    print("| operation | bytes | libaead ns/op | pyca ns/op | libaead / pyca | target |")
+    print("|---|---:|---:|---:|---:|---|")
+    rows, verdicts = [], []
+    for op, size in [(op, size) for op in OPS for size in SIZES] + [("encrypt_many", BATCH)]:
+        a, b = best[("libaead", op, size)], best[("pyca", op, size)]
+        target = BATCH_TARGET if op == "encrypt_many" else TARGETS.get((op, size))
+        met = None if target is None else a / b <= target
+        label = "%d x 64" % BATCH if op == "encrypt_many" else str(size)
+        peer = "pyca `encrypt` loop" if op == "encrypt_many" else ""
+        cell = "" if target is None else "<= %.1fx %s" % (target, "met" if met else "**NOT met**")
+        print("| %s | %s | %.0f | %.0f%s | %.2fx | %s |" % (op, label, a, b, " (%s)" % peer if peer else "",
+                                                          a / b, cell))
+        rows.append({"op": op, "bytes": size if op != "encrypt_many" else 64, "records": BATCH if op == "encrypt_many"
+                     else 1, "libaead_ns": a, "pyca_ns": b, "ratio": a / b, "target": target, "met": met})
+        if target is not None:
+            verdicts.append(met)
+    print()
+    threads = None
     if (os.cpu_count() or 1) >= 2:
-        import hashlib
-
-        nonce, mib = bytes(12), bytes(1 << 20)
+        nonce, mib = bytes(12), bytes(MIB)
         bufs = threading.local()
 
         def ours_into():
             b = getattr(bufs, "b", None)
             if b is None:
-                b = bufs.b = bytearray((1 << 20) + 16)
+                b = bufs.b = bytearray(MIB + 16)
             objs["libaead"].encrypt_into(nonce, mib, None, b)
 
-        r_ours, r_into, r_pyca, r_sha = thread_ratios(
-            [lambda: objs["libaead"].encrypt(nonce, mib, None), ours_into,
-             lambda: objs["pyca"].encrypt(nonce, mib, None), lambda: hashlib.sha256(mib).digest()],
-            max(4, rounds // 2))
-        print("2 threads vs 1 on 1 MiB messages, throughput ratio: libaead encrypt %.2fx, libaead encrypt_into"
-              " %.2fx, pyca encrypt %.2fx; reference hashlib.sha256 (releases the GIL) %.2fx"
-              % (r_ours, r_into, r_pyca, r_sha))
-    else:
-        r_ours = None
-        print("2 threads vs 1: skipped (1 CPU)")
-    print()
-    enc64 = best[("libaead", "encrypt", 64)] / best[("pyca", "encrypt", 64)]
-    into64 = best[("libaead", "encrypt_into", 64)] / best[("pyca", "encrypt_into", 64)]
-    print("Targets (issue 4): encrypt 64 B <= 1.00x pyca: %.2fx %s; encrypt_into 64 B <= 0.60x pyca: %.2fx %s;"
-          " 2-thread scaling >= 1.8x: %s" % (
-              enc64, "met" if enc64 <= 1.0 else "NOT met", into64, "met" if into64 <= 0.6 else "NOT met",
-              "n/a" if r_ours is None else "%.2fx %s" % (r_ours, "met" if r_ours >= 1.8 else "NOT met")))
+        r = thread_ratios([lambda: objs["libaead"].encrypt(nonce, mib, None), ours_into,
+                           lambda: objs["pyca"].encrypt(nonce, mib, None), lambda: hashlib.sha256(mib).digest()],
+                          max(4, rounds // 2))
+        threads = dict(zip(["libaead_encrypt", "libaead_encrypt_into", "pyca_encrypt", "sha256_reference"], r))
+        met = r[0] >= THREAD_TARGET
+        verdicts.append(met)
+        print("2 threads vs 1 on 1 MiB messages, throughput ratio: libaead encrypt %.2fx (target >= %.1fx: %s), "
+              "encrypt_into %.2fx; pyca encrypt %.2fx; reference hashlib.sha256 (releases the GIL) %.2fx"
+              % (r[0], THREAD_TARGET, "met" if met else "NOT met", r[1], r[2], r[3]))
+        print()
+    gil = None
+    if args.gil and libaead._fast is not None:
+        gil = gil_crossover(objs["libaead"], max(3, rounds // 3))
+        print("GIL release on the compiled path (threshold now %d bytes):" % meta["gil_threshold"])
+        print()
+        print("| bytes | held ns | released ns | release cost | 2 threads: released / held throughput |")
+        print("|---:|---:|---:|---:|---:|")
+        for g in gil:
+            print("| %d | %.0f | %.0f | %+.1f%% | %.2fx |" % (g["bytes"], g["held_ns"], g["released_ns"],
+                                                         100 * (g["released_ns"] / g["held_ns"] - 1),
+                                                         g["two_thread_released_over_held"]))
+        print()
+    print("Targets (issue 13): %d of %d met" % (sum(1 for v in verdicts if v), len(verdicts)))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "rows": rows, "threads": threads, "gil": gil}, f, indent=1)
+            f.write("\n")
     return 0
 
 

@@ -6,6 +6,7 @@ header, has it; in API mode cffi checks each value against the header at build t
 
 CDEF = """
 #define AEAD_ABI_VERSION 1
+#define AEAD_VERSION_NUMBER 10100
 
 typedef struct aead_ctx aead_ctx;
 
@@ -19,7 +20,8 @@ enum {
 enum {
     AEAD_POLICY_NONE = 0,
     AEAD_POLICY_TLS12 = 1,
-    AEAD_POLICY_TLS13 = 2
+    AEAD_POLICY_TLS13 = 2,
+    AEAD_POLICY_RANDOM_NONCE = 3
 };
 
 enum {
@@ -42,8 +44,27 @@ enum {
     AEAD_ERR_NONCE_PREFIX = -12,
     AEAD_ERR_UNSUPPORTED = -13,
     AEAD_ERR_NOMEM = -14,
-    AEAD_ERR_CRYPTO = -15
+    AEAD_ERR_CRYPTO = -15,
+    AEAD_ERR_NONCE_LIMIT = -16
 };
+
+enum {
+    AEAD_IND_FIPS_PROVIDER = 1,
+    AEAD_IND_SEAL_APPROVED = 2,
+    AEAD_IND_OPEN_APPROVED = 4
+};
+
+typedef struct aead_record {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const uint8_t *aad;
+    size_t aad_len;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result;
+} aead_record;
 
 int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
                  const uint8_t *key, size_t key_len, size_t tag_len);
@@ -59,4 +80,14 @@ const char *aead_version(void);
 size_t aead_key_size(int alg);
 size_t aead_nonce_size(int alg);
 size_t aead_tag_size(int alg);
+
+/* ABI 1.1 */
+int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy,
+                    const uint8_t *key, size_t key_len, size_t tag_len,
+                    const char *properties,
+                    const uint8_t *iv, size_t iv_len);
+uint32_t aead_ctx_indicator(const aead_ctx *ctx);
+const char *aead_ctx_provider(const aead_ctx *ctx);
+int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records, size_t count);
+uint32_t aead_version_number(void);
 """

@@ -1,0 +1,162 @@
+"""Exceptions and the mapping of libaead's error codes to the ones pyca/cryptography raises.
+
+Both call paths raise through here: the cffi methods call ``raise_for`` and the compiled module calls
+``fast_fail`` (its error hook), so types and messages are defined once."""
+
+from typing import Any, Dict, NoReturn, Optional
+
+from libaead._binding import fast as _fast
+from libaead._binding import ffi as _ffi
+from libaead._binding import lib as _lib
+
+try:  # libaead.InvalidTag also passes ``except cryptography.exceptions.InvalidTag``
+    from cryptography.exceptions import InvalidTag as _PycaInvalidTag
+    from cryptography.exceptions import UnsupportedAlgorithm as _PycaUnsupported
+
+    _INVALID_TAG_BASE: Any = _PycaInvalidTag
+    _UNSUPPORTED_BASE: Any = _PycaUnsupported
+except Exception:  # pragma: no cover - cryptography not installed
+    _INVALID_TAG_BASE = Exception
+    _UNSUPPORTED_BASE = Exception
+
+
+class InvalidTag(_INVALID_TAG_BASE):  # type: ignore[misc]
+    """Authentication failed: wrong key, nonce, associated data, ciphertext or tag.
+
+    A subclass of ``cryptography.exceptions.InvalidTag`` when pyca/cryptography is importable. From a
+    batch call (``decrypt_many``) its ``index`` names the first failing record."""
+
+
+class NonceReuseError(ValueError):
+    """A TLS AEAD refused a nonce on encryption; the message names the rule that was broken."""
+
+
+class NonceLimitError(NonceReuseError):
+    """AESGCMRandomNonce: this key has made 2**32 encryptions, the limit for random 96-bit nonces
+    (NIST SP 800-38D section 8.3). Make a new object with a new key."""
+
+
+class UnsupportedAlgorithm(_UNSUPPORTED_BASE):  # type: ignore[misc]
+    """No provider offers the algorithm for the requested properties (for example ChaCha20-Poly1305
+    under a FIPS-only configuration). A subclass of ``cryptography.exceptions.UnsupportedAlgorithm``
+    when pyca/cryptography is importable."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)  # pyca's takes an optional reason; ours has none
+
+
+# Messages of the TLS refusals, per nonce construction. {cls} is the class name.
+RFC5288 = {
+    _lib.AEAD_ERR_NONCE_ORDER: (
+        "{cls}: nonce reuse refused: the explicit nonce (bytes 4..11, a big-endian sequence number) must be "
+        "strictly greater than the last one encrypted with this key (TLS 1.2 AES-GCM, RFC 5288)"
+    ),
+    _lib.AEAD_ERR_NONCE_EXHAUSTED: (
+        "{cls}: nonce refused: sequence number 2**64-1 is never allowed; the key is exhausted, rekey"
+    ),
+    _lib.AEAD_ERR_NONCE_PREFIX: (
+        "{cls}: nonce refused: the fixed part (bytes 0..3, the implicit salt) differs from the one given or "
+        "learned on the first encryption with this key (TLS 1.2 AES-GCM, RFC 5288)"
+    ),
+}
+
+
+def xor_rules(rfc: str) -> Dict[int, str]:
+    return {
+        _lib.AEAD_ERR_NONCE_ORDER: (
+            "{cls}: nonce reuse refused: the record sequence number (nonce XOR the IV, given or learned on the "
+            "first encryption) must be strictly greater than the last one encrypted with this key (%s)" % rfc
+        ),
+        _lib.AEAD_ERR_NONCE_EXHAUSTED: (
+            "{cls}: nonce refused: sequence number 2**64-1 is never allowed; the key is exhausted, rekey"
+        ),
+        _lib.AEAD_ERR_NONCE_PREFIX: (
+            "{cls}: nonce refused: bytes 0..3 differ from the IV given or learned on the first encryption "
+            "(nonce = IV XOR sequence number, %s)" % rfc
+        ),
+    }
+
+
+TLS12_AAD = "{cls}: TLS 1.2 requires exactly 13 bytes of associated data (seq_num, type, version, length)"
+TLS13_AAD = "{cls}: TLS 1.3 requires exactly 5 bytes of associated data (the record header)"
+_NONCE_LIMIT = ("{cls}: 2**32 encryptions with this key reached, the limit for random 96-bit nonces "
+                "(NIST SP 800-38D section 8.3): use a new key")
+
+
+def _exception(obj: Any, code: int) -> BaseException:
+    cls = type(obj).__name__
+    if code == _lib.AEAD_ERR_AUTH:
+        return InvalidTag()
+    rule = obj._tls_rules.get(code)
+    if rule is not None:
+        return NonceReuseError(rule.format(cls=cls))
+    if code == _lib.AEAD_ERR_NONCE_LIMIT:
+        return NonceLimitError(_NONCE_LIMIT.format(cls=cls))
+    if code == _lib.AEAD_ERR_AAD_SIZE and obj._tls_aad_rule:
+        return ValueError(obj._tls_aad_rule.format(cls=cls))
+    if code == _lib.AEAD_ERR_NONCE_SIZE:
+        return ValueError(obj._nonce_msg)
+    if code == _lib.AEAD_ERR_TOO_LONG:
+        return OverflowError("%s: data or associated data longer than the algorithm allows" % cls)
+    if code == _lib.AEAD_ERR_OVERLAP:
+        return ValueError(
+            "%s: buf overlaps an input (only exact in-place use, buf starting at the same address as data, "
+            "is allowed)" % cls
+        )
+    if code == _lib.AEAD_ERR_NOMEM:
+        return MemoryError()
+    text: bytes = _ffi.string(_lib.aead_strerror(code))
+    return RuntimeError("libaead: %s (code %d)" % (text.decode("ascii", "replace"), code))
+
+
+def _name_record(exc: BaseException, index: int) -> BaseException:
+    """The same exception type, its message prefixed with the failing record's index (batch calls);
+    ``exc.index`` holds the index too."""
+    text = str(exc)
+    try:
+        named = type(exc)("record %d%s" % (index, ": " + text if text else ""))
+    except Exception:  # a type that does not take a message: keep it as it is
+        named = exc
+    try:
+        named.index = index  # type: ignore[attr-defined]
+    except Exception:  # pragma: no cover - exceptions without a __dict__
+        pass
+    return named
+
+
+def raise_for(obj: Any, code: int, index: int = -1) -> NoReturn:
+    """Raises for a negative AEAD_ERR_* code what pyca/cryptography would raise (index >= 0: from record
+    ``index`` of a batch)."""
+    exc = _exception(obj, code)
+    if index >= 0:
+        raise _name_record(exc, index)
+    raise exc
+
+
+def buffer_size(out_len: int) -> ValueError:
+    return ValueError("buffer must be %d bytes" % out_len)
+
+
+LENGTHS = "the sequences of a batch call must have the same length"
+
+
+def raise_converted(exc: BaseException, index: int) -> NoReturn:
+    """A record's argument failed to convert (TypeError, BufferError): the same type, naming the record."""
+    raise _name_record(exc, index) from exc
+
+
+def fast_fail(obj: Any, code: int, index: int, extra: int, exc: Optional[BaseException]) -> NoReturn:
+    """The compiled module's error hook; see _fast.c for the pseudo-codes."""
+    if code == _fast.FAIL_BUFFER_SIZE:
+        raise buffer_size(extra)
+    if code == _fast.FAIL_CONVERT and exc is not None:
+        raise_converted(exc, index)
+    if code == _fast.FAIL_LENGTHS:
+        raise ValueError(LENGTHS)
+    if code == _fast.FAIL_UNBOUND:
+        raise ValueError("%s object was not initialised by its constructor" % type(obj).__name__)
+    raise_for(obj, code, index)
+
+
+if _fast is not None:
+    _fast.set_error_hook(fast_fail)

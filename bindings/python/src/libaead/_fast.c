@@ -1,0 +1,643 @@
+/* libaead._fast: the compiled hot path of the Python binding (CPython stable ABI where it has buffers).
+ *
+ * cffi stays the loader: it creates and frees the aead_ctx (libaead/__init__.py) and hands the pointer
+ * to Core._bind. This module only does what costs on every call: argument parsing (METH_FASTCALL),
+ * buffer access, the output bytes object (PyBytes_FromStringAndSize(NULL, n)) and one aead_seal_open or
+ * aead_seal_open_many call. It checks in pyca/cryptography's order; every failure is raised by the
+ * Python error hook (set_error_hook), so exception types and messages live in one place (Python).
+ * The GIL is released only for calls of at least gil_threshold input bytes (measured: below that the
+ * release and re-acquire cost more than another thread could gain).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <aead.h>
+#include <string.h>
+
+/* Pseudo-codes for the error hook besides the negative AEAD_ERR_* values. */
+#define FAIL_BUFFER_SIZE (-1001)  /* extra = the required length */
+#define FAIL_CONVERT (-1002)      /* an exception is pending: re-raise it naming the record index */
+#define FAIL_LENGTHS (-1003)      /* the sequences of a batch differ in length */
+#define FAIL_UNBOUND (-1004)      /* an object whose constructor did not run */
+
+#define TAG 16
+#define RANDOM_NONCE_OVERHEAD 28  /* 12-byte nonce + 16-byte tag */
+
+static PyObject *error_hook;         /* libaead._errors.fail(obj, code, index, extra) */
+static Py_ssize_t gil_threshold = 32768; /* bench.py --gil measures the crossover */
+
+typedef struct {
+    PyObject_HEAD
+    aead_ctx *ctx;
+    PyObject *owner;       /* the cffi object that frees ctx (ffi.gc) */
+    Py_ssize_t nonce_min;  /* accepted nonce lengths (pyca's), checked before the call */
+    Py_ssize_t nonce_max;
+    int random_nonce;      /* AEAD_POLICY_RANDOM_NONCE: no nonce argument; output nonce || ct || tag */
+} Core;
+
+/* Raises through the Python hook; always returns NULL. */
+static PyObject *fail(PyObject *self, Py_ssize_t code, Py_ssize_t index, Py_ssize_t extra) {
+    PyObject *exc = Py_None;
+    PyObject *type = NULL, *value = NULL, *tb = NULL;
+    if (code == FAIL_CONVERT) {
+#if PY_VERSION_HEX >= 0x030C0000
+        value = PyErr_GetRaisedException();
+#else
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
+#endif
+        exc = value != NULL ? value : Py_None;
+    }
+    if (error_hook == NULL) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        PyErr_SetString(PyExc_RuntimeError, "libaead._fast: no error hook");
+        return NULL;
+    }
+    PyObject *r = PyObject_CallFunction(error_hook, "OnnnO", self, code, index, extra, exc);
+    Py_XDECREF(r);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "libaead._fast: error hook returned");
+    return NULL;
+}
+
+/* One input argument: bytes are read in place (immutable, kept alive by the caller); anything else
+ * through the buffer protocol (contiguous), released by release_input. */
+typedef struct {
+    const uint8_t *ptr;
+    Py_ssize_t len;
+    int has_view;
+    Py_buffer view;
+} Input;
+
+static const uint8_t empty_byte;
+
+static int get_input(PyObject *obj, Input *in) {
+    in->has_view = 0;
+    if (PyBytes_CheckExact(obj)) {
+        char *p;
+        if (PyBytes_AsStringAndSize(obj, &p, &in->len) < 0) return -1;
+        in->ptr = (const uint8_t *)p;
+        return 0;
+    }
+    if (PyObject_GetBuffer(obj, &in->view, PyBUF_SIMPLE) < 0) return -1;
+    in->has_view = 1;
+    in->ptr = in->view.buf != NULL ? (const uint8_t *)in->view.buf : &empty_byte;
+    in->len = in->view.len;
+    return 0;
+}
+
+/* associated_data may be None (= empty). */
+static int get_aad(PyObject *obj, Input *in) {
+    if (obj == Py_None) {
+        in->has_view = 0;
+        in->ptr = &empty_byte;
+        in->len = 0;
+        return 0;
+    }
+    return get_input(obj, in);
+}
+
+static void release_input(Input *in) {
+    if (in->has_view) {
+        PyBuffer_Release(&in->view);
+        in->has_view = 0;
+    }
+}
+
+/* The output buffer of the _into methods: writable and contiguous. pyca raises TypeError for a
+ * read-only buffer and BufferError for a non-contiguous writable one. */
+static int get_output(PyObject *obj, Py_buffer *view) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE) == 0) return 0;
+    if (!PyErr_ExceptionMatches(PyExc_BufferError)) return -1;
+    PyObject *mv = PyMemoryView_FromObject(obj);
+    int readonly = 0;
+    if (mv != NULL) {
+        PyObject *ro = PyObject_GetAttrString(mv, "readonly");
+        readonly = ro != NULL && PyObject_IsTrue(ro) == 1;
+        Py_XDECREF(ro);
+        Py_DECREF(mv);
+    }
+    if (readonly) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "argument 'buf': Buffer is not writable.");
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_BufferError, "buf must be a contiguous buffer");
+    } else if (!PyErr_ExceptionMatches(PyExc_BufferError)) {
+        /* PyMemoryView_FromObject's own error: report the original kind */
+        PyErr_Clear();
+        PyErr_SetString(PyExc_BufferError, "buf must be a contiguous buffer");
+    }
+    return -1;
+}
+
+/* METH_FASTCALL | METH_KEYWORDS argument parsing for a fixed list of required names, with the
+ * messages CPython's own parser gives. */
+static int parse_args(const char *fname, const char *const *names, Py_ssize_t n, PyObject *const *args,
+                      Py_ssize_t nargs, PyObject *kwnames, PyObject **out) {
+    if (nargs > n) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd positional arguments but %zd were given", fname, n, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) out[i] = i < nargs ? args[i] : NULL;
+    if (kwnames != NULL) {
+        Py_ssize_t nkw = PyTuple_Size(kwnames);
+        for (Py_ssize_t k = 0; k < nkw; k++) {
+            PyObject *key = PyTuple_GetItem(kwnames, k);
+            Py_ssize_t i = 0;
+            while (i < n && PyUnicode_CompareWithASCIIString(key, names[i]) != 0) i++;
+            if (i == n) {
+                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
+                return -1;
+            }
+            if (out[i] != NULL) {
+                PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, names[i]);
+                return -1;
+            }
+            out[i] = args[nargs + k];
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (out[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %zd)", fname, names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int64_t call_one(Core *self, int op, const Input *nonce, const Input *aad, const Input *data, uint8_t *out,
+                        size_t out_cap) {
+    const uint8_t *np = nonce != NULL ? nonce->ptr : NULL;
+    size_t nl = nonce != NULL ? (size_t)nonce->len : 0;
+    if (data->len < gil_threshold) {
+        return aead_seal_open(self->ctx, op, np, nl, aad->ptr, (size_t)aad->len, data->ptr, (size_t)data->len, out,
+                              out_cap);
+    }
+    int64_t r;
+    Py_BEGIN_ALLOW_THREADS
+    r = aead_seal_open(self->ctx, op, np, nl, aad->ptr, (size_t)aad->len, data->ptr, (size_t)data->len, out, out_cap);
+    Py_END_ALLOW_THREADS
+    return r;
+}
+
+static const char *const NAMES_NONCE[] = {"nonce", "data", "associated_data", "buf"};
+static const char *const NAMES_RANDOM[] = {"data", "associated_data", "buf"};
+
+/* encrypt / decrypt / encrypt_into / decrypt_into share one body; `into` and `op` select. */
+static PyObject *single(Core *self, int op, int into, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames) {
+    PyObject *a[4];
+    const int rn = self->random_nonce;
+    const Py_ssize_t nfixed = (rn ? 2 : 3) + into;
+    if (parse_args(fname, rn ? NAMES_RANDOM : NAMES_NONCE, nfixed, args, nargs, kwnames, a) < 0) return NULL;
+    if (self->ctx == NULL) return fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
+    PyObject *o_nonce = rn ? NULL : a[0], *o_data = a[rn ? 0 : 1], *o_aad = a[rn ? 1 : 2];
+    PyObject *o_buf = into ? a[nfixed - 1] : NULL;
+
+    Input nonce, data, aad;
+    Py_buffer bufview;
+    PyObject *result = NULL;
+    nonce.has_view = data.has_view = aad.has_view = 0;
+    int have_buf = 0;
+    if (o_nonce != NULL && get_input(o_nonce, &nonce) < 0) goto done;
+    if (get_input(o_data, &data) < 0) goto done;
+    if (get_aad(o_aad, &aad) < 0) goto done;
+    if (into) {
+        if (get_output(o_buf, &bufview) < 0) goto done;
+        have_buf = 1;
+    }
+    if (o_nonce != NULL && (nonce.len < self->nonce_min || nonce.len > self->nonce_max)) {
+        fail((PyObject *)self, AEAD_ERR_NONCE_SIZE, -1, 0);
+        goto done;
+    }
+    const Py_ssize_t overhead = rn ? RANDOM_NONCE_OVERHEAD : TAG;
+    Py_ssize_t out_len = op == AEAD_SEAL ? data.len + overhead : data.len - overhead;
+    if (out_len < 0) {
+        fail((PyObject *)self, AEAD_ERR_AUTH, -1, 0);
+        goto done;
+    }
+    if (into && bufview.len != out_len) {
+        fail((PyObject *)self, FAIL_BUFFER_SIZE, -1, out_len);
+        goto done;
+    }
+    uint8_t *out;
+    PyObject *fresh = NULL;
+    if (into) {
+        out = (uint8_t *)bufview.buf;
+    } else {
+        fresh = PyBytes_FromStringAndSize(NULL, out_len);
+        if (fresh == NULL) goto done;
+        out = (uint8_t *)PyBytes_AsString(fresh);
+    }
+    int64_t r = call_one(self, op, o_nonce != NULL ? &nonce : NULL, &aad, &data, out, (size_t)out_len);
+    if (r < 0) {
+        Py_XDECREF(fresh);
+        fail((PyObject *)self, (Py_ssize_t)r, -1, 0);
+        goto done;
+    }
+    result = into ? PyLong_FromLongLong(r) : fresh;
+done:
+    release_input(&nonce);
+    release_input(&data);
+    release_input(&aad);
+    if (have_buf) PyBuffer_Release(&bufview);
+    return result;
+}
+
+static PyObject *Core_encrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return single((Core *)self, AEAD_SEAL, 0, "encrypt", args, nargs, kwnames);
+}
+static PyObject *Core_decrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return single((Core *)self, AEAD_OPEN, 0, "decrypt", args, nargs, kwnames);
+}
+static PyObject *Core_encrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return single((Core *)self, AEAD_SEAL, 1, "encrypt_into", args, nargs, kwnames);
+}
+static PyObject *Core_decrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return single((Core *)self, AEAD_OPEN, 1, "decrypt_into", args, nargs, kwnames);
+}
+
+/* ---- batches: many records, one aead_seal_open_many crossing ---- */
+
+/* Buffer views held by a batch, for the inputs that are not bytes; grown on demand (none for bytes). */
+typedef struct {
+    Py_buffer *v;
+    Py_ssize_t n, cap;
+} Views;
+
+static int views_get(Views *vs, PyObject *obj, const uint8_t **ptr, size_t *len) {
+    if (PyBytes_CheckExact(obj)) {
+        char *p;
+        Py_ssize_t l;
+        if (PyBytes_AsStringAndSize(obj, &p, &l) < 0) return -1;
+        *ptr = (const uint8_t *)p;
+        *len = (size_t)l;
+        return 0;
+    }
+    if (vs->n == vs->cap) {
+        Py_ssize_t cap = vs->cap ? vs->cap * 2 : 16;
+        Py_buffer *nv = (Py_buffer *)PyMem_Realloc(vs->v, (size_t)cap * sizeof(Py_buffer));
+        if (nv == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        vs->v = nv;
+        vs->cap = cap;
+    }
+    Py_buffer *view = &vs->v[vs->n];
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
+    vs->n++;
+    *ptr = view->buf != NULL ? (const uint8_t *)view->buf : &empty_byte;
+    *len = (size_t)view->len;
+    return 0;
+}
+
+static void views_release(Views *vs) {
+    for (Py_ssize_t i = 0; i < vs->n; i++) PyBuffer_Release(&vs->v[i]);
+    PyMem_Free(vs->v);
+    vs->v = NULL;
+    vs->n = vs->cap = 0;
+}
+
+static const char *const MANY_NONCE[] = {"nonces", "datas", "associated_datas", "buf"};
+static const char *const MANY_RANDOM[] = {"datas", "associated_datas", "buf"};
+
+#define STACK_RECORDS 32
+
+static PyObject *many(Core *self, int op, int into, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames) {
+    PyObject *a[4];
+    const int rn = self->random_nonce;
+    const Py_ssize_t nfixed = (rn ? 2 : 3) + into;
+    if (parse_args(fname, rn ? MANY_RANDOM : MANY_NONCE, nfixed, args, nargs, kwnames, a) < 0) return NULL;
+    if (self->ctx == NULL) return fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
+    PyObject *o_nonces = rn ? NULL : a[0], *o_datas = a[rn ? 0 : 1], *o_aads = a[rn ? 1 : 2];
+    PyObject *o_buf = into ? a[nfixed - 1] : NULL;
+
+    /* Tuples hold strong references, so a list mutated by another thread while the GIL is released
+     * cannot free an input under the call. */
+    PyObject *nonces = NULL, *datas = NULL, *aads = NULL, *outs = NULL, *result = NULL;
+    aead_record stack_records[STACK_RECORDS];
+    aead_record *recs = stack_records;
+    Views views = {NULL, 0, 0};
+    Py_buffer bufview;
+    int have_buf = 0;
+
+    if (o_nonces != NULL && (nonces = PySequence_Tuple(o_nonces)) == NULL) goto done;
+    if ((datas = PySequence_Tuple(o_datas)) == NULL) goto done;
+    if (o_aads != Py_None && (aads = PySequence_Tuple(o_aads)) == NULL) goto done;
+    const Py_ssize_t n = PyTuple_Size(datas);
+    if ((nonces != NULL && PyTuple_Size(nonces) != n) || (aads != NULL && PyTuple_Size(aads) != n)) {
+        fail((PyObject *)self, FAIL_LENGTHS, -1, 0);
+        goto done;
+    }
+    if (into) {
+        if (get_output(o_buf, &bufview) < 0) goto done;
+        have_buf = 1;
+    }
+    if (n > STACK_RECORDS) {
+        recs = (aead_record *)PyMem_Malloc((size_t)n * sizeof(aead_record));
+        if (recs == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    const Py_ssize_t overhead = rn ? RANDOM_NONCE_OVERHEAD : TAG;
+    Py_ssize_t total = 0, total_in = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        aead_record *rec = &recs[i];
+        rec->nonce = NULL;
+        rec->nonce_len = 0;
+        if (nonces != NULL && views_get(&views, PyTuple_GetItem(nonces, i), &rec->nonce, &rec->nonce_len) < 0) {
+            fail((PyObject *)self, FAIL_CONVERT, i, 0);
+            goto done;
+        }
+        if (views_get(&views, PyTuple_GetItem(datas, i), &rec->in, &rec->in_len) < 0) {
+            fail((PyObject *)self, FAIL_CONVERT, i, 0);
+            goto done;
+        }
+        PyObject *ad = aads != NULL ? PyTuple_GetItem(aads, i) : Py_None;
+        if (ad == Py_None) {
+            rec->aad = &empty_byte;
+            rec->aad_len = 0;
+        } else if (views_get(&views, ad, &rec->aad, &rec->aad_len) < 0) {
+            fail((PyObject *)self, FAIL_CONVERT, i, 0);
+            goto done;
+        }
+        if (nonces != NULL && ((Py_ssize_t)rec->nonce_len < self->nonce_min ||
+                               (Py_ssize_t)rec->nonce_len > self->nonce_max)) {
+            fail((PyObject *)self, AEAD_ERR_NONCE_SIZE, i, 0);
+            goto done;
+        }
+        Py_ssize_t in_len = (Py_ssize_t)rec->in_len;
+        Py_ssize_t out_len = op == AEAD_SEAL ? in_len + overhead : in_len - overhead;
+        if (out_len < 0) {
+            fail((PyObject *)self, AEAD_ERR_AUTH, i, 0);
+            goto done;
+        }
+        rec->out_cap = (size_t)out_len;
+        rec->out = NULL;
+        rec->result = 0;
+        total += out_len;
+        total_in += in_len;
+    }
+    if (into) {
+        if (bufview.len != total) {
+            fail((PyObject *)self, FAIL_BUFFER_SIZE, -1, total);
+            goto done;
+        }
+        uint8_t *p = (uint8_t *)bufview.buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            recs[i].out = p;
+            p += recs[i].out_cap;
+        }
+    } else {
+        if ((outs = PyList_New(n)) == NULL) goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)recs[i].out_cap);
+            if (b == NULL) goto done;
+            recs[i].out = (uint8_t *)PyBytes_AsString(b);
+            PyList_SetItem(outs, i, b); /* steals b */
+        }
+    }
+    int64_t ok;
+    if (total_in < gil_threshold) {
+        ok = aead_seal_open_many(self->ctx, op, recs, (size_t)n);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        ok = aead_seal_open_many(self->ctx, op, recs, (size_t)n);
+        Py_END_ALLOW_THREADS
+    }
+    if (ok < 0) {
+        fail((PyObject *)self, (Py_ssize_t)ok, -1, 0);
+        goto done;
+    }
+    if (ok != n) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (recs[i].result < 0) {
+                fail((PyObject *)self, (Py_ssize_t)recs[i].result, i, 0);
+                goto done;
+            }
+        }
+    }
+    if (into) {
+        result = PyLong_FromSsize_t(total);
+    } else {
+        result = outs;
+        outs = NULL;
+    }
+done:
+    views_release(&views);
+    if (have_buf) PyBuffer_Release(&bufview);
+    if (recs != stack_records) PyMem_Free(recs);
+    Py_XDECREF(outs);
+    Py_XDECREF(nonces);
+    Py_XDECREF(datas);
+    Py_XDECREF(aads);
+    return result;
+}
+
+static PyObject *Core_encrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return many((Core *)self, AEAD_SEAL, 0, "encrypt_many", args, nargs, kwnames);
+}
+static PyObject *Core_decrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return many((Core *)self, AEAD_OPEN, 0, "decrypt_many", args, nargs, kwnames);
+}
+static PyObject *Core_encrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                        PyObject *kwnames) {
+    return many((Core *)self, AEAD_SEAL, 1, "encrypt_many_into", args, nargs, kwnames);
+}
+static PyObject *Core_decrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                        PyObject *kwnames) {
+    return many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
+}
+
+/* _bind(owner, address, nonce_min, nonce_max, random_nonce): once, from the Python constructor. */
+static PyObject *Core_bind(PyObject *op, PyObject *args) {
+    Core *self = (Core *)op;
+    PyObject *owner;
+    unsigned long long address;
+    Py_ssize_t nmin, nmax;
+    int rn;
+    if (!PyArg_ParseTuple(args, "OKnnp", &owner, &address, &nmin, &nmax, &rn)) return NULL;
+    if (self->ctx != NULL) {
+        PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
+        return NULL;
+    }
+    if (address == 0) {
+        PyErr_SetString(PyExc_ValueError, "libaead: NULL context");
+        return NULL;
+    }
+    Py_INCREF(owner);
+    self->owner = owner;
+    self->ctx = (aead_ctx *)(uintptr_t)address;
+    self->nonce_min = nmin;
+    self->nonce_max = nmax;
+    self->random_nonce = rn;
+    Py_RETURN_NONE;
+}
+
+static void Core_dealloc(PyObject *op) {
+    Core *self = (Core *)op;
+    PyTypeObject *tp = Py_TYPE(op);
+    self->ctx = NULL;
+    Py_CLEAR(self->owner); /* frees the context through cffi's ffi.gc */
+    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    tp_free(op);
+    Py_DECREF(tp);
+}
+
+static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    (void)args;
+    (void)kwds;
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    PyObject *self = alloc(type, 0); /* zero-filled: ctx NULL until _bind */
+    return self;
+}
+
+#define FASTKW (METH_FASTCALL | METH_KEYWORDS)
+#define METHOD(name, fn, sig, doc) {name, (PyCFunction)(void (*)(void))fn, FASTKW, name "($self, " sig ")\n--\n\n" doc}
+#define BIND {"_bind", Core_bind, METH_VARARGS, NULL}
+
+/* The same functions under two signatures (the text signatures feed inspect.signature): with a nonce
+ * argument (pyca's shape) and without (AEAD_POLICY_RANDOM_NONCE draws it). */
+static PyMethodDef Core_methods[] = {
+    METHOD("encrypt", Core_encrypt, "nonce, data, associated_data", "Returns ciphertext || 16-byte tag."),
+    METHOD("decrypt", Core_decrypt, "nonce, data, associated_data",
+           "Verifies ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
+    METHOD("encrypt_into", Core_encrypt_into, "nonce, data, associated_data, buf",
+           "Writes ciphertext || tag into buf (exactly len(data) + 16 bytes); returns that count."),
+    METHOD("decrypt_into", Core_decrypt_into, "nonce, data, associated_data, buf",
+           "Writes the plaintext into buf (exactly len(data) - 16 bytes); returns that count. On failure buf is "
+           "left zeroed."),
+    METHOD("encrypt_many", Core_encrypt_many, "nonces, datas, associated_datas",
+           "encrypt of every record in one C call; returns a list of bytes."),
+    METHOD("decrypt_many", Core_decrypt_many, "nonces, datas, associated_datas",
+           "decrypt of every record in one C call; returns a list of bytes."),
+    METHOD("encrypt_many_into", Core_encrypt_many_into, "nonces, datas, associated_datas, buf",
+           "The records' ciphertexts back to back in buf (exactly the sum of their lengths); returns the total."),
+    METHOD("decrypt_many_into", Core_decrypt_many_into, "nonces, datas, associated_datas, buf",
+           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."),
+    BIND,
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef RandomNonceCore_methods[] = {
+    METHOD("encrypt", Core_encrypt, "data, associated_data", "Returns nonce(12) || ciphertext || tag(16)."),
+    METHOD("decrypt", Core_decrypt, "data, associated_data",
+           "Verifies nonce || ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
+    METHOD("encrypt_into", Core_encrypt_into, "data, associated_data, buf",
+           "Writes nonce || ciphertext || tag into buf (exactly len(data) + 28 bytes); returns that count."),
+    METHOD("decrypt_into", Core_decrypt_into, "data, associated_data, buf",
+           "Writes the plaintext into buf (exactly len(data) - 28 bytes); returns that count. On failure buf is "
+           "left zeroed."),
+    METHOD("encrypt_many", Core_encrypt_many, "datas, associated_datas",
+           "encrypt of every record in one C call; returns a list of bytes."),
+    METHOD("decrypt_many", Core_decrypt_many, "datas, associated_datas",
+           "decrypt of every record in one C call; returns a list of bytes."),
+    METHOD("encrypt_many_into", Core_encrypt_many_into, "datas, associated_datas, buf",
+           "The records' outputs back to back in buf (exactly the sum of their lengths); returns the total."),
+    METHOD("decrypt_many_into", Core_decrypt_many_into, "datas, associated_datas, buf",
+           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."),
+    BIND,
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot Core_slots[] = {
+    {Py_tp_new, (void *)Core_new},
+    {Py_tp_dealloc, (void *)Core_dealloc},
+    {Py_tp_methods, Core_methods},
+    {Py_tp_doc, "libaead's compiled hot path; the public classes derive from it."},
+    {0, NULL},
+};
+
+static PyType_Slot RandomNonceCore_slots[] = {
+    {Py_tp_new, (void *)Core_new},
+    {Py_tp_dealloc, (void *)Core_dealloc},
+    {Py_tp_methods, RandomNonceCore_methods},
+    {Py_tp_doc, "libaead's compiled hot path for AEAD_POLICY_RANDOM_NONCE (no nonce argument)."},
+    {0, NULL},
+};
+
+static PyType_Spec RandomNonceCore_spec = {
+    "libaead._fast.RandomNonceCore", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    RandomNonceCore_slots,
+};
+
+static PyType_Spec Core_spec = {
+    "libaead._fast.Core", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, Core_slots,
+};
+
+static PyObject *set_error_hook(PyObject *mod, PyObject *hook) {
+    (void)mod;
+    PyObject *old = error_hook;
+    Py_INCREF(hook);
+    error_hook = hook;
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_gil_threshold(PyObject *mod, PyObject *arg) {
+    (void)mod;
+    Py_ssize_t v = PyLong_AsSsize_t(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < 0) {
+        PyErr_SetString(PyExc_ValueError, "threshold must be >= 0");
+        return NULL;
+    }
+    Py_ssize_t old = gil_threshold;
+    gil_threshold = v;
+    return PyLong_FromSsize_t(old);
+}
+
+static PyObject *get_gil_threshold(PyObject *mod, PyObject *unused) {
+    (void)mod;
+    (void)unused;
+    return PyLong_FromSsize_t(gil_threshold);
+}
+
+static PyMethodDef module_methods[] = {
+    {"set_error_hook", set_error_hook, METH_O, NULL},
+    {"set_gil_threshold", set_gil_threshold, METH_O,
+     "Sets the input size (bytes) from which calls release the GIL; returns the previous value."},
+    {"gil_threshold", get_gil_threshold, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static int add_type(PyObject *m, const char *name, PyType_Spec *spec) {
+    PyObject *type = PyType_FromSpec(spec);
+    if (type == NULL) return -1;
+    if (PyModule_AddObject(m, name, type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+static int module_exec(PyObject *m) {
+    if (add_type(m, "Core", &Core_spec) < 0 || add_type(m, "RandomNonceCore", &RandomNonceCore_spec) < 0) return -1;
+    if (PyModule_AddIntConstant(m, "FAIL_BUFFER_SIZE", FAIL_BUFFER_SIZE) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_CONVERT", FAIL_CONVERT) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_LENGTHS", FAIL_LENGTHS) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_UNBOUND", FAIL_UNBOUND) < 0 ||
+        PyModule_AddIntConstant(m, "ABI_VERSION_NUMBER", AEAD_VERSION_NUMBER) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "libaead._fast", "libaead's compiled hot path (see Core).", 0, module_methods,
+    module_slots, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__fast(void) { return PyModuleDef_Init(&module_def); }
