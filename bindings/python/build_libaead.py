@@ -53,6 +53,8 @@ def build(libcrypto: str) -> str:
             "installed libaead" % REPO
         )
     options = ["--buildtype=release", "-Dwerror=false"]
+    if _has_option("tests"):  # only the library is needed: no Catch2, no test targets configured
+        options.append("-Dtests=false")
     if _has_option("libcrypto"):
         options.append("-Dlibcrypto=" + libcrypto)
     elif libcrypto != "system":

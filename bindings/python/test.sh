@@ -9,9 +9,10 @@
 #   2. LIBAEAD_SYSTEM=1 against the meson build in $AEAD_BUILD_DIR (when it exists): installed with
 #      CC=false, the "no compiler" case, which must fall back to ABI mode and still pass.
 # FIPS stage: LIBAEAD_TEST_FIPS=1 (or AEAD_TEST_FIPS=1) with OPENSSL_CONF / OPENSSL_MODULES set
-# (tests/fips/env.sh). They apply to the test runs only (pip and the build run without them), and the
-# wheel is built on the system libcrypto there unless LIBAEAD_LIBCRYPTO says otherwise: a FIPS
-# provider module serves one libcrypto per process, and Python's own hashlib/ssl load the system one.
+# (tests/fips/env.sh). They apply to the test runs only (pip and the build run without them). A FIPS
+# provider module serves one libcrypto per process, the first that loads it, and pytest imports hashlib
+# (the system libcrypto): so there pytest is started from a launcher that imports libaead first, which
+# makes the vendored build's hidden libcrypto the provider's user (the system build shares it anyway).
 # Usage (from anywhere): bash bindings/python/test.sh
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,11 +22,13 @@ PY="${PYTHON:-python3}"
 TEST_OPENSSL_CONF="${OPENSSL_CONF:-}"
 TEST_OPENSSL_MODULES="${OPENSSL_MODULES:-}"
 unset OPENSSL_CONF OPENSSL_MODULES LD_LIBRARY_PATH PKG_CONFIG_PATH
-# The libcryptos to bundle: both by default (issue 9); under FIPS the system one.
+# The libcryptos to bundle: both by default (issue 9).
 KINDS="${LIBAEAD_LIBCRYPTO:-vendored system}"
+PYTEST=(-m pytest)
 if [ "${LIBAEAD_TEST_FIPS:-${AEAD_TEST_FIPS:-0}}" != 0 ]; then
     export LIBAEAD_TEST_FIPS=1
-    KINDS="${LIBAEAD_LIBCRYPTO:-system}"
+    KINDS="${LIBAEAD_LIBCRYPTO:-system vendored}"
+    PYTEST=(-c 'import libaead, sys, pytest; sys.exit(pytest.main(sys.argv[1:]))')
 fi
 # The environment of every pytest run: the FIPS configuration, when there is one.
 TEST_ENV=()
@@ -40,7 +43,7 @@ run_suite() {  # $1 = expected backend, rest = env assignments; runs from a dire
     local expect="$1"; shift
     echo "== pytest on the installed wheel, backend $expect"
     (cd "$TMP" && env "$@" LIBAEAD_EXPECT_BACKEND="$expect" "${TEST_ENV[@]}" \
-        "$VPY" -m pytest -q -p no:cacheprovider -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests")
+        "$VPY" "${PYTEST[@]}" -q -p no:cacheprovider -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests")
 }
 
 for kind in $KINDS; do
@@ -71,7 +74,7 @@ if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
     if ls "$TMP/site/libaead/"*.so* >/dev/null 2>&1; then
         echo "test.sh: CC=false still produced a compiled module or a bundled library" >&2; exit 1
     fi
-    (cd "$TMP" && env PYTHONPATH="$TMP/site" LIBAEAD_EXPECT_BACKEND=abi "${TEST_ENV[@]}" "$VPY" -m pytest -q -p no:cacheprovider \
+    (cd "$TMP" && env PYTHONPATH="$TMP/site" LIBAEAD_EXPECT_BACKEND=abi "${TEST_ENV[@]}" "$VPY" "${PYTEST[@]}" -q -p no:cacheprovider \
         -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests/test_backend.py" "$HERE/tests/$SECOND_FILE")
 else
     echo "== skipped the LIBAEAD_SYSTEM=1 / no-compiler check: no meson build at $AEAD_BUILD_DIR"
