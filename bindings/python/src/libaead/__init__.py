@@ -60,7 +60,7 @@ __all__ = [
     "library_version_number",
 ]
 
-_T = TypeVar("_T", bound="_AEAD")
+_T = TypeVar("_T", bound="_Common")
 
 
 def library_version() -> str:
@@ -87,10 +87,10 @@ class Indicator(NamedTuple):
 
 
 if _fast is not None:
-    class _Core(_fast.Core):  # type: ignore[misc,name-defined]
+    class _Core(_fast.Core):  # type: ignore[misc]
         __slots__ = ("_ctx",)
 
-    class _RandomNonceCore(_fast.RandomNonceCore):  # type: ignore[misc,name-defined]
+    class _RandomNonceCore(_fast.RandomNonceCore):  # type: ignore[misc]
         __slots__ = ("_ctx",)
 else:
     _Core = CffiCore  # type: ignore[misc,assignment]
@@ -143,7 +143,7 @@ class _Common:
             iv_len = len(iv_)
             if iv_len == 0:  # the C library reads 0 as "no IV"; here that is spelled None
                 raise ValueError(cls._iv_msg)
-        self = super().__new__(cls)  # type: ignore[misc]
+        self = super().__new__(cls)
         ctx_out = _ffi.new("aead_ctx **")
         rc = _lib.aead_ctx_new_ex(ctx_out, alg, cls._policy, k_, key_len, 0, props, iv_, iv_len)
         if rc != 0:
@@ -151,8 +151,9 @@ class _Common:
         ctx = _ffi.gc(ctx_out[0], _lib.aead_ctx_free)
         object.__setattr__(self, "_ctx", ctx)
         if _fast is not None:
-            self._bind(ctx, int(_ffi.cast("uintptr_t", ctx)), cls._nonce_sizes.start, cls._nonce_sizes.stop - 1,
-                       cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE)
+            bind = self._bind  # type: ignore[attr-defined]  # defined by _fast.Core
+            bind(ctx, int(_ffi.cast("uintptr_t", ctx)), cls._nonce_sizes.start, cls._nonce_sizes.stop - 1,
+                 cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE)
         return self
 
     def _construction_failed(self, rc: int, has_iv: bool, properties: Optional[str]) -> NoReturn:
@@ -190,7 +191,7 @@ class _Common:
         )
 
 
-class _AEAD(_Common, _Core):  # type: ignore[misc,valid-type]
+class _AEAD(_Common, _Core):
     """A class with a nonce argument (pyca's shape), without a TLS IV."""
 
     __slots__ = ()
@@ -199,7 +200,7 @@ class _AEAD(_Common, _Core):  # type: ignore[misc,valid-type]
         return cls._make(key, None, properties)
 
 
-class _RandomNonce(_Common, _RandomNonceCore):  # type: ignore[misc,valid-type]
+class _RandomNonce(_Common, _RandomNonceCore):
     """A class without a nonce argument: the library draws it."""
 
     __slots__ = ()
@@ -208,7 +209,7 @@ class _RandomNonce(_Common, _RandomNonceCore):  # type: ignore[misc,valid-type]
         return cls._make(key, None, properties)
 
 
-class _TLS(_Common, _Core):  # type: ignore[misc,valid-type]
+class _TLS(_Common, _Core):
     """A TLS record class: the IV may be given up front (else the first encryption fixes it)."""
 
     __slots__ = ()

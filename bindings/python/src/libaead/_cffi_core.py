@@ -140,6 +140,7 @@ class CffiCore:
 
     _ctx: Any
     _nonce_sizes: range
+    _nonce_msg: str
 
     # The four methods below are written out in full (no shared helper) because every Python-level call
     # costs tens of nanoseconds on a 64-byte operation. The argument conversions come first, then the
@@ -169,7 +170,7 @@ class CffiCore:
                 r = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
                 if r < 0:
                     _raise_for(self, r)
-                return out
+                return out  # type: ignore[no-any-return]
             scratch = bytearray(out_len)
             r = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, _from_buffer(_U8_ARRAY, scratch, True), out_len)
             if r < 0:
@@ -205,7 +206,7 @@ class CffiCore:
                 r = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
                 if r < 0:
                     _raise_for(self, r)
-                return out
+                return out  # type: ignore[no-any-return]
             scratch = bytearray(out_len)
             r = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, _from_buffer(_U8_ARRAY, scratch, True), out_len)
             if r < 0:

@@ -10,6 +10,7 @@
 The compiled modules find the bundled libaead.so.1 by their rpath ($ORIGIN).
 """
 
+import importlib
 import os
 from typing import Any, List, Tuple
 
@@ -98,9 +99,7 @@ def load() -> Tuple[Any, Any, Any, str]:
     # _fast links the same libaead.so.1 as _aead_cffi (same rpath), never a dlopened one.
     if backend == "api" and not _truthy("LIBAEAD_NO_FAST"):
         try:
-            from libaead import _fast as fast_module
-
-            fast = fast_module
+            fast = importlib.import_module("libaead._fast")
             backend = "fast"
         except ImportError:
             fast = None
