@@ -139,4 +139,12 @@ inline const AlgInfo kAllAlgs[] = {{AEAD_AES_128_GCM, 16, "AES-128-GCM"},
                                    {AEAD_AES_256_GCM, 32, "AES-256-GCM"},
                                    {AEAD_CHACHA20_POLY1305, 32, "ChaCha20-Poly1305"}};
 
+// The algorithms a stage can run: the FIPS stage has no ChaCha20-Poly1305 (not a FIPS algorithm).
+inline std::vector<AlgInfo> stage_algs() {
+    std::vector<AlgInfo> v;
+    for (const AlgInfo &a : kAllAlgs)
+        if (!fips_stage() || a.alg != AEAD_CHACHA20_POLY1305) v.push_back(a);
+    return v;
+}
+
 }  // namespace test
