@@ -3,7 +3,7 @@
  * per call). All three run in this process, back to back in many short rounds; times are medians over
  * rounds and ratios are medians of each round's own ratio, so the shared machine's noise and slow drift
  * (frequency changes, the other core's load) fall on both sides of a ratio alike.
- * Usage: aead-bench [--quick]
+ * Usage: aead-bench [--quick] [--json FILE]   (FILE: every row machine-readably, for bench/plot.py)
  *        aead-bench --only ours|floor|naive SIZE COUNT   (one way only, AES-128-GCM seal: for
  *        `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load) */
 #define _POSIX_C_SOURCE 200809L
@@ -152,9 +152,30 @@ static int only(const char *way, size_t len, long count) {
     return 0;
 }
 
+/* One JSON object per measured row, written as the table is printed. */
+static FILE *json;
+static int json_rows;
+
+static void json_row(const char *impl, const char *alg, const char *op, size_t bytes, double ns, double ratio) {
+    if (json == NULL) return;
+    fprintf(json, "%s\n  {\"bench\": \"c\", \"impl\": \"%s\", \"alg\": \"%s\", \"op\": \"%s\", \"bytes\": %zu, "
+                  "\"ns\": %.1f, \"ratio_to_floor\": %.4f, \"libcrypto\": \"%s\"}",
+            json_rows++ ? "," : "[", impl, alg, op, bytes, ns, ratio, OpenSSL_version(OPENSSL_VERSION));
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--only") == 0) return only(argv[2], (size_t)atol(argv[3]), atol(argv[4]));
-    const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    int quick = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            if ((json = fopen(argv[++i], "w")) == NULL) die("--json: cannot open the file");
+        } else {
+            fprintf(stderr, "usage: %s [--quick] [--json FILE] | --only ours|floor|naive SIZE COUNT\n", argv[0]);
+            return 2;
+        }
+    }
     const int rounds = quick ? 5 : 31;
     for (size_t i = 0; i < sizeof key; ++i) key[i] = (uint8_t)(i * 7 + 1);
     for (size_t i = 0; i < sizeof msg; ++i) msg[i] = (uint8_t)i;
@@ -194,6 +215,10 @@ int main(int argc, char **argv) {
                        op == AEAD_SEAL ? "seal" : "open", m[0], m[1], m[2], (double)j.len * 1e3 / m[0],
                        median(ratio_floor, rounds), median(ratio_naive, rounds));
                 fflush(stdout);
+                const char *opn = op == AEAD_SEAL ? "seal" : "open";
+                json_row("libaead", algs[a].name, opn, j.len, m[0], median(ratio_floor, rounds));
+                json_row("evp-floor", algs[a].name, opn, j.len, m[1], 1.0);
+                json_row("evp-fresh-context", algs[a].name, opn, j.len, m[2], median(ratio_naive, rounds));
             }
         }
         /* Concurrency: the same context from two threads at once (this machine has 2 cores). */
@@ -211,6 +236,10 @@ int main(int argc, char **argv) {
         EVP_CIPHER_CTX_free(j.keyed);
         EVP_CIPHER_free(j.cipher);
         aead_ctx_free(j.ctx);
+    }
+    if (json != NULL) {
+        fprintf(json, "\n]\n");
+        if (fclose(json) != 0) die("--json: write failed");
     }
     return 0;
 }
