@@ -137,7 +137,7 @@ template <int Op>
 // The whole call is this one function: the shim's seal and open (another translation unit, joined by
 // LTO) are inlined into it only while it is their one call site, so batches call it rather than
 // inlining it a second time (noinline; callgrind: about 50 instructions per call saved).
-extern "C" AEAD_API [[gnu::noinline]] int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t *nonce,
+extern "C" AEAD_API __attribute__((noinline)) int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t *nonce,
                                                              size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                                              const uint8_t *in, size_t in_len, uint8_t *out,
                                                              size_t out_cap) noexcept {
