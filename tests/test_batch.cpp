@@ -107,6 +107,9 @@ TEST_CASE("batch: TLS sequences in array order, a refused record consumes nothin
     std::vector<Rec> rs;
     for (uint64_t s : seqs) rs.push_back({test::tls13_nonce(iv, s), Bytes(5, 0x17), Bytes(16, 1), Bytes(32, 0xAB), 32});
     rs.push_back({test::tls13_nonce(iv, 8), Bytes(13, 0x17), Bytes(16, 1), Bytes(32, 0xAB), 32});  // AAD size
+    Bytes wrong_salt = test::tls13_nonce(iv, 8);
+    wrong_salt[0] ^= 0x80;
+    rs.push_back({wrong_salt, Bytes(5, 0x17), Bytes(16, 1), Bytes(32, 0xAB), 32});  // prefix
     auto v = views(rs);
     CHECK(aead_seal_open_many(c, AEAD_SEAL, v.data(), v.size()) == 5);
     for (size_t i = 0; i < 8; ++i) {
@@ -116,6 +119,8 @@ TEST_CASE("batch: TLS sequences in array order, a refused record consumes nothin
         else CHECK(rs[i].out == test::evp_seal(AEAD_AES_256_GCM, key, rs[i].nonce, rs[i].aad, rs[i].in));
     }
     CHECK(v[8].result == AEAD_ERR_AAD_SIZE);
+    CHECK(v[9].result == AEAD_ERR_NONCE_PREFIX);
+    CHECK(rs[9].out == Bytes(32, 0xAB));
     // Sequence 8 was not consumed by the refused record.
     Bytes out(32);
     CHECK(test::seal(c, test::tls13_nonce(iv, 8), Bytes(5, 0x17), Bytes(16, 1), out) == 32);
