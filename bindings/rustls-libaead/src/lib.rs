@@ -1,0 +1,60 @@
+//! A [rustls] [`CryptoProvider`] whose record protection is **libaead**.
+//!
+//! Every AEAD cipher suite rustls knows is offered, with its record encryption and decryption
+//! done by libaead (one C call per record, nonce rules enforced inside the library):
+//!
+//! * TLS 1.3: `TLS13_AES_128_GCM_SHA256`, `TLS13_AES_256_GCM_SHA384`,
+//!   `TLS13_CHACHA20_POLY1305_SHA256`;
+//! * TLS 1.2: `TLS_ECDHE_{ECDSA,RSA}_WITH_AES_{128,256}_GCM_SHA{256,384}` and
+//!   `TLS_ECDHE_{ECDSA,RSA}_WITH_CHACHA20_POLY1305_SHA256`.
+//!
+//! Key exchange, signatures, HKDF / PRF and randomness are rustls's *ring* provider's.
+//! Each encrypter hands libaead the IV rustls derived (`aead_ctx_new_ex`), so the library checks
+//! every record nonce against the construction rustls uses: TLS 1.3 and TLS 1.2
+//! ChaCha20-Poly1305 `iv XOR seq`; TLS 1.2 AES-GCM `salt || (mask XOR seq)` with the mask from
+//! the key block. A nonce the library refuses is a [`rustls::Error`], never a panic in this
+//! crate: rustls 0.23 itself unwraps the encrypter's result (`RecordLayer::encrypt_outgoing`), which
+//! it can do because its sequence numbers never repeat and stop before 2^64-1 (see the README).
+//!
+//! ```no_run
+//! let config = rustls::ClientConfig::builder_with_provider(rustls_libaead::provider().into())
+//!     .with_safe_default_protocol_versions()
+//!     .unwrap()
+//!     .with_root_certificates(rustls::RootCertStore::empty())
+//!     .with_no_client_auth();
+//! # drop(config);
+//! ```
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod fips;
+mod record;
+mod suites;
+mod tls12;
+mod tls13;
+
+pub use suites::{cipher_suites, suite_by_name};
+
+use rustls::crypto::CryptoProvider;
+
+/// rustls's *ring* provider with every cipher suite's record protection replaced by libaead.
+///
+/// Suites whose algorithm the loaded OpenSSL providers cannot serve (ChaCha20-Poly1305 under a
+/// FIPS-only configuration) are left out, so a connection never picks a suite whose records
+/// could not be protected.
+pub fn provider() -> CryptoProvider {
+    CryptoProvider {
+        cipher_suites: cipher_suites(),
+        ..rustls::crypto::ring::default_provider()
+    }
+}
+
+/// True when libaead's indicator (`aead_ctx_indicator`) reports both seals and opens approved
+/// for every AEAD algorithm [`provider`] offers.
+///
+/// This is what the suites' `Tls13AeadAlgorithm::fips` / `Tls12AeadAlgorithm::fips` return
+/// (per algorithm). `CryptoProvider::fips()` of [`provider`] is still `false`: *ring*, which
+/// does key exchange, signatures and HKDF here, is not a FIPS module.
+pub fn record_protection_fips() -> bool {
+    fips::all_approved()
+}

@@ -1,0 +1,256 @@
+//! Shared by the tests and the benchmark: certificates made by the openssl CLI, client and
+//! server configurations for any provider, and an in-memory connection pair.
+#![allow(dead_code)] // each test file uses its own part
+
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::{
+    ClientConfig, ClientConnection, Connection, ServerConfig, ServerConnection,
+    SupportedCipherSuite,
+};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+/// A leaf certificate for "localhost" / 127.0.0.1 (ECDSA P-256 or RSA 2048) issued by a fresh
+/// test CA, with its key and the CA certificate: generated once per test process (openssl CLI).
+pub struct Identity {
+    pub ca: CertificateDer<'static>,
+    pub cert: CertificateDer<'static>,
+    pub key_pem: Vec<u8>,
+}
+
+impl Identity {
+    pub fn key(&self) -> PrivateKeyDer<'static> {
+        PrivateKeyDer::from_pem_slice(&self.key_pem).expect("key PEM")
+    }
+}
+
+fn openssl(dir: &Path, args: &[&str]) {
+    let out = Command::new("openssl")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the openssl CLI is needed to make test certificates");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn generate(kind: &str) -> Identity {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("rustls-libaead-test-{}-{kind}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let newkey: &[&str] = match kind {
+        "ecdsa" => &["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
+        _ => &["-newkey", "rsa:2048"],
+    };
+    std::fs::write(
+        dir.join("leaf.ext"),
+        "basicConstraints=critical,CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\n\
+         extendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .unwrap();
+    openssl(
+        &dir,
+        &[
+            &[
+                "req",
+                "-x509",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=rustls-libaead test CA",
+            ][..],
+            newkey,
+            &["-keyout", "ca.key", "-out", "ca.pem"],
+        ]
+        .concat(),
+    );
+    openssl(
+        &dir,
+        &[
+            &["req", "-new", "-nodes", "-subj", "/CN=localhost"][..],
+            newkey,
+            &["-keyout", "key.pem", "-out", "leaf.csr"],
+        ]
+        .concat(),
+    );
+    openssl(
+        &dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "leaf.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "leaf.ext",
+            "-out",
+            "cert.pem",
+        ],
+    );
+    let id = Identity {
+        ca: CertificateDer::from_pem_file(dir.join("ca.pem")).unwrap(),
+        cert: CertificateDer::from_pem_file(dir.join("cert.pem")).unwrap(),
+        key_pem: std::fs::read(dir.join("key.pem")).unwrap(),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    id
+}
+
+pub fn ecdsa() -> &'static Identity {
+    static ID: OnceLock<Identity> = OnceLock::new();
+    ID.get_or_init(|| generate("ecdsa"))
+}
+
+pub fn rsa() -> &'static Identity {
+    static ID: OnceLock<Identity> = OnceLock::new();
+    ID.get_or_init(|| generate("rsa"))
+}
+
+/// The identity a suite needs: RSA for TLS_ECDHE_RSA_*, ECDSA otherwise.
+pub fn identity_for(suite: SupportedCipherSuite) -> &'static Identity {
+    match suite.suite().as_str() {
+        Some(n) if n.starts_with("TLS_ECDHE_RSA") => rsa(),
+        _ => ecdsa(),
+    }
+}
+
+/// Which record protection a side uses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Side {
+    Libaead,
+    Ring,
+}
+
+/// `provider` reduced to the one suite named like `suite`.
+pub fn only(mut p: CryptoProvider, suite: SupportedCipherSuite) -> Arc<CryptoProvider> {
+    p.cipher_suites.retain(|s| s.suite() == suite.suite());
+    assert_eq!(p.cipher_suites.len(), 1, "no {:?}", suite.suite());
+    Arc::new(p)
+}
+
+pub fn provider_with(side: Side, suite: SupportedCipherSuite) -> Arc<CryptoProvider> {
+    only(
+        match side {
+            Side::Libaead => rustls_libaead::provider(),
+            Side::Ring => rustls::crypto::ring::default_provider(),
+        },
+        suite,
+    )
+}
+
+pub fn client_config(side: Side, suite: SupportedCipherSuite) -> ClientConfig {
+    client_config_with(provider_with(side, suite), suite)
+}
+
+pub fn server_config(side: Side, suite: SupportedCipherSuite) -> ServerConfig {
+    server_config_with(provider_with(side, suite), suite)
+}
+
+pub fn client_config_with(
+    provider: Arc<CryptoProvider>,
+    suite: SupportedCipherSuite,
+) -> ClientConfig {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(identity_for(suite).ca.clone()).unwrap();
+    ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[suite.version()])
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth()
+}
+
+pub fn server_config_with(
+    provider: Arc<CryptoProvider>,
+    suite: SupportedCipherSuite,
+) -> ServerConfig {
+    let id = identity_for(suite);
+    ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[suite.version()])
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![id.cert.clone()], id.key())
+        .unwrap()
+}
+
+pub fn pair(client: ClientConfig, server: ServerConfig) -> (Connection, Connection) {
+    let name = ServerName::try_from("localhost").unwrap();
+    let mut c: Connection = ClientConnection::new(Arc::new(client), name)
+        .unwrap()
+        .into();
+    let mut s: Connection = ServerConnection::new(Arc::new(server)).unwrap().into();
+    // The tests move whole messages at once; no back-pressure wanted.
+    c.set_buffer_limit(None);
+    s.set_buffer_limit(None);
+    (c, s)
+}
+
+/// Moves every pending TLS byte from `from` to `to`, lets `to` process it, and returns the
+/// application data `to` decrypted on the way.
+pub fn transfer(from: &mut Connection, to: &mut Connection) -> Result<Vec<u8>, rustls::Error> {
+    let mut wire = Vec::new();
+    while from.wants_write() {
+        from.write_tls(&mut wire).unwrap();
+    }
+    let mut rd = &wire[..];
+    let mut plain = Vec::new();
+    while !rd.is_empty() {
+        to.read_tls(&mut rd).unwrap();
+        to.process_new_packets()?;
+        plain.extend(take_plaintext(to));
+    }
+    Ok(plain)
+}
+
+/// Runs the handshake to completion (both sides), panicking on any TLS error.
+pub fn handshake(c: &mut Connection, s: &mut Connection) {
+    for _ in 0..10 {
+        if !c.is_handshaking() && !s.is_handshaking() && !c.wants_write() && !s.wants_write() {
+            return;
+        }
+        transfer(c, s).unwrap();
+        transfer(s, c).unwrap();
+    }
+    panic!("handshake did not complete");
+}
+
+/// Everything `conn` has decrypted so far.
+pub fn take_plaintext(conn: &mut Connection) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 16384];
+    loop {
+        match conn.reader().read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(e) => panic!("read: {e}"),
+        }
+    }
+    out
+}
+
+/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
+pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}

@@ -1,0 +1,177 @@
+//! Record level: libaead's encrypters and decrypters against rustls's *ring* ones (same key,
+//! IV and sequence numbers give the same bytes; each opens the other's records), nonce refusals
+//! as errors, and tampered or short records refused.
+mod common;
+
+use common::bytes;
+use rustls::crypto::cipher::{
+    AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, MessageEncrypter, OutboundChunks,
+    OutboundPlainMessage,
+};
+use rustls::crypto::ring::cipher_suite as ring;
+use rustls::{ContentType, ProtocolVersion, SupportedCipherSuite};
+
+/// Encrypter and decrypter of a suite for one key and IV (plus the TLS 1.2 extra key-block bytes).
+fn keys(
+    suite: SupportedCipherSuite,
+    seed: u64,
+) -> (Box<dyn MessageEncrypter>, Box<dyn MessageDecrypter>) {
+    let key: [u8; 32] = bytes(32, seed).try_into().unwrap();
+    let iv: [u8; 12] = bytes(12, seed + 1).try_into().unwrap();
+    match suite {
+        SupportedCipherSuite::Tls13(s) => (
+            s.aead_alg.encrypter(AeadKey::from(key), Iv::from(iv)),
+            s.aead_alg.decrypter(AeadKey::from(key), Iv::from(iv)),
+        ),
+        SupportedCipherSuite::Tls12(s) => {
+            let shape = s.aead_alg.key_block_shape();
+            let fixed = &iv[..shape.fixed_iv_len];
+            let extra = bytes(shape.explicit_nonce_len, seed + 2);
+            (
+                s.aead_alg.encrypter(AeadKey::from(key), fixed, &extra),
+                s.aead_alg.decrypter(AeadKey::from(key), fixed),
+            )
+        }
+    }
+}
+
+fn ours(name: &str) -> SupportedCipherSuite {
+    rustls_libaead::suite_by_name(name).unwrap()
+}
+
+/// The suites whose key is 32 bytes: rustls's public `AeadKey` constructor only makes 32-byte
+/// keys, so AES-128-GCM is compared with *ring* through whole connections (tests/connections.rs).
+fn pairs() -> Vec<(SupportedCipherSuite, SupportedCipherSuite)> {
+    vec![
+        (
+            ours("TLS13_AES_256_GCM_SHA384"),
+            ring::TLS13_AES_256_GCM_SHA384,
+        ),
+        (
+            ours("TLS13_CHACHA20_POLY1305_SHA256"),
+            ring::TLS13_CHACHA20_POLY1305_SHA256,
+        ),
+        (
+            ours("TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"),
+            ring::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        ),
+        (
+            ours("TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256"),
+            ring::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        ),
+    ]
+}
+
+fn plain(typ: ContentType, data: &[u8]) -> OutboundPlainMessage<'_> {
+    OutboundPlainMessage {
+        typ,
+        version: ProtocolVersion::TLSv1_2,
+        payload: OutboundChunks::Single(data),
+    }
+}
+
+fn open(
+    dec: &mut dyn MessageDecrypter,
+    typ: ContentType,
+    wire: &[u8],
+    seq: u64,
+) -> Result<(ContentType, Vec<u8>), rustls::Error> {
+    let mut buf = wire.to_vec();
+    let msg = InboundOpaqueMessage::new(typ, ProtocolVersion::TLSv1_2, &mut buf);
+    dec.decrypt(msg, seq).map(|p| (p.typ, p.payload.to_vec()))
+}
+
+#[test]
+fn same_records_as_ring_and_each_opens_the_other() {
+    for (i, (a, b)) in pairs().into_iter().enumerate() {
+        let seed = 100 * i as u64;
+        let ((mut enc_a, mut dec_a), (mut enc_b, mut dec_b)) = (keys(a, seed), keys(b, seed));
+        let mut seq = 0u64;
+        for (n, len) in [0usize, 1, 15, 16, 17, 255, 1024, 4097, 16384]
+            .into_iter()
+            .enumerate()
+        {
+            let data = bytes(len, seed + n as u64 + 7);
+            let typ = if n % 3 == 0 {
+                ContentType::Handshake
+            } else {
+                ContentType::ApplicationData
+            };
+            let x = enc_a.encrypt(plain(typ, &data), seq).unwrap();
+            let y = enc_b.encrypt(plain(typ, &data), seq).unwrap();
+            assert_eq!(
+                x.payload.as_ref(),
+                y.payload.as_ref(),
+                "{:?} len {len} seq {seq}",
+                a.suite()
+            );
+            assert_eq!((x.typ, x.version), (y.typ, y.version));
+            assert_eq!(x.payload.as_ref().len(), enc_a.encrypted_payload_len(len));
+            // Opened by the other implementation, then by our own.
+            assert_eq!(
+                open(dec_b.as_mut(), x.typ, x.payload.as_ref(), seq).unwrap(),
+                (typ, data.clone())
+            );
+            assert_eq!(
+                open(dec_a.as_mut(), y.typ, y.payload.as_ref(), seq).unwrap(),
+                (typ, data)
+            );
+            seq += 1 + (n as u64 * 977); // gaps are allowed, order is not
+        }
+    }
+}
+
+#[test]
+fn refused_nonces_are_errors_and_consume_nothing() {
+    for (a, _) in pairs() {
+        let (mut enc, _) = keys(a, 9);
+        enc.encrypt(plain(ContentType::ApplicationData, b"first"), 5)
+            .unwrap();
+        for bad in [5, 4, 0, u64::MAX] {
+            let err = enc
+                .encrypt(plain(ContentType::ApplicationData, b"again"), bad)
+                .unwrap_err();
+            assert!(
+                matches!(err, rustls::Error::General(ref m) if m.contains("libaead")),
+                "{err:?}"
+            );
+        }
+        // The refusals consumed no sequence number: 6 is still the next accepted one.
+        enc.encrypt(plain(ContentType::ApplicationData, b"next"), 6)
+            .unwrap();
+        enc.encrypt(plain(ContentType::ApplicationData, b"max-1"), u64::MAX - 1)
+            .unwrap();
+    }
+}
+
+#[test]
+fn tampered_or_short_records_are_decrypt_errors() {
+    for (a, _) in pairs() {
+        let (mut enc, mut dec) = keys(a, 21);
+        let data = bytes(300, 3);
+        let rec = enc
+            .encrypt(plain(ContentType::ApplicationData, &data), 0)
+            .unwrap();
+        let wire = rec.payload.as_ref().to_vec();
+        for pos in [0, wire.len() / 2, wire.len() - 1] {
+            let mut bad = wire.clone();
+            bad[pos] ^= 0x01;
+            assert_eq!(
+                open(dec.as_mut(), rec.typ, &bad, 0).unwrap_err(),
+                rustls::Error::DecryptError
+            );
+        }
+        // Wrong sequence number (a replayed or reordered record).
+        assert_eq!(
+            open(dec.as_mut(), rec.typ, &wire, 1).unwrap_err(),
+            rustls::Error::DecryptError
+        );
+        for len in [0, 1, 15, 23] {
+            assert_eq!(
+                open(dec.as_mut(), rec.typ, &wire[..len], 0).unwrap_err(),
+                rustls::Error::DecryptError
+            );
+        }
+        assert_eq!(open(dec.as_mut(), rec.typ, &wire, 0).unwrap().1, data);
+    }
+}
