@@ -1,0 +1,126 @@
+"""Draws the README's benchmark figure from the benchmarks' JSON results.
+
+Usage: python3 bench/plot.py OUT.png RESULT.json [RESULT.json ...]
+(bench/plot.sh installs matplotlib into a cache venv and passes bench/results/*.json.)
+
+Each panel is one benchmark (C library, Go, Python, Rust, rustls), time per seal against message size,
+log-log, one line per implementation and libcrypto, so that where each option wins shows at a glance.
+Every JSON format written by the project's benchmarks is recognised by its shape; points are the
+benchmarks' own medians, nothing is recomputed here.
+"""
+
+import json
+import re
+import sys
+from collections import defaultdict
+
+
+def short_crypto(text):
+    """'libaead 1.1.0 (OpenSSL 3.5.5 27 Jan 2026)' or 'OpenSSL 3.0.19 ...' -> 'OpenSSL 3.5.5'."""
+    m = re.search(r"OpenSSL (\d+\.\d+\.\d+)", text or "")
+    return "OpenSSL " + m.group(1) if m else (text or "?")
+
+
+def c_rows(doc):
+    for r in doc:
+        if r.get("bench") == "c" and r["op"] == "seal" and r["alg"] == "AES-128-GCM":
+            yield "C library (aead-bench)", f"{r['impl']}, {short_crypto(r['libcrypto'])}", r["bytes"], r["ns"]
+
+
+def go_rows(doc):
+    cfg = doc["config"]
+    crypto = {"libaead": short_crypto(cfg.get("libaead")), "golangfips": short_crypto(cfg.get("golangfips-libcrypto")),
+              "stdlib": "Go assembly", "cryptocipher": "Go assembly"}
+    for b in doc["benchmarks"]:
+        f = dict(kv.split("=", 1) for kv in b["name"].split("/")[1:] if "=" in kv)
+        if not b["name"].startswith("BenchmarkAESGCM") or f.get("op") != "Seal" or f.get("mode") != "serial":
+            continue
+        impl = f.get("impl", "?")
+        yield "Go (AES-128-GCM Seal)", f"{impl}, {crypto.get(impl, '?')}", int(f["size"]), b["ns_per_op_median"]
+
+
+def python_rows(doc):
+    meta = doc["meta"]
+    ours = short_crypto(meta.get("libaead"))
+    theirs = short_crypto(meta.get("pyca_openssl"))
+    for r in doc["rows"]:
+        if r["op"] == "encrypt" and r.get("records", 1) == 1:
+            yield "Python (AES-128-GCM encrypt)", f"libaead {meta.get('backend', '')}, {ours}", r["bytes"], r["libaead_ns"]
+            yield "Python (AES-128-GCM encrypt)", f"pyca/cryptography, {theirs}", r["bytes"], r["pyca_ns"]
+
+
+def rust_rows(doc):
+    ours = short_crypto(doc.get("libaead"))
+    for r in doc["results"]:
+        if r["op"] != "seal":
+            continue
+        ref = r["reference"]
+        yield "Rust (AES-128-GCM seal)", f"libaead, {ours}", r["size"], r["libaead_ns"]
+        if ref != "libaead":
+            yield "Rust (AES-128-GCM seal)", ref, r["size"], r["reference_ns"]
+
+
+def rustls_rows(doc):
+    ours = short_crypto(doc.get("libaead"))
+    for r in doc["results"]:
+        if r["direction"] != "seal" or r["suite"] != "TLS13_AES_128_GCM_SHA256":
+            continue
+        for impl, ns in r["ns_per_record"].items():
+            label = f"rustls + libaead, {ours}" if impl == "libaead" else f"rustls + {impl}"
+            yield "rustls (TLS 1.3 AES-128-GCM record seal)", label, r["size"], ns
+
+
+def rows_of(doc):
+    if isinstance(doc, list):
+        return c_rows(doc)
+    if "benchmarks" in doc and "config" in doc:
+        return go_rows(doc)
+    if "rows" in doc and "meta" in doc:
+        return python_rows(doc)
+    if "results" in doc and doc["results"] and "ns_per_record" in doc["results"][0]:
+        return rustls_rows(doc)
+    if "results" in doc:
+        return rust_rows(doc)
+    raise ValueError("unrecognised benchmark JSON")
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = defaultdict(lambda: defaultdict(dict))  # panel -> line -> bytes -> ns
+    for path in argv[2:]:
+        with open(path) as f:
+            for panel, line, size, ns in rows_of(json.load(f)):
+                if size > 0 and ns > 0:
+                    panels[panel][line][size] = ns
+    names = sorted(panels, key=lambda p: ["C", "Go", "Python", "Rust", "rustls"].index(p.split()[0]))
+    cols = min(3, len(names))
+    rows = (len(names) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        for line in sorted(panels[name]):
+            pts = sorted(panels[name][line].items())
+            style = "-o" if "libaead" in line else "--s"
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=4, label=line)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message bytes")
+        ax.set_ylabel("ns per operation")
+        ax.set_title(name, fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(names):]:
+        ax.axis("off")
+    fig.suptitle("libaead and its peers, per libcrypto (lower is faster); medians from one run per panel", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(argv[1], dpi=110)
+    print(f"plot: wrote {argv[1]} ({len(names)} panels)")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
