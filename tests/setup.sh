@@ -25,7 +25,10 @@ install() {
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 
-install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils
+install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils ccache
+# -Dlibcrypto=vendored: cargo fetches the openssl-src crate; OpenSSL's own build needs perl and make.
+install make perl
+command -v cargo >/dev/null 2>&1 || install cargo
 # The sanitizer and libFuzzer runtimes match the installed clang's major version.
 clang_major=$(clang -dumpversion | cut -d. -f1)
 install "libclang-rt-${clang_major}-dev"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The FIPS stage: libaead's 'fips' suite (tests/test_fips.cpp) with OpenSSL's FIPS provider, built from
+# the pinned 3.5 source, as the only cipher provider (tests/fips/env.sh), on four builds:
+#   the system-libcrypto build ($AEAD_BUILD_DIR, default build/), the vendored 3.5 build (build-vendored),
+#   the ASan + UBSan build (build-asan) and the -Dfault_injection=true build (build-fault).
+# LIBAEAD_FIPS_PYTHON=1 / LIBAEAD_FIPS_GO=1 also run the Python / Go binding's tests under the provider.
+# A test provider, NOT a validated module: tests/fips/README.md.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+system_build=${AEAD_BUILD_DIR:-$repo/build}
+source tests/fips/env.sh || exit 1
+echo "fips: OPENSSL_CONF=$OPENSSL_CONF"
+echo "fips: OPENSSL_MODULES=$OPENSSL_MODULES"
+
+configured() {  # dir, meson setup options... : configure (if new) and compile
+    local dir=$1
+    shift
+    { [ -f "$dir/build.ninja" ] || meson setup "$dir" "$@" >/dev/null; } && meson compile -C "$dir" -j 2 >/dev/null
+}
+
+status=0
+run() {  # label, command...
+    local label=$1
+    shift
+    echo "--- fips: $label"
+    if "$@"; then echo "--- fips: $label passed"; else echo "--- fips: $label FAILED"; status=1; fi
+}
+
+suite() {  # build dir: the 'fips' suite
+    meson test -C "$1" --suite fips --print-errorlogs --timeout-multiplier 4
+}
+
+on_system() { configured "$system_build" && suite "$system_build"; }
+on_vendored() { configured build-vendored -Dlibcrypto=vendored && suite build-vendored; }
+on_asan() {
+    bash tests/sanitizers.sh --setup asan >/dev/null &&
+        ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 suite build-asan
+}
+on_fault() { bash tests/sanitizers.sh --setup fault >/dev/null && suite build-fault; }
+on_python() { AEAD_BUILD_DIR="$system_build" LIBAEAD_TEST_FIPS=1 bash bindings/python/test.sh; }
+on_go() { AEAD_BUILD_DIR="$system_build" AEAD_TEST_FIPS=1 bash bindings/go/test.sh; }
+
+run "system libcrypto ($system_build)" on_system
+run "vendored OpenSSL 3.5 (build-vendored)" on_vendored
+run "ASan + UBSan (build-asan)" on_asan
+run "fault injection (build-fault)" on_fault
+[ "${LIBAEAD_FIPS_PYTHON:-0}" != 1 ] || run "Python binding" on_python
+[ "${LIBAEAD_FIPS_GO:-0}" != 1 ] || run "Go binding" on_go
+exit $status
