@@ -45,6 +45,7 @@ type Batch struct {
 
 type batchPlan struct {
 	ret, out, written []byte // as in Seal/Open: dst extended, output region, where C writes
+	in                []byte // what C reads (a random-nonce Seal in place: 12 bytes on)
 	refused           bool   // an Open input that cannot be a sealed message: ErrOpen, not sent
 }
 
@@ -94,11 +95,17 @@ func (b *Batch) run(a cipher.AEAD, op int, records []Record) int {
 		if anyOverlap(p.written, nonce) {
 			nonce = b.nonces[i][:copy(b.nonces[i][:], nonce)]
 		}
+		p.in = in
 		c[i] = C.aead_record{
 			nonce: b.pin(nonce), nonce_len: C.size_t(len(nonce)),
 			aad: b.pin(r.AdditionalData), aad_len: C.size_t(len(r.AdditionalData)),
 			in: b.pin(in), in_len: C.size_t(len(in)),
 			out: b.pin(p.written), out_cap: C.size_t(len(p.written)),
+		}
+	}
+	if random != nil && op == C.AEAD_SEAL {
+		for i := range records { // in place: the 12-byte moves, once every record passed its checks
+			moveForward(plan[i].in, records[i].Input)
 		}
 	}
 	C.aead_seal_open_many(impl.ctx, C.int(op), &c[0], C.size_t(n))

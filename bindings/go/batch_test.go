@@ -138,6 +138,20 @@ func TestBatchMisuse(t *testing.T) {
 	if got := catchPanic(func() { b.Seal(a, []Record{{Nonce: nonce0, Input: buf[:10], Dst: buf[1:1]}}) }); got != gcmMessages.overlapInput {
 		t.Fatalf("overlap: panic %q", got)
 	}
+	// Random-nonce records sealed in place move their plaintext only once every record passed.
+	g, _ := NewGCMWithRandomNonce(make([]byte, 16))
+	inPlace := make([]byte, 5, 5+28)
+	copy(inPlace, "hello")
+	bad := []Record{{Dst: inPlace[:0], Input: inPlace}, {Nonce: nonce0}}
+	if got := catchPanic(func() { b.Seal(g, bad) }); got != gcmRandomMessages.nonceSeal || string(inPlace) != "hello" {
+		t.Fatalf("random-nonce batch with a bad record: panic %q, in-place buffer %q", got, inPlace)
+	}
+	if b.Seal(g, bad[:1]) != 1 || &bad[0].Out[0] != &inPlace[0] {
+		t.Fatalf("in-place random-nonce batch: %v", bad[0].Err)
+	}
+	if pt, err := stdRandomGCM(t, make([]byte, 16)).Open(nil, nil, bad[0].Out, nil); err != nil || string(pt) != "hello" {
+		t.Fatalf("crypto/cipher cannot open the in-place batch seal: %v", err)
+	}
 	if b.Seal(a, nil) != 0 || b.Open(a, []Record{}) != 0 {
 		t.Fatal("empty batch")
 	}

@@ -34,6 +34,7 @@ func (g *randomNonceGCM) Overhead() int  { return randomNonceSize + standardTagS
 // Seal implements cipher.AEAD; nonce must be empty.
 func (g *randomNonceGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	ret, out, in := g.checkSeal(dst, nonce, plaintext, additionalData)
+	moveForward(in, plaintext)
 	n := C.aead_seal_open(g.a.ctx, C.AEAD_SEAL, nil, 0,
 		bytePtr(additionalData), C.size_t(len(additionalData)),
 		bytePtr(in), C.size_t(len(in)),
@@ -61,8 +62,8 @@ func (g *randomNonceGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 
 // checkSeal makes crypto/cipher's checks, panicking with its messages, and returns dst extended by
 // the output, the output region, and the plaintext to hand to C. Exact in-place use (dst =
-// plaintext[:0]): libaead's in-place form for this policy is in == out + 12, so the plaintext is
-// first moved 12 bytes forward, as crypto/cipher does.
+// plaintext[:0]): libaead's in-place form for this policy is in == out + 12, so the caller moves
+// the plaintext 12 bytes forward first (moveForward), as crypto/cipher does.
 func (g *randomNonceGCM) checkSeal(dst, nonce, plaintext, additionalData []byte) (ret, out, in []byte) {
 	if len(nonce) != 0 {
 		panic(g.a.msg.nonceSeal)
@@ -73,9 +74,17 @@ func (g *randomNonceGCM) checkSeal(dst, nonce, plaintext, additionalData []byte)
 	ret, out = sliceForAppend(dst, randomNonceSize+len(plaintext)+standardTagSize)
 	g.a.checkOverlap(out, plaintext, additionalData)
 	if anyOverlap(out, plaintext) {
-		plaintext = out[randomNonceSize : randomNonceSize+copy(out[randomNonceSize:], plaintext)]
+		return ret, out, out[randomNonceSize : randomNonceSize+len(plaintext)]
 	}
 	return ret, out, plaintext
+}
+
+// moveForward is the in-place move of a random-nonce Seal: plaintext to in, 12 bytes further,
+// unless in is plaintext itself (not in place).
+func moveForward(in, plaintext []byte) {
+	if len(in) > 0 && &in[0] != &plaintext[0] {
+		copy(in, plaintext)
+	}
 }
 
 // checkOpen is checkSeal for Open (!ok: ErrOpen); written is where C is to write the plaintext: out, or for exact
