@@ -5,7 +5,15 @@
 #   bash bindings/rust/test.sh
 # Needs: a Rust toolchain (cargo >= 1.85), pkg-config, and the C library already built.
 # Crates come from crates.io (cargo fetch --locked). The default (bundled) build: test-bundled.sh.
+#   bash bindings/rust/test.sh --fips   # also: tests/options.rs under the FIPS test provider
+#                                       # (tests/fips/env.sh), expecting approved TLS/random seals
 set -euo pipefail
+FIPS=0
+case "${1:-}" in
+    "") ;;
+    --fips) FIPS=1 ;;
+    *) echo "usage: $0 [--fips]" >&2; exit 2 ;;
+esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -49,5 +57,11 @@ if cargo clippy --version >/dev/null 2>&1; then
     cargo clippy --locked -p libaead --all-targets -- -D warnings
 else
     echo "== cargo clippy not installed: skipped"
+fi
+if [ "$FIPS" = 1 ]; then
+    echo "== FIPS provider as the only cipher provider: tests/options.rs with AEAD_TEST_FIPS=1"
+    # shellcheck source=/dev/null
+    source "$REPO/tests/fips/env.sh"
+    AEAD_TEST_FIPS=1 cargo test --locked --no-default-features --features alloc --test options
 fi
 echo "== bindings/rust: all tests passed"

@@ -3,7 +3,9 @@
 use crate::cipher::RANDOM_NONCE_LEN;
 use crate::{Algorithm, Cipher, Error, Policy};
 use aead::consts::{U0, U16, U24, U32};
-use aead::{Aead, AeadCore, Key, Nonce, Payload, TagPosition};
+use aead::{AeadCore, Key, TagPosition};
+#[cfg(feature = "alloc")]
+use aead::{Aead, Nonce, Payload};
 
 macro_rules! random_nonce_type {
     ($(#[$doc:meta])* $name:ident, $alg:expr, $key:ty) => {
@@ -18,7 +20,8 @@ macro_rules! random_nonce_type {
         /// [`Error::NonceLimit`]: make a new key.
         ///
         /// RustCrypto shape: [`KeyInit`](aead::KeyInit), [`AeadCore`] with `NonceSize = U0` (the caller passes
-        /// the empty `Nonce::default()`), `TagSize = U16`, and [`Aead`] directly: its `encrypt`
+        /// the empty `Nonce::default()`), `TagSize = U16`, and `aead::Aead` directly (with the
+        /// default `alloc` feature): its `encrypt`
         /// returns the whole `nonce || ciphertext || tag` and `decrypt` takes it. `AeadInOut`
         /// (detached tag, in-out buffers of the message length) is not implemented, since that
         /// layout has no place for the nonce.
@@ -92,6 +95,7 @@ macro_rules! random_nonce_type {
             const TAG_POSITION: TagPosition = TagPosition::Postfix;
         }
 
+        #[cfg(feature = "alloc")]
         impl Aead for $name {
             /// Returns `nonce(12) || ciphertext || tag(16)`; the nonce argument is empty.
             fn encrypt<'msg, 'aad>(

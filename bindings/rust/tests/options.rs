@@ -1,6 +1,6 @@
 //! ABI 1.1 context options: OpenSSL property queries, the provider name and the FIPS indicator,
 //! and the version number. Under the default configuration nothing is FIPS; with
-//! LIBAEAD_TEST_FIPS=1 (a configuration whose only cipher provider is the FIPS one) the indicator
+//! AEAD_TEST_FIPS=1 (a configuration whose only cipher provider is the FIPS one) the indicator
 //! must say approved for TLS and random-nonce seals and for opens, never for arbitrary nonces.
 mod common;
 
@@ -8,7 +8,7 @@ use common::{reference_seal, Rng};
 use libaead::{sys, tls13_nonce, Aes128GcmRandomNonce, Algorithm, Cipher, Error, Policy, Tls12Aead, Tls13Aead};
 
 fn fips_run() -> bool {
-    std::env::var_os("LIBAEAD_TEST_FIPS").is_some_and(|v| v == "1")
+    std::env::var_os("AEAD_TEST_FIPS").is_some_and(|v| v == "1")
 }
 
 #[test]
