@@ -314,6 +314,9 @@ tamper() {
         local ours=$!
         PIDS+=("$ours")
         exec {oin}>"$D/ours.in"
+        # s_server is single-threaded and blocking: if its stdin is readable before the handshake
+        # ends, it next blocks reading from the client, so the client says something.
+        echo hello >&$oin
         cat "$WORK/down.bin" >&$pin &
         reap rc_ours "$ours"
         exec {oin}>&-
