@@ -9,10 +9,13 @@ export AEAD_BUILD_DIR="$repo/build"
 export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
+# build/ is the test build (debugoptimized); examples/run-demo.sh may have made it a release build first,
+# so an existing build/ is switched back rather than trusted.
 stage_build() {
     bash tests/setup.sh &&
         { [ -f build/build.ninja ] || meson setup build; } &&
-        meson compile -C build
+        meson configure build -Dbuildtype=debugoptimized &&
+        meson compile -C build -j 2
 }
 stage_unit() { meson test -C build --suite unit --suite memory --print-errorlogs; }
 stage_large() { meson test -C build --suite large --print-errorlogs; }
@@ -23,9 +26,59 @@ stage_python() { bash bindings/python/test.sh; }
 stage_rust() { bash bindings/rust/test.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
+# Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
+# ASan + UBSan build (the sanitizers stage compiles clang's). Compile only; ccache makes repeats cheap.
+stage_werror() {
+    local cc bt dir rc=0
+    for cc in gcc clang; do
+        for bt in release debug debugoptimized; do
+            werror_build "build-matrix/$cc-$bt" "$cc" --buildtype="$bt" || rc=1
+        done
+    done
+    werror_build build-matrix/gcc-asan gcc -Db_sanitize=address,undefined -Db_lundef=false || rc=1
+    return $rc
+}
+werror_build() {  # dir, compiler (gcc|clang), meson options...
+    local dir=$1 cc=$2 cxx
+    shift 2
+    [ "$cc" = gcc ] && cxx=g++ || cxx=clang++
+    echo "--- werror: $dir"
+    { [ -f "$dir/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$dir" -Dwerror=true "$@" >/dev/null; } &&
+        meson compile -C "$dir" -j 2 >"$dir.log" 2>&1 || { grep -E -A3 "error|warning" "$dir.log" | head -60; return 1; }
+}
+
+# The vendored libcrypto (docs/libcrypto.md). The first run builds OpenSSL into the cache (minutes).
+vendored_build() {  # dir, series
+    echo "--- vendored OpenSSL $2 (built once into the cache, then reused)"
+    bash shim/openssl/build.sh "$2" >/dev/null &&
+        { [ -f "$1/build.ninja" ] || meson setup "$1" -Dlibcrypto=vendored -Dvendored_openssl="$2" -Dwerror=true >/dev/null; } &&
+        meson compile -C "$1" -j 2 >/dev/null
+}
+on_build() {  # dir, command...: the command with AEAD_BUILD_DIR (and the search paths) at dir
+    local dir=$repo/$1
+    shift
+    AEAD_BUILD_DIR=$dir PKG_CONFIG_PATH="$dir/meson-uninstalled" LD_LIBRARY_PATH="$dir" "$@"
+}
+stage_vendored() {
+    vendored_build build-vendored 3.5 &&
+        meson test -C build-vendored --suite unit --suite memory --print-errorlogs &&
+        on_build build-vendored bash tests/abi/test.sh &&
+        bash tests/coexist/hidden_symbols.sh build-vendored &&
+        bash tests/coexist/test.sh build-vendored
+}
+stage_vendored40() {
+    vendored_build build-vendored40 4.0 &&
+        meson test -C build-vendored40 --suite unit --suite memory --print-errorlogs &&
+        bash tests/coexist/hidden_symbols.sh build-vendored40
+}
+stage_go-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/go/test.sh; }
+stage_python-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/python/test.sh; }
+stage_rust-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/rust/test.sh; }
+stage_fips() { bash tests/fips/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
-all_stages=(build unit large abi dlopen go python rust sanitizers fuzz valgrind)
+all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust
+            go-vendored python-vendored rust-vendored sanitizers fuzz valgrind)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0
