@@ -105,7 +105,7 @@ template <int Op>
     uint8_t *dest = out;       // seal: where the ciphertext goes
     if (ctx.prefix != 0) [[unlikely]] {
         if constexpr (Op == AEAD_SEAL) {
-            if (const int rc = shim::random_nonce(out, ctx.prefix)) return fail(ctx, lease, rc, out, out_len);
+            if (const int rc = shim::random_nonce(*lease.worker, out, ctx.prefix)) return fail(ctx, lease, rc, out, out_len);
             n = Bytes{out, ctx.prefix};
             dest = out + ctx.prefix;
         } else {

@@ -24,6 +24,12 @@ struct Template {
 struct Worker {
     CipherCtxPtr ctx;
     size_t iv_len = 12;  // the IV length the context is set to; changed only when a nonce's differs
+    // Random-nonce policy: DRBG output drawn 32 nonces at a time (one RAND_bytes_ex call costs about
+    // 300 ns on 3.5 and 1 us on 3.0, a copy out of this buffer nothing). Each nonce is taken once, by the
+    // one thread that holds the worker; a new worker starts empty, so no two workers share bytes.
+    static constexpr size_t kNoncePool = 32 * 12;
+    unsigned char nonce_pool[kNoncePool];
+    size_t pool_used = kNoncePool;
 };
 
 }  // namespace aead::shim

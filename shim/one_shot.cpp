@@ -1,6 +1,7 @@
 // The one-shot seal and open on a keyed working context: set the IV, feed AAD and data, finish, tag.
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include <openssl/rand.h>
 
@@ -81,12 +82,19 @@ int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t
     return 0;
 }
 
-// The library context's public DRBG: under a FIPS configuration the FIPS provider's (SP 800-90A), which
-// IG C.H scenario 2 asks of a random 96-bit GCM IV. Drawn here rather than by the provider's own IV
+// From the library context's public DRBG: under a FIPS configuration the FIPS provider's (SP 800-90A),
+// which IG C.H scenario 2 asks of a random 96-bit GCM IV. Drawn here rather than by the provider's own IV
 // generation, which OpenSSL 3 performs only on a context that never had an IV (a fresh context, and so
-// an allocation, per seal).
-int random_nonce(uint8_t *out, size_t n) noexcept {
-    if (fault_point() || RAND_bytes_ex(nullptr, out, n, 0) != 1) return failure_code();
+// an allocation, per seal). Buffered per worker (contexts.h).
+int random_nonce(Worker &w, uint8_t *out, size_t n) noexcept {
+    if (n > Worker::kNoncePool) return AEAD_ERR_CRYPTO;
+    if (Worker::kNoncePool - w.pool_used < n) {
+        if (fault_point() || RAND_bytes_ex(nullptr, w.nonce_pool, Worker::kNoncePool, 0) != 1) return failure_code();
+        w.pool_used = 0;
+    }
+    std::memcpy(out, w.nonce_pool + w.pool_used, n);
+    OPENSSL_cleanse(w.nonce_pool + w.pool_used, n);  // a used nonce leaves no copy behind
+    w.pool_used += n;
     return 0;
 }
 

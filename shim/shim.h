@@ -41,8 +41,9 @@ Provenance template_provenance(const Template &t) noexcept;
 // Whether the default library context's DRBG (the one random_nonce draws from) is a FIPS provider's.
 bool drbg_is_fips() noexcept;
 
-// Fills out with n bytes from the default library context's DRBG. 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO.
-int random_nonce(uint8_t *out, size_t n) noexcept;
+// Fills out with n (<= 384) fresh bytes of the default library context's DRBG, drawn in blocks per
+// worker. 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then the worker is dropped like any failed one).
+int random_nonce(Worker &w, uint8_t *out, size_t n) noexcept;
 void template_free(Template *t) noexcept;  // cleanses the key material; NULL is a no-op
 
 int worker_new(const Template &t, Worker **out) noexcept;
