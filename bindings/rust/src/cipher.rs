@@ -201,7 +201,9 @@ impl Cipher {
         self.tag_len
     }
 
-    /// Seals `plaintext` into `out` as `ciphertext || tag`; returns `plaintext.len() + tag_len`.
+    /// Seals `plaintext` into `out` as `ciphertext || tag` (`nonce || ciphertext || tag` under
+    /// [`Policy::RandomNonce`], whose `nonce` argument is empty); returns
+    /// `plaintext.len() + overhead()`.
     /// `out` must hold at least that many bytes ([`Error::BufferTooSmall`] otherwise, nothing written).
     #[inline]
     pub fn seal_into(
@@ -214,7 +216,8 @@ impl Cipher {
         self.ctx.seal_open(sys::AEAD_SEAL, nonce, aad, plaintext, out)
     }
 
-    /// Opens `ciphertext || tag` into `out`; returns the plaintext length (`ciphertext.len() - tag_len`).
+    /// Opens `ciphertext || tag` (or the random-nonce layout) into `out`; returns the plaintext
+    /// length (`ciphertext.len() - overhead()`).
     /// On [`Error::Auth`] the written part of `out` is zeroed.
     #[inline]
     pub fn open_into(
@@ -229,6 +232,8 @@ impl Cipher {
 
     /// Seals `buf[..plaintext_len]` in place; `buf` must have room for the tag after it.
     /// Returns the sealed length. [`Error::Arg`] if `plaintext_len > buf.len()`.
+    /// Under [`Policy::RandomNonce`] `buf` needs 28 spare bytes and the plaintext is first moved up
+    /// by 12 (the C layout wants `in == out + 12`); a refused seal moves it back.
     #[inline]
     pub fn seal_in_place(
         &self,
@@ -257,7 +262,8 @@ impl Cipher {
     }
 
     /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is `buf[..n]` for the
-    /// returned `n`. On [`Error::Auth`] the ciphertext part of `buf` is zeroed.
+    /// returned `n`. On [`Error::Auth`] the ciphertext part of `buf` is zeroed. Under
+    /// [`Policy::RandomNonce`] the plaintext is opened to `buf[12..]`, then moved to the front.
     #[inline]
     pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
         let len = buf.len();
