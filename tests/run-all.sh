@@ -6,8 +6,8 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 export AEAD_BUILD_DIR="$repo/build"
-export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# No LD_LIBRARY_PATH here: it would outrank the RUNPATH of the tests in every other build directory
+# (build-vendored, build-asan, ...) and load build/'s libaead there. Each script sets its own paths.
 
 # build/ is the test build (debugoptimized); examples/run-demo.sh may have made it a release build first,
 # so an existing build/ is switched back rather than trusted.

@@ -18,6 +18,7 @@ o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
 print(o["vendored_openssl"] if o["libcrypto"] == "vendored" else "")')
 [ -n "$series" ] || { echo "coexist: $build is not a -Dlibcrypto=vendored build" >&2; exit 1; }
 system_version="OpenSSL $(pkg-config --modversion libcrypto)"
+unset LD_LIBRARY_PATH  # the programs below find this build's libaead by rpath or by path, nothing else
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -26,6 +27,7 @@ echo "== 1. system libcrypto ($system_version) and vendored libaead (OpenSSL $se
 cc -std=c11 -Wall -Wextra -Werror -I"$repo/include" -o "$tmp/system_and_vendored" \
     "$here/system_and_vendored.c" $(pkg-config --cflags --libs libcrypto) -L"$build" -laead -Wl,-rpath,"$build"
 ldd "$tmp/system_and_vendored" | grep -q "libcrypto.so.3 => /" || { echo "coexist: not linked to the system libcrypto" >&2; exit 1; }
+ldd "$tmp/system_and_vendored" | grep -q "libaead.so.1 => $build/" || { echo "coexist: not linked to $lib" >&2; exit 1; }
 "$tmp/system_and_vendored" "OpenSSL $series." "$system_version"
 
 echo "== 2. dlopen + dlclose cycles"
