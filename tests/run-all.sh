@@ -69,7 +69,8 @@ stage_vendored() {
 stage_vendored40() {
     vendored_build build-vendored40 4.0 &&
         meson test -C build-vendored40 --suite unit --suite memory --print-errorlogs &&
-        bash tests/coexist/hidden_symbols.sh build-vendored40
+        bash tests/coexist/hidden_symbols.sh build-vendored40 &&
+        bash tests/coexist/test.sh build-vendored40
 }
 stage_go-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/go/test.sh; }
 stage_python-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/python/test.sh; }
