@@ -63,10 +63,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/libaead-openssl-$version.XXXXXX")
 stage=$(mktemp -d "$root/.stage-$version-$key.XXXXXX")  # same file system as $prefix: rename is atomic
 log="$prefix.log"
 trap 'rm -rf "$work" "$stage"; [ -n "${ticker:-}" ] && kill "$ticker" 2>/dev/null' EXIT
+trap 'exit 1' INT TERM  # so that the EXIT trap cleans up on an interrupt too
 : >"$log"
 
 say "building OpenSSL $version (${flags[*]}) into $prefix"
-say "about 8 minutes on 2 cores; log: $log"
+say "3-6 minutes on 2 cores; log: $log"
 start=$(date +%s)
 cp -a "$src/." "$work/"
 # The crate's source is trimmed: the FIPS module build needs these three generators/inputs back.
