@@ -31,11 +31,17 @@ public:
         for (Slot &s : slots_) shim::worker_free(s.worker.exchange(nullptr, std::memory_order_acquire));
     }
 
-    // A cached worker, or an empty lease if none is free (the caller then makes one and adopts it).
+    // The calling thread's own worker, or an empty lease when its home slot has none yet (the caller then
+    // makes one and adopts it, so each thread soon works on a slot of its own and no cache line moves
+    // between cores). Only when another thread shares the home slot and has its worker out (more
+    // threads than slots) is a free worker of another slot taken.
     Lease take() noexcept {
-        const size_t start = home_slot();
-        for (size_t i = 0; i < kSlots; ++i) {
-            const size_t k = (start + i) % kSlots;
+        const size_t home = home_slot();
+        Slot &h = slots_[home];
+        if (shim::Worker *w = h.worker.exchange(nullptr, std::memory_order_acquire)) return {w, home};
+        if (!h.owned.load(std::memory_order_relaxed)) return {};
+        for (size_t i = 1; i < kSlots; ++i) {
+            const size_t k = (home + i) % kSlots;
             Slot &s = slots_[k];
             if (s.worker.load(std::memory_order_relaxed) == nullptr) continue;
             if (shim::Worker *w = s.worker.exchange(nullptr, std::memory_order_acquire)) return {w, k};
@@ -80,14 +86,21 @@ private:
         std::atomic<bool> owned{false};               // whether a worker (free or out) belongs to the slot
     };
 
-    // Threads start their search at different slots: the address of a local variable identifies the
-    // calling thread's stack (thread stacks are megabytes apart) at the cost of no thread-local lookup.
+    // Each thread starts its search at a slot of its own, handed out round-robin on its first call, so
+    // that up to 16 threads never meet on a cache line. (A hash of the stack address, used before, put
+    // two threads on one slot in some address layouts, every vendored build among them: the two then
+    // took each other's worker on every call and 2 threads ran at 1.0x one thread's rate.)
+    // initial-exec TLS: one load from the thread pointer, no __tls_get_addr call.
     static size_t home_slot() noexcept {
-        const char marker = 0;
-        // Fibonacci hashing of the 64 KiB stack region: neighbouring stacks land on unrelated slots.
-        const uint64_t region = reinterpret_cast<uintptr_t>(&marker) >> 16;
-        return static_cast<size_t>((region * 0x9E3779B97F4A7C15u) >> 60);  // top 4 bits: 0..15
+        uint32_t h = t_home_slot;
+        if (h == 0) [[unlikely]] {
+            h = g_next_home.fetch_add(1, std::memory_order_relaxed) % kSlots + 1;
+            t_home_slot = h;
+        }
+        return h - 1;
     }
+    [[gnu::tls_model("initial-exec")]] static inline thread_local uint32_t t_home_slot = 0;  // slot + 1; 0: none yet
+    static inline std::atomic<uint32_t> g_next_home{0};
 
     std::array<Slot, kSlots> slots_{};
 };
