@@ -21,9 +21,15 @@ stage_unit() { meson test -C build --suite unit --suite memory --print-errorlogs
 stage_large() { meson test -C build --suite large --print-errorlogs; }
 stage_abi() { bash tests/abi/test.sh; }
 stage_dlopen() { bash tests/dlopen/test.sh; }
-stage_go() { bash bindings/go/test.sh; }
+# The Go binding on the build tree, then on a `meson install`ed prefix found only through pkg-config.
+stage_go() { bash bindings/go/test.sh && bash bindings/go/test-installed.sh; }
 stage_python() { bash bindings/python/test.sh; }
 stage_rust() { bash bindings/rust/test.sh; }
+# The Rust crate as a user gets it: a scratch crate outside the repository, no meson build, no variables;
+# bundled libaead on the system libcrypto, then on OpenSSL 3.5.5 from the openssl-src crate.
+stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/test-bundled.sh --vendored; }
+# rustls with libaead's record protection against openssl s_server / s_client and rustls+ring (loopback).
+stage_tls-interop() { bash tests/tls-interop/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
@@ -72,14 +78,17 @@ stage_vendored40() {
         bash tests/coexist/hidden_symbols.sh build-vendored40 &&
         bash tests/coexist/test.sh build-vendored40
 }
-stage_go-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/go/test.sh; }
+stage_go-vendored() {
+    vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/go/test.sh &&
+        MESON_ARGS=-Dlibcrypto=vendored bash bindings/go/test-installed.sh
+}
 stage_python-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/python/test.sh; }
 stage_rust-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/rust/test.sh; }
 stage_fips() { bash tests/fips/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
-all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust
-            go-vendored python-vendored rust-vendored sanitizers fuzz valgrind)
+all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
+            tls-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0

@@ -28,6 +28,8 @@ install() {
 install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils ccache
 # -Dlibcrypto=vendored: cargo fetches the openssl-src crate; OpenSSL's own build needs perl and make.
 install make perl
+# tests/tls-interop: Debian's openssl program as the peer, and python3 for its byte-flipping proxy.
+install openssl python3
 command -v cargo >/dev/null 2>&1 || install cargo
 # The sanitizer and libFuzzer runtimes match the installed clang's major version.
 clang_major=$(clang -dumpversion | cut -d. -f1)

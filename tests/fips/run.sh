@@ -3,7 +3,8 @@
 # the pinned 3.5 source, as the only cipher provider (tests/fips/env.sh), on four builds:
 #   the system-libcrypto build ($AEAD_BUILD_DIR, default build/), the vendored 3.5 build (build-vendored),
 #   the ASan + UBSan build (build-asan) and the -Dfault_injection=true build (build-fault).
-# LIBAEAD_FIPS_PYTHON=1 / LIBAEAD_FIPS_GO=1 also run the Python / Go binding's tests under the provider.
+# Then the bindings' tests under the provider (Python, Go, Rust) and the rustls interop matrix's AES
+# suites; LIBAEAD_FIPS_BINDINGS=0 leaves those out.
 # A test provider, NOT a validated module: tests/fips/README.md.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,11 +41,17 @@ on_asan() {
 on_fault() { bash tests/sanitizers.sh --setup fault >/dev/null && suite build-fault; }
 on_python() { AEAD_BUILD_DIR="$system_build" LIBAEAD_TEST_FIPS=1 bash bindings/python/test.sh; }
 on_go() { AEAD_BUILD_DIR="$system_build" AEAD_TEST_FIPS=1 bash bindings/go/test.sh; }
+on_rust() { AEAD_BUILD_DIR="$system_build" bash bindings/rust/test.sh --fips; }
+on_interop() { AEAD_BUILD_DIR="$system_build" AEAD_INTEROP_SUITES=AES bash tests/tls-interop/run.sh; }
 
 run "system libcrypto ($system_build)" on_system
 run "vendored OpenSSL 3.5 (build-vendored)" on_vendored
 run "ASan + UBSan (build-asan)" on_asan
 run "fault injection (build-fault)" on_fault
-[ "${LIBAEAD_FIPS_PYTHON:-0}" != 1 ] || run "Python binding" on_python
-[ "${LIBAEAD_FIPS_GO:-0}" != 1 ] || run "Go binding" on_go
+if [ "${LIBAEAD_FIPS_BINDINGS:-1}" = 1 ]; then
+    run "Python binding" on_python
+    run "Go binding" on_go
+    run "Rust binding" on_rust
+    run "rustls interop, AES suites" on_interop
+fi
 exit $status
