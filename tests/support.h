@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -138,6 +139,23 @@ inline const AlgInfo kAllAlgs[] = {{AEAD_AES_128_GCM, 16, "AES-128-GCM"},
                                    {AEAD_AES_192_GCM, 24, "AES-192-GCM"},
                                    {AEAD_AES_256_GCM, 32, "AES-256-GCM"},
                                    {AEAD_CHACHA20_POLY1305, 32, "ChaCha20-Poly1305"}};
+
+// The TLS sequence numbers each of several threads had accepted, merged: whether every thread's list is
+// in increasing order, whether any number was accepted twice, and all of them sorted.
+struct Acceptances {
+    bool each_increasing = true, none_twice = true;
+    std::vector<uint64_t> all;
+};
+inline Acceptances merge_acceptances(const std::vector<std::vector<uint64_t>> &per_thread) {
+    Acceptances m;
+    for (const auto &a : per_thread) {
+        m.each_increasing = m.each_increasing && std::is_sorted(a.begin(), a.end());
+        m.all.insert(m.all.end(), a.begin(), a.end());
+    }
+    std::sort(m.all.begin(), m.all.end());
+    m.none_twice = std::adjacent_find(m.all.begin(), m.all.end()) == m.all.end();
+    return m;
+}
 
 // The algorithms a stage can run: the FIPS stage has no ChaCha20-Poly1305 (not a FIPS algorithm).
 inline std::vector<AlgInfo> stage_algs() {

@@ -169,14 +169,10 @@ TEST_CASE("TLS with the IV given: concurrent first seals are safe", "[ex]") {
                 }
             });
         for (auto &t : ts) t.join();
-        std::vector<uint64_t> all;
-        for (const auto &a : accepted) {
-            CHECK(std::is_sorted(a.begin(), a.end()));
-            all.insert(all.end(), a.begin(), a.end());
-        }
-        std::sort(all.begin(), all.end());
-        CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());  // no sequence accepted twice
-        CHECK(!all.empty());
+        const test::Acceptances m = test::merge_acceptances(accepted);
+        CHECK(m.each_increasing);
+        CHECK(m.none_twice);  // no sequence accepted twice
+        CHECK(!m.all.empty());
     }
 }
 
