@@ -143,7 +143,10 @@ AEAD_API void aead_ctx_free(aead_ctx *ctx) AEAD_NOEXCEPT;
  *   the TLS sequence check and its update are one atomic step, so no sequence is accepted twice.
  *   In the steady state a call allocates nothing and holds no lock across the cryptographic work.
  *   The very first seal on a TLS context learns the prefix (and TLS 1.3 mask): make it before sharing
- *   the context, or make sure concurrent first seals carry the same nonce.
+ *   the context, or make sure concurrent first seals carry the same nonce. (A context given its IV by
+ *   aead_ctx_new_ex, ABI 1.1, learns nothing and has no such first seal.)
+ * ABI 1.1: AEAD_POLICY_RANDOM_NONCE takes nonce_len 0 and puts the drawn nonce before the ciphertext
+ *   (see its description below); the in-place alias moves by those 12 bytes accordingly.
  */
 AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op,
                                 const uint8_t *nonce, size_t nonce_len,
