@@ -184,7 +184,7 @@ AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
  * ========================================================================================= */
 
 /* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's. */
-#define AEAD_VERSION_NUMBER 10100
+#define AEAD_VERSION_NUMBER 10200
 
 /* AEAD_POLICY_RANDOM_NONCE (AES-GCM only; ChaCha20-Poly1305 is AEAD_ERR_ARG): seal takes no nonce
  * (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a FIPS
@@ -275,6 +275,27 @@ AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records
 
 /* AEAD_VERSION_NUMBER of the library actually loaded. Thread-safe. */
 AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Library 1.2.0 (no new symbol, so no new version node; a binary built against the 1.0 or 1.1 header
+ * runs unchanged and sees the new code below only where it would otherwise have sealed a duplicate
+ * nonce, through aead_strerror like any code). docs/security.md, "What a caller can and cannot break".
+ *
+ * fork(): a process that forks keeps every context working in the parent. In the child:
+ *   - AEAD_POLICY_RANDOM_NONCE contexts keep working and draw fresh nonces (nonces drawn ahead of use
+ *     before the fork are discarded in the child; the DRBG reseeds after fork);
+ *   - seals on a TLS-policy context (AEAD_POLICY_TLS12 / _TLS13) created before the fork are refused
+ *     with AEAD_ERR_FORKED: parent and child would otherwise both hold the same "next sequence" and
+ *     could both seal it. Opens keep working; contexts created in the child are unaffected.
+ *     (A TLS connection has one writer: create its context in the process that writes the records.)
+ * Caller memory is read once: the nonce a TLS policy checks is copied first, and the copy is what
+ * libcrypto gets; a random nonce is drawn into the library's memory, sealed with, then written to out.
+ * A caller changing an argument buffer during a call (its own data race) can get garbage, never a
+ * seal under a nonce that was not checked, and never a write outside [out, out + out_cap).
+ * ========================================================================================= */
+enum {
+    AEAD_ERR_FORKED = -17 /* seal on a TLS-policy context inherited across fork() (refused; open works) */
+};
 
 #ifdef __cplusplus
 }

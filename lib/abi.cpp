@@ -120,6 +120,7 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_NOMEM: return "out of memory";
         case AEAD_ERR_CRYPTO: return "libcrypto failure";
         case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: 2^32 seals made under this key (SP 800-38D limit); use a new key";
+        case AEAD_ERR_FORKED: return "TLS policy: this context was created before fork(); seal only in the process that created it (open works)";
         default: return code > 0 ? "success" : "unknown error code";
     }
 }
