@@ -369,10 +369,10 @@ TEST_CASE("a nonce buffer changed during seals: each record is sealed under the 
             size_t refused = 0, unbounded = 0;
             constexpr uint64_t kMaxCandidates = 20000;
             const Bytes pt(32, 0x42);
-            // Until 400 records are accepted (with a bounded range of candidates: a call descheduled while
+            // Until 1500 records are accepted (with a bounded range of candidates: a call descheduled while
             // the writer ran on is not searched), or 20 s on a loaded machine.
             const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-            while (accepted.size() < 400 && std::chrono::steady_clock::now() < deadline) {
+            while (accepted.size() < 1500 && std::chrono::steady_clock::now() < deadline) {
                 const uint64_t lo = mn.published.load(std::memory_order_seq_cst);
                 mn.calls.fetch_add(1, std::memory_order_relaxed);
                 constexpr size_t kBatch = 8;
