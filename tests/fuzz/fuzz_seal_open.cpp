@@ -381,7 +381,7 @@ struct Call {
 
 // AEAD_FUZZ_STATS=1: at exit, print how often each outcome was seen (to show no check is vacuous).
 struct Stats {
-    unsigned long long code[2][17] = {};  // [seal/open][-rc], index 0 = success
+    unsigned long long code[2][18] = {};  // [seal/open][-rc], index 0 = success
     unsigned long long accepted_checked = 0, refusals_checked = 0, roundtrips = 0, tampers = 0, tls_commits = 0,
                        ctx_refused = 0, null_ctx = 0, bad_op = 0, batched = 0, random_seals = 0, iv_given = 0;
     bool enabled = false;
@@ -399,13 +399,13 @@ struct Stats {
                      bad_op, batched, random_seals, iv_given);
         for (int o = 0; o < 2; ++o) {
             std::fprintf(stderr, "  %s:", o == 0 ? "seal" : "open");
-            for (int i = 0; i < 17; ++i)
+            for (int i = 0; i < 18; ++i)
                 if (code[o][i] != 0) std::fprintf(stderr, " %s%d=%llu", i == 0 ? "" : "-", i, code[o][i]);
             std::fprintf(stderr, "\n");
         }
     }
     void count(int op, int64_t rc) {
-        if ((op == AEAD_SEAL || op == AEAD_OPEN) && rc <= 0 && rc >= -16) ++code[op == AEAD_OPEN][-rc];
+        if ((op == AEAD_SEAL || op == AEAD_OPEN) && rc <= 0 && rc >= AEAD_ERR_FORKED) ++code[op == AEAD_OPEN][-rc];
         else if (op == AEAD_SEAL || op == AEAD_OPEN) ++code[op == AEAD_OPEN][0];
         else ++bad_op;
     }
