@@ -41,6 +41,14 @@ var ErrOpen = errors.New("cipher: message authentication failed")
 // has sealed 2^32 messages (AEAD_ERR_NONCE_LIMIT).
 var ErrNonceLimit = errors.New("aead: 2^32 random-nonce seals under one key")
 
+// ErrForked is matched (errors.Is) by the *Error a Seal on a TLS AEAD panics with (and a Batch
+// record's Err holds) when the AEAD was created before a fork() of the process and the seal runs in
+// the child (AEAD_ERR_FORKED, libaead 1.2): parent and child would otherwise both hold the same
+// "next sequence" and could both seal it. Open keeps working; random-nonce AEADs keep working with
+// fresh nonces. A Go program cannot fork without exec (syscall.ForkExec and os/exec start a new
+// program, which inherits no AEAD), so only a program that calls fork() through cgo meets it.
+var ErrForked = errors.New("aead: seal on a TLS AEAD inherited across fork()")
+
 // Error reports a libaead return code (one of the negative AEAD_ERR_* values of aead.h).
 type Error struct {
 	Op   string // "new", "seal" or "open"
@@ -53,8 +61,8 @@ func (e *Error) Error() string {
 }
 
 // Is makes every error returned by Open match ErrOpen, a constructor's AEAD_ERR_UNSUPPORTED (no
-// provider offers the algorithm for the property query) match errors.ErrUnsupported, and the
-// random-nonce seal limit match ErrNonceLimit.
+// provider offers the algorithm for the property query) match errors.ErrUnsupported, the
+// random-nonce seal limit match ErrNonceLimit, and a seal refused after fork() match ErrForked.
 func (e *Error) Is(target error) bool {
 	switch target {
 	case ErrOpen:
@@ -63,6 +71,8 @@ func (e *Error) Is(target error) bool {
 		return e.Code == codeUnsupported
 	case ErrNonceLimit:
 		return e.Code == codeNonceLimit
+	case ErrForked:
+		return e.Code == codeForked
 	}
 	return false
 }
@@ -76,6 +86,8 @@ const (
 	codeNoncePrefix   = C.AEAD_ERR_NONCE_PREFIX
 	codeUnsupported   = C.AEAD_ERR_UNSUPPORTED
 	codeNonceLimit    = C.AEAD_ERR_NONCE_LIMIT
+	codeForked        = C.AEAD_ERR_FORKED
+	maxInt            = int(^uint(0) >> 1)
 	gcmMaxPlaintext   = 1<<36 - 32 // AEAD_GCM_MAX_PLAINTEXT = (2^32-2) blocks, as crypto/cipher
 	chachaMaxPlain    = 1<<38 - 64 // AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, as x/crypto
 	maxNonce          = C.AEAD_MAX_NONCE
@@ -93,10 +105,10 @@ func init() {
 		abiErr = errors.New("aead: libaead ABI version " + strconv.Itoa(int(v)) +
 			" loaded, binding built for " + strconv.Itoa(C.AEAD_ABI_VERSION))
 	} else if v := uint32(C.aead_version_number()); v < C.AEAD_VERSION_NUMBER {
-		// Unreachable through the dynamic loader (the LIBAEAD_1.1 symbols would be missing), but
-		// cheap insurance against a library that exports them without implementing 1.1.
+		// A 1.0 library is refused by the dynamic loader (the LIBAEAD_1.1 symbols are missing); a
+		// 1.1 library loads but lacks 1.2's fork safety and read-once nonces (AEAD_ERR_FORKED).
 		abiErr = errors.New("aead: libaead " + strconv.Itoa(int(v)) + " loaded, binding needs " +
-			strconv.Itoa(C.AEAD_VERSION_NUMBER) + " (ABI 1.1)")
+			strconv.Itoa(C.AEAD_VERSION_NUMBER) + " (ABI 1.1, library 1.2)")
 	}
 }
 
@@ -253,7 +265,8 @@ func (a *aeadImpl) checkSeal(dst, nonce, plaintext, additionalData []byte) (ret,
 	if len(nonce) != a.nonceSize {
 		panic(a.msg.nonceSeal)
 	}
-	if uint64(len(plaintext)) > a.maxPlain {
+	// len(plaintext) <= maxPlain (< 2^39): no sum below wraps, and dst extended must fit an int.
+	if uint64(len(plaintext)) > a.maxPlain || len(dst) > maxInt-a.tagSize-len(plaintext) {
 		panic(a.msg.tooLarge)
 	}
 	ret, out = sliceForAppend(dst, len(plaintext)+a.tagSize)
@@ -278,6 +291,9 @@ func (a *aeadImpl) checkOpen(dst, nonce, ciphertext, additionalData []byte) (ret
 		if a.msg.ctTooLarge != "" {
 			panic(a.msg.ctTooLarge)
 		}
+		return nil, nil, false
+	}
+	if len(dst) > maxInt-(len(ciphertext)-a.tagSize) { // dst extended cannot exist
 		return nil, nil, false
 	}
 	ret, out = sliceForAppend(dst, len(ciphertext)-a.tagSize)

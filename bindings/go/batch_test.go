@@ -120,8 +120,8 @@ func TestBatchTLS(t *testing.T) {
 	}
 }
 
-// TestBatchMisuse: misuse panics like Seal/Open before anything is sealed (no sequence consumed,
-// nothing left pinned), an empty batch does nothing, and other AEADs are refused.
+// TestBatchMisuse: misuse panics like Seal/Open before anything is sealed (no sequence consumed),
+// an empty batch does nothing, and other AEADs are refused.
 func TestBatchMisuse(t *testing.T) {
 	a, _ := NewGCMForTLS13WithIV(make([]byte, 16), make([]byte, 12))
 	nonce0 := make([]byte, 12)
@@ -190,32 +190,117 @@ func TestBatchConcurrent(t *testing.T) {
 	})
 }
 
-// TestBatchAllocs: a reused Batch allocates nothing per record; what remains is runtime.Pinner's
-// list of pinned pointers, regrown each batch (about log2 of the pointer count: 3, 6 and 10
-// allocations for 8, 64 and 512 records).
-func TestBatchAllocs(t *testing.T) {
-	a, _ := NewGCM(make([]byte, 16))
-	nonce, aad := make([]byte, 12), make([]byte, 13)
+// TestBatchPaths: records on both paths (copied through the C scratch at <= 512 bytes, a cgo call
+// of their own above) and batches over the scratch's 256 records and 64 KiB: in place, a nonce in
+// the output region, random-nonce in place both ways, and TLS 1.3 sequences across call
+// boundaries (every 7th a repeat, refused and consuming nothing), all equal to single calls.
+func TestBatchPaths(t *testing.T) {
+	r := rand.New(rand.NewSource(53))
+	key := randBytes(r, 16)
+	a, _ := NewGCM(key)
+	g, _ := NewGCMWithRandomNonce(key)
 	var b Batch
-	perBatch := map[int]float64{}
-	for _, n := range []int{8, 64, 512} {
-		recs := make([]Record, n)
-		bufs := make([][]byte, n)
-		for i := range recs {
-			bufs[i] = make([]byte, 0, 80)
+	for _, n := range []int{3, 300, 700} {
+		sizes := make([]int, n)
+		for i := range sizes {
+			sizes[i] = []int{0, 1, 64, 511, 512, 513, 600, 3000}[r.Intn(8)]
 		}
-		pt := make([]byte, 64)
-		perBatch[n] = testing.AllocsPerRun(20, func() {
-			for i := range recs {
-				recs[i] = Record{Dst: bufs[i], Nonce: nonce, Input: pt, AdditionalData: aad}
+		// Plain GCM: in place (i%3 == 0), nonce inside the output region (i%3 == 1), apart.
+		recs, want, plain, nonces := make([]Record, n), make([][]byte, n), make([][]byte, n), make([][]byte, n)
+		for i, sz := range sizes {
+			pt, nonce, aad := randBytes(r, sz), randBytes(r, 12), randBytes(r, r.Intn(600))
+			want[i], plain[i], nonces[i] = a.Seal(nil, nonce, pt, aad), pt, nonce
+			buf := make([]byte, sz+16)
+			switch i % 3 {
+			case 0:
+				copy(buf, pt)
+				recs[i] = Record{Dst: buf[:0], Nonce: nonce, Input: buf[:sz], AdditionalData: aad}
+			case 1:
+				copy(buf, nonce)
+				recs[i] = Record{Dst: buf[:0], Nonce: buf[:12], Input: pt, AdditionalData: aad}
+			default:
+				recs[i] = Record{Dst: buf[:0], Nonce: nonce, Input: pt, AdditionalData: aad}
 			}
-			if b.Seal(a, recs) != n {
-				t.Fatal("batch failed")
+		}
+		if got := b.Seal(a, recs); got != n {
+			t.Fatalf("%d records: %d seals succeeded", n, got)
+		}
+		for i := range recs {
+			if !bytes.Equal(recs[i].Out, want[i]) {
+				t.Fatalf("%d records: record %d (%d B) differs from Seal", n, i, sizes[i])
 			}
-		})
-	}
-	t.Logf("allocations per batch of 8, 64, 512 records: %v", perBatch)
-	if perBatch[512] > perBatch[8]+12 {
-		t.Fatalf("allocations grow with the batch: %v", perBatch)
+			if i%3 == 0 { // open it back in place
+				recs[i].Input, recs[i].Dst = recs[i].Out, recs[i].Out[:0]
+			} else {
+				recs[i].Input, recs[i].Dst = recs[i].Out, nil
+			}
+			recs[i].Nonce = nonces[i] // (the one in the output region was overwritten)
+		}
+		if got := b.Open(a, recs); got != n {
+			t.Fatalf("%d records: %d opens succeeded", n, got)
+		}
+		for i := range recs {
+			if recs[i].Err != nil || !bytes.Equal(recs[i].Out, plain[i]) {
+				t.Fatalf("record %d: open: %v", i, recs[i].Err)
+			}
+		}
+
+		// Random nonce: in place (even i) and apart; crypto/cipher opens each; opened back in place.
+		std := stdRandomGCM(t, key)
+		pts := make([][]byte, n)
+		for i, sz := range sizes {
+			pts[i] = randBytes(r, sz)
+			buf := make([]byte, sz, sz+28)
+			copy(buf, pts[i])
+			recs[i] = Record{Dst: buf[:0], Input: buf}
+			if i%2 == 1 {
+				recs[i] = Record{Input: pts[i]}
+			}
+		}
+		if got := b.Seal(g, recs); got != n {
+			t.Fatalf("%d random-nonce seals succeeded of %d", got, n)
+		}
+		for i := range recs {
+			if got, err := std.Open(nil, nil, recs[i].Out, nil); err != nil || !bytes.Equal(got, pts[i]) {
+				t.Fatalf("random-nonce record %d (%d B): crypto/cipher: %v", i, sizes[i], err)
+			}
+			recs[i] = Record{Dst: recs[i].Out[:0], Input: recs[i].Out}
+		}
+		if got := b.Open(g, recs); got != n {
+			t.Fatalf("%d random-nonce opens succeeded of %d", got, n)
+		}
+		for i := range recs {
+			if !bytes.Equal(recs[i].Out, pts[i]) || &recs[i].Out[:1][0] != &recs[i].Input[:1][0] {
+				t.Fatalf("random-nonce record %d: opened in place wrong", i)
+			}
+		}
+
+		// TLS 1.3 across call boundaries.
+		iv := randBytes(r, 12)
+		tls, _ := NewGCMForTLS13WithIV(key, iv)
+		hdr := []byte{23, 3, 3, 0, 0}
+		seq, ok := uint64(0), 0
+		seqs := make([]uint64, n)
+		for i, sz := range sizes {
+			if i%7 == 6 {
+				seqs[i] = seq - 1 // a repeat
+			} else {
+				seqs[i], seq, ok = seq, seq+1, ok+1
+			}
+			recs[i] = Record{Nonce: tlsNonce(iv, seqs[i], true), Input: randBytes(r, sz), AdditionalData: hdr}
+		}
+		if got := b.Seal(tls, recs); got != ok {
+			t.Fatalf("%d TLS seals succeeded, want %d", got, ok)
+		}
+		for i := range recs {
+			if i%7 == 6 {
+				if !isCode(recs[i].Err, codeNonceOrder) {
+					t.Fatalf("TLS record %d (repeat of %d): %v", i, seqs[i], recs[i].Err)
+				}
+			} else if recs[i].Err != nil || !bytes.Equal(recs[i].Out, a.Seal(nil, recs[i].Nonce, recs[i].Input, hdr)) {
+				t.Fatalf("TLS record %d (seq %d): %v", i, seqs[i], recs[i].Err)
+			}
+		}
+		tls.Seal(nil, tlsNonce(iv, seq, true), nil, hdr) // the next sequence is still free
 	}
 }

@@ -27,6 +27,11 @@ func setCleanup(a *aeadImpl) {
 	runtime.AddCleanup(a, freeCtx, a.ctx)
 }
 
+// setScratchCleanup frees a Batch's C scratch once s becomes unreachable.
+func setScratchCleanup(s *batchScratch) {
+	runtime.AddCleanup(s, freeScratch, s.mem)
+}
+
 // ctxFreed counts contexts freed by cleanups (read by the tests).
 var ctxFreed atomic.Int64
 

@@ -22,3 +22,8 @@ func setCleanup(a *aeadImpl) {
 		ctxFreed.Add(1)
 	})
 }
+
+// setScratchCleanup frees a Batch's C scratch once s becomes unreachable.
+func setScratchCleanup(s *batchScratch) {
+	runtime.SetFinalizer(s, func(s *batchScratch) { freeScratch(s.mem) })
+}

@@ -17,7 +17,7 @@ func TestCleanupFreesContext(t *testing.T) {
 		}
 		a.Seal(nil, make([]byte, 12), []byte("x"), nil)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // generous: cleanups run late on a busy machine
 	for ctxFreed.Load()-before < 100 {
 		if time.Now().After(deadline) {
 			t.Fatalf("only %d of 100 unreachable contexts freed", ctxFreed.Load()-before)

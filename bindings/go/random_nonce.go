@@ -68,7 +68,7 @@ func (g *randomNonceGCM) checkSeal(dst, nonce, plaintext, additionalData []byte)
 	if len(nonce) != 0 {
 		panic(g.a.msg.nonceSeal)
 	}
-	if uint64(len(plaintext)) > g.a.maxPlain {
+	if uint64(len(plaintext)) > g.a.maxPlain || len(dst) > maxInt-randomNonceSize-standardTagSize-len(plaintext) {
 		panic(g.a.msg.tooLarge)
 	}
 	ret, out = sliceForAppend(dst, randomNonceSize+len(plaintext)+standardTagSize)
@@ -96,6 +96,9 @@ func (g *randomNonceGCM) checkOpen(dst, nonce, ciphertext, additionalData []byte
 	}
 	const overhead = randomNonceSize + standardTagSize
 	if len(ciphertext) < overhead || uint64(len(ciphertext)) > g.a.maxPlain+overhead {
+		return nil, nil, nil, false
+	}
+	if len(dst) > maxInt-(len(ciphertext)-overhead) { // dst extended cannot exist
 		return nil, nil, nil, false
 	}
 	ret, out = sliceForAppend(dst, len(ciphertext)-overhead)

@@ -50,15 +50,17 @@ echo "== go test ./... (bench module: ChaCha20-Poly1305 vs x/crypto, peers agree
 (cd bench && go test -race -count=1 ./...)
 
 echo "== zero allocations per Seal/Open (benchmarks, short run)"
+# Allocation counts, not bytes: allocs/op is the number of allocations divided by b.N, so a
+# one-off allocation of the runtime amortized over the run (seen on a busy machine: "2 B/op,
+# 0 allocs/op" for a serial loop) does not count, while one allocation per call does. B/op is
+# timing-dependent and checked by nothing. The exact per-call and per-batch counts are the
+# tests' (testing.AllocsPerRun after a warm-up: TestZeroAllocs, TestBatchAllocs).
 out="$(cd bench && go test -run '^$' -bench '^Benchmark(AESGCM|ChaCha20Poly1305|GCMRandomNonce)$/./././^impl=libaead$' -benchtime=2000x -benchmem .)"
 echo "$out" | grep '^Benchmark' || true
 lines="$(echo "$out" | grep -c '^Benchmark' || true)"
-# Serial loops: 0 B/op and 0 allocs/op. RunParallel starts goroutines inside the timed region,
-# which can show a few B/op amortized over N, but still 0 allocs/op.
 bad="$(echo "$out" | grep '^Benchmark' | grep -Ev '[[:space:]]0 allocs/op' || true)"
-bad+="$(echo "$out" | grep '^Benchmark' | grep 'mode=serial' | grep -Ev '[[:space:]]0 B/op[[:space:]]+0 allocs/op' || true)"
 if [ "$lines" -ne 20 ] || [ -n "$bad" ]; then
-    echo "FAIL: expected 20 libaead benchmarks at 0 allocs/op (0 B/op serial); got $lines, offenders:" >&2
+    echo "FAIL: expected 20 libaead benchmarks at 0 allocs/op; got $lines, offenders:" >&2
     echo "$bad" >&2
     exit 1
 fi

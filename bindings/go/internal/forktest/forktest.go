@@ -1,0 +1,77 @@
+// Package forktest forks the process from C for the binding's tests. Go itself cannot fork
+// without exec, but a Go program may call fork() through cgo; the child here runs only C
+// (libaead), never Go code, and reports to the parent through a pipe.
+package forktest
+
+/*
+#cgo pkg-config: aead
+#include <signal.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <aead.h>
+
+// Forks; the child seals (nonce, aad, pt) into out on ctx, then opens (open_nonce, sealed) into
+// back, writes both results and out to the pipe and exits. The parent reads them into res and out.
+static int fork_seal_open(void *ctx, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                          size_t aad_len, const uint8_t *pt, size_t pt_len, uint8_t *out, size_t out_cap,
+                          const uint8_t *open_nonce, const uint8_t *sealed, size_t sealed_len,
+                          uint8_t *back, size_t back_cap, int64_t *res) {
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        signal(SIGALRM, SIG_DFL);  // the Go runtime's handlers do not work in this child
+        alarm(20);                 // a child stuck on a lock dies; the parent reports it
+        int64_t r[2];
+        r[0] = aead_seal_open((aead_ctx *)ctx, AEAD_SEAL, nonce, nonce_len, aad, aad_len, pt, pt_len, out, out_cap);
+        r[1] = aead_seal_open((aead_ctx *)ctx, AEAD_OPEN, open_nonce, nonce_len, aad, aad_len, sealed, sealed_len,
+                              back, back_cap);
+        int ok = write(fd[1], r, sizeof r) == (ssize_t)sizeof r && write(fd[1], out, out_cap) == (ssize_t)out_cap;
+        _exit(ok ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = read(fd[0], res, 2 * sizeof(int64_t)), got_out = 0;
+    while (got == (ssize_t)(2 * sizeof(int64_t)) && (size_t)got_out < out_cap) {
+        ssize_t m = read(fd[0], out + got_out, out_cap - (size_t)got_out);
+        if (m <= 0) break;
+        got_out += m;
+    }
+    close(fd[0]);
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid) return -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != (ssize_t)(2 * sizeof(int64_t)) ||
+        (size_t)got_out != out_cap)
+        return -1;
+    return 0;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// SealOpenInChild forks the process; the child seals pt (with nonce and aad) on the C context
+// ctx (an *aead_ctx) into a buffer of outCap bytes, then opens sealed (with openNonce and aad),
+// and exits. It returns the two aead_seal_open results of the child and what its seal wrote.
+func SealOpenInChild(ctx unsafe.Pointer, nonce, aad, pt []byte, outCap int, openNonce, sealed []byte, backCap int) (seal, open int64, out []byte, err error) {
+	out, back := make([]byte, max(outCap, 1)), make([]byte, max(backCap, 1))
+	var res [2]int64
+	rc := C.fork_seal_open(ctx, ptr(nonce), C.size_t(len(nonce)), ptr(aad), C.size_t(len(aad)), ptr(pt), C.size_t(len(pt)),
+		ptr(out), C.size_t(outCap), ptr(openNonce), ptr(sealed), C.size_t(len(sealed)), ptr(back), C.size_t(backCap),
+		(*C.int64_t)(unsafe.Pointer(&res[0])))
+	if rc != 0 {
+		return 0, 0, nil, errors.New("forktest: fork, pipe or child failed")
+	}
+	return res[0], res[1], out[:outCap], nil
+}
+
+func ptr(b []byte) *C.uint8_t {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
+}
