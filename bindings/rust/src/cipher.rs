@@ -177,6 +177,8 @@ impl Cipher {
     /// Seals every record in one C call (`aead_seal_open_many`, ABI 1.1): for each, in order,
     /// exactly what [`seal_into`](Cipher::seal_into) would do, its outcome in
     /// [`Record::result`]. Returns how many succeeded. TLS sequences are checked per record.
+    /// Nothing is summed across records (each is checked on its own, so lengths that add up past
+    /// `usize::MAX` cannot wrap anything): a refused record writes nothing, the others proceed.
     pub fn seal_many(&self, records: &mut [Record<'_>]) -> usize {
         self.ctx.seal_open_many(sys::AEAD_SEAL, records)
     }
@@ -302,7 +304,7 @@ impl Cipher {
         out: &mut Vec<u8>,
     ) -> Result<usize, Error> {
         self.check_len(plaintext.len())?;
-        let max = plaintext.len() + self.overhead();
+        let max = self.sealed_len(plaintext.len())?;
         self.ctx.seal_open_append(sys::AEAD_SEAL, nonce, aad, plaintext, out, max)
     }
 
@@ -316,6 +318,9 @@ impl Cipher {
         out: &mut Vec<u8>,
     ) -> Result<usize, Error> {
         let max = ciphertext.len().saturating_sub(self.overhead());
+        // Refused before reserving: an over-long input must be TooLong (as the C call says), not
+        // an attempt to allocate its length.
+        self.check_len(max)?;
         self.ctx.seal_open_append(sys::AEAD_OPEN, nonce, aad, ciphertext, out, max)
     }
 
@@ -354,6 +359,12 @@ impl Cipher {
         Ok(())
     }
 
+    /// `plaintext_len + overhead()`, the output length of a seal, or [`Error::TooLong`] when the
+    /// sum is not representable (checked: no length arithmetic in this crate wraps).
+    fn sealed_len(&self, plaintext_len: usize) -> Result<usize, Error> {
+        plaintext_len.checked_add(self.overhead()).ok_or(Error::TooLong)
+    }
+
     fn check_len(&self, len: usize) -> Result<(), Error> {
         if len as u64 > self.alg.max_plaintext() {
             Err(Error::TooLong)
@@ -374,7 +385,7 @@ impl Cipher {
         debug_assert_eq!(tag.len(), self.tag_len);
         let len = buf.len();
         self.check_len(len)?;
-        let total = len + self.tag_len;
+        let total = len.checked_add(self.tag_len).ok_or(Error::TooLong)?;
         if total <= SCRATCH {
             let mut scratch = [MaybeUninit::<u8>::uninit(); SCRATCH];
             let sealed = self.ctx.seal_open_uninit(
@@ -403,7 +414,7 @@ impl Cipher {
     ) -> Result<(), Error> {
         let len = buf.len();
         self.check_len(len)?;
-        let total = len + tag.len();
+        let total = len.checked_add(tag.len()).ok_or(Error::TooLong)?;
         let n = if total <= SCRATCH {
             let mut scratch = [MaybeUninit::<u8>::uninit(); SCRATCH];
             let input = ffi::concat_uninit(&mut scratch[..total], buf.get_in(), tag);

@@ -42,6 +42,15 @@ pub enum Error {
     /// `AEAD_ERR_NONCE_LIMIT` (ABI 1.1): a random-nonce context has made 2^32 seals
     /// (SP 800-38D section 8.3); use a new key.
     NonceLimit,
+    /// `AEAD_ERR_FORKED` (library 1.2): a seal on a TLS-policy context ([`Tls12Aead`](crate::Tls12Aead),
+    /// [`Tls13Aead`](crate::Tls13Aead), [`Policy::Tls12`](crate::Policy::Tls12) /
+    /// [`Policy::Tls13`](crate::Policy::Tls13)) in a process forked after the context was created.
+    /// Parent and child would otherwise hold the same next sequence number and could both seal it,
+    /// so the child's seals are refused: nothing is written and no sequence number is consumed.
+    /// Opens keep working, the parent is unaffected, and a context created in the child works
+    /// normally: create the connection's sealing context in the process that writes its records.
+    /// Random-nonce contexts are not affected (the child draws fresh nonces).
+    Forked,
     /// A negative code this crate does not know (a newer library).
     Unknown(i64),
 }
@@ -69,6 +78,7 @@ impl Error {
             sys::AEAD_ERR_NOMEM => Error::NoMem,
             sys::AEAD_ERR_CRYPTO => Error::Crypto,
             sys::AEAD_ERR_NONCE_LIMIT => Error::NonceLimit,
+            sys::AEAD_ERR_FORKED => Error::Forked,
             _ => Error::Unknown(code),
         }
     }
@@ -92,6 +102,7 @@ impl Error {
             Error::NoMem => sys::AEAD_ERR_NOMEM,
             Error::Crypto => sys::AEAD_ERR_CRYPTO,
             Error::NonceLimit => sys::AEAD_ERR_NONCE_LIMIT,
+            Error::Forked => sys::AEAD_ERR_FORKED,
             Error::Unknown(c) => return *c,
         })
     }

@@ -30,9 +30,12 @@ fn check_len(rc: i64, cap: usize) -> Result<usize, Error> {
     if rc < 0 {
         return Err(Error::from_code(rc));
     }
-    let n = rc as u64 as usize;
-    assert!(n <= cap, "libaead: aead_seal_open returned {n} > out_cap {cap}");
-    Ok(n)
+    // try_from, not `as`: a length that does not fit usize must not be truncated into one that
+    // passes the comparison.
+    match usize::try_from(rc) {
+        Ok(n) if n <= cap => Ok(n),
+        _ => panic!("libaead: aead_seal_open returned {rc} > out_cap {cap}"),
+    }
 }
 
 /// Longest OpenSSL property query aead_ctx_new_ex takes (aead.h).
@@ -338,7 +341,7 @@ impl Ctx {
 /// Panics if `dst` is shorter than `a.len() + b.len()`.
 #[inline]
 pub(crate) fn concat_uninit<'d>(dst: &'d mut [MaybeUninit<u8>], a: &[u8], b: &[u8]) -> &'d [u8] {
-    let n = a.len() + b.len();
+    let n = a.len().checked_add(b.len()).expect("concat_uninit: length overflow");
     assert!(dst.len() >= n);
     let p = dst.as_mut_ptr().cast::<u8>();
     // SAFETY: `dst` has room for n bytes and, being an exclusive borrow, overlaps neither `a` nor

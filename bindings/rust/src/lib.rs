@@ -18,6 +18,10 @@
 //! Every type is `Send + Sync`: the C context is documented safe for concurrent use by any number
 //! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
 //!
+//! After `fork()` (library 1.2) random-nonce types keep sealing with fresh nonces in parent and
+//! child; a TLS type made before the fork refuses seals in the child with [`Error::Forked`]
+//! (opens work, the parent is unaffected).
+//!
 //! ```
 //! use libaead::aead::{Aead, AeadCore, KeyInit, Payload};
 //! use libaead::Aes256Gcm;
@@ -59,7 +63,7 @@ pub fn abi_version() -> u32 {
     ffi::abi_version()
 }
 
-/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10100.
+/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10200.
 pub fn version_number() -> u32 {
     ffi::version_number()
 }

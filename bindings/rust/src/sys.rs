@@ -9,8 +9,9 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
-/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: ABI 1.1.
-pub const AEAD_VERSION_NUMBER: u32 = 10100;
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.2.0
+/// (ABI 1.1 plus `AEAD_ERR_FORKED`; no new symbol).
+pub const AEAD_VERSION_NUMBER: u32 = 10200;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
@@ -50,6 +51,9 @@ pub const AEAD_ERR_NOMEM: c_int = -14;
 pub const AEAD_ERR_CRYPTO: c_int = -15;
 /// ABI 1.1: a random-nonce context has made 2^32 seals.
 pub const AEAD_ERR_NONCE_LIMIT: c_int = -16;
+/// Library 1.2: a seal on a TLS-policy context created before a `fork()`, in the child (refused,
+/// nothing written; opens work, the parent is unaffected).
+pub const AEAD_ERR_FORKED: c_int = -17;
 
 /// ABI 1.1 bits of `aead_ctx_indicator`.
 pub const AEAD_IND_FIPS_PROVIDER: u32 = 1;

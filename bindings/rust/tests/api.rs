@@ -41,6 +41,7 @@ fn error_codes_round_trip_and_describe() {
         Error::NoMem,
         Error::Crypto,
         Error::NonceLimit,
+        Error::Forked,
     ];
     let mut descs = std::collections::HashSet::new();
     for (i, e) in all.iter().enumerate() {
@@ -53,6 +54,8 @@ fn error_codes_round_trip_and_describe() {
     assert_eq!(Error::from_code(-99), Error::Unknown(-99));
     assert_eq!(Error::Unknown(-99).code(), -99);
     assert_eq!(Error::from_code(i64::MIN), Error::Unknown(i64::MIN));
+    assert_eq!(Error::Forked.code(), i64::from(sys::AEAD_ERR_FORKED));
+    assert!(Error::Forked.description().to_lowercase().contains("fork"), "{}", Error::Forked);
     let misuse: Vec<_> = all.iter().filter(|e| e.is_nonce_misuse()).collect();
     assert_eq!(misuse, [&Error::AadSize, &Error::NonceOrder, &Error::NonceExhausted, &Error::NoncePrefix]);
     let _: aead::Error = Error::Auth.into();

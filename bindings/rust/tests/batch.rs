@@ -101,3 +101,117 @@ fn tls_sequences_checked_per_record() {
     let mut o = [0u8; 20];
     assert_eq!(Record::new(&[], &[], &[], &mut o).result(), Err(Error::Arg));
 }
+
+/// A read-only, never-backed anonymous mapping (`PROT_READ`, `MAP_NORESERVE`): reading it gives
+/// zero pages, it costs no memory. Unmapped on drop.
+struct Huge {
+    ptr: *mut libc::c_void,
+    len: usize,
+}
+
+impl Huge {
+    /// The largest of 64, 32 or 16 TiB the address space gives us (a test failure if none).
+    fn map() -> Huge {
+        for shift in [46u32, 45, 44] {
+            let len = 1usize << shift;
+            // SAFETY: a fresh anonymous mapping; nothing else refers to it.
+            let ptr = unsafe {
+                libc::mmap(
+                    core::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                    -1,
+                    0,
+                )
+            };
+            if ptr != libc::MAP_FAILED {
+                return Huge { ptr, len };
+            }
+        }
+        panic!("no 16 TiB read-only mapping: {}", std::io::Error::last_os_error());
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping is readable for `len` bytes while self lives, and never written.
+        unsafe { core::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) }
+    }
+}
+
+impl Drop for Huge {
+    fn drop(&mut self) {
+        // SAFETY: our own mapping, unmapped once.
+        unsafe { libc::munmap(self.ptr, self.len) };
+    }
+}
+
+/// Batches whose summed input lengths exceed `usize::MAX` (every record reads the same huge
+/// read-only mapping; three valid small records sit among them): each huge record is refused
+/// (`TooLong`) with its output untouched, the valid ones are exactly the single calls' output,
+/// and a TLS 1.3 sequence is consumed only by the valid records. Nothing in the binding or the
+/// library adds the lengths up, so nothing can wrap. Also the single calls, including the
+/// allocating `seal`, which must refuse before reserving anything.
+#[test]
+fn wrapping_batch_lengths_are_refused_with_nothing_written() {
+    let huge = Huge::map();
+    let big = huge.bytes();
+    let count = usize::try_from((1u128 << 64) / big.len() as u128).unwrap() + 1;
+    let summed: u128 = (count as u128) * (big.len() as u128);
+    assert!(summed > usize::MAX as u128, "the inputs sum to {summed}, more than usize::MAX");
+    let key = [7u8; 16];
+    let iv = [0x33; 12];
+    let valid_at = [0, count / 2, count - 1];
+    let aad = [23, 3, 3, 0, 19];
+    for policy in [Policy::None, Policy::Tls13] {
+        let c = Cipher::with_options(Algorithm::Aes128Gcm, policy, &key, 16, None, if policy == Policy::Tls13 { &iv[..] } else { &[] })
+            .unwrap();
+        // Valid record k (k = 0, 1, 2) uses TLS sequence 2k; a huge one between them would take 2k+1.
+        let nonces: Vec<[u8; 12]> = (0..6).map(|s| tls13_nonce(&iv, s)).collect();
+        let mut outs = vec![0xeeu8; count * 32];
+        let mut recs: Vec<Record> = outs
+            .chunks_mut(32)
+            .enumerate()
+            .map(|(i, out)| match valid_at.iter().position(|&v| v == i) {
+                Some(k) => Record::new(&nonces[2 * k], &aad, b"rec", &mut out[..19]),
+                None => Record::new(&nonces[2 * (i * 3 / count) + 1], &aad, big, out),
+            })
+            .collect();
+        assert_eq!(c.seal_many(&mut recs), 3, "{policy:?}");
+        for (i, r) in recs.iter().enumerate() {
+            let want = if valid_at.contains(&i) { Ok(19) } else { Err(Error::TooLong) };
+            assert_eq!(r.result(), want, "{policy:?} record {i}");
+        }
+        drop(recs);
+        for (i, out) in outs.chunks(32).enumerate() {
+            match valid_at.iter().position(|&v| v == i) {
+                Some(k) => {
+                    assert_eq!(out[..19], reference_seal(Algorithm::Aes128Gcm, &key, &nonces[2 * k], &aad, b"rec")[..]);
+                    assert!(out[19..].iter().all(|&b| b == 0xee), "{policy:?} record {i}: written past its result");
+                }
+                None => assert!(out.iter().all(|&b| b == 0xee), "{policy:?} record {i}: a refused record wrote"),
+            }
+        }
+        if policy == Policy::Tls13 {
+            // Sequences 0, 2, 4 were committed, none of the refused 1, 3, 5.
+            assert_eq!(c.seal(&nonces[4], &aad, b"rec"), Err(Error::NonceOrder));
+            assert!(c.seal(&nonces[5], &aad, b"rec").is_ok());
+        }
+        // Opening them: the same refusal, nothing written (not even zeros).
+        let mut outs = vec![0xeeu8; count * 16];
+        let mut recs: Vec<Record> = outs.chunks_mut(16).map(|out| Record::new(&nonces[0], &[], big, out)).collect();
+        assert_eq!(c.open_many(&mut recs), 0);
+        assert!(recs.iter().all(|r| r.result() == Err(Error::TooLong)));
+        drop(recs);
+        assert!(outs.iter().all(|&b| b == 0xee), "{policy:?}: a refused open wrote");
+        // Single calls on the same input: refused before any write or allocation.
+        let mut out = [0xeeu8; 64];
+        assert_eq!(c.seal_into(&nonces[0], &aad, big, &mut out), Err(Error::TooLong));
+        assert_eq!(c.open_into(&nonces[0], &aad, big, &mut out), Err(Error::TooLong));
+        assert!(out.iter().all(|&b| b == 0xee));
+        assert_eq!(c.seal(&nonces[0], &aad, big), Err(Error::TooLong));
+        assert_eq!(c.open(&nonces[0], &aad, big), Err(Error::TooLong));
+        let mut v = vec![1u8, 2, 3];
+        assert_eq!(c.seal_append(&nonces[0], &aad, big, &mut v), Err(Error::TooLong));
+        assert_eq!(v, [1, 2, 3]);
+    }
+}

@@ -12,8 +12,8 @@ fn fips_run() -> bool {
 }
 
 #[test]
-fn version_number_is_1_1() {
-    assert_eq!(sys::AEAD_VERSION_NUMBER, 10100);
+fn version_number_is_1_2() {
+    assert_eq!(sys::AEAD_VERSION_NUMBER, 10200);
     assert!(libaead::version_number() >= sys::AEAD_VERSION_NUMBER, "{}", libaead::version_number());
     assert_eq!(libaead::version_number() / 10000, libaead::abi_version());
 }

@@ -27,6 +27,20 @@ pub(crate) fn seal_error(e: libaead::Error) -> Error {
     Error::General(format!("libaead did not seal the record: {e}"))
 }
 
+/// A plaintext fragment longer than TLS allows (2^14 bytes, RFC 8446 section 5.1, RFC 5246
+/// section 6.2.1) is refused before anything is built or sealed: rustls never produces one, and
+/// its length would not survive the record's 16-bit length field, which the AAD encodes.
+/// Returns the length, so the record's sizes are computed from this checked value only.
+#[inline]
+pub(crate) fn fragment_len(len: usize) -> Result<usize, Error> {
+    if len > MAX_FRAGMENT_LEN {
+        return Err(Error::General(format!(
+            "libaead did not seal the record: {len}-byte fragment over the TLS limit of {MAX_FRAGMENT_LEN}"
+        )));
+    }
+    Ok(len)
+}
+
 /// A failed open: an authentication failure is rustls's `DecryptError` (rustls answers it with a
 /// `bad_record_mac` alert); anything else is reported as it is.
 pub(crate) fn open_error(e: libaead::Error) -> Error {

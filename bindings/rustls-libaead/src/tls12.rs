@@ -115,7 +115,10 @@ impl MessageEncrypter for Encrypter {
         seq: u64,
     ) -> Result<OutboundOpaqueMessage, Error> {
         let cipher = record::sealer(&self.ctx)?;
-        let len = msg.payload.len();
+        // Read once and bounded (at most 2^14, so the sizes below cannot wrap).
+        let len = record::fragment_len(msg.payload.len())?;
+        // The nonce libaead checks and seals with is this local array, computed here; the explicit
+        // part sent in the record is copied from it.
         let nonce = record::xor_nonce(&self.iv, seq);
         let aad = make_tls12_aad(seq, msg.typ, msg.version, len);
         // GenericAEADCipher = explicit nonce (AES-GCM: the nonce's last 8 bytes) || ciphertext
@@ -136,7 +139,8 @@ impl MessageEncrypter for Encrypter {
     }
 
     fn encrypted_payload_len(&self, payload_len: usize) -> usize {
-        self.explicit_len + payload_len + TAG_LEN
+        // Saturating: a length `encrypt` refuses (over 2^14) must not wrap into a small one.
+        payload_len.saturating_add(self.explicit_len + TAG_LEN)
     }
 }
 

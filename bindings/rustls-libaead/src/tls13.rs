@@ -75,12 +75,14 @@ impl MessageEncrypter for Encrypter {
         let cipher = record::sealer(&self.ctx)?;
         // TLSInnerPlaintext = content || type (no padding), sealed in place in the one buffer
         // rustls's API requires: the copy in and the tag room are all that happens besides the call.
-        let inner_len = msg.payload.len() + 1;
+        // The payload length is read once and bounded (at most 2^14, so the sums cannot wrap).
+        let inner_len = record::fragment_len(msg.payload.len())? + 1;
         let total_len = inner_len + TAG_LEN;
         let mut payload = PrefixedPayload::with_capacity(total_len);
         payload.extend_from_chunks(&msg.payload);
         payload.extend_from_slice(&msg.typ.to_array());
         payload.extend_from_slice(&TAG_SPACE);
+        // The nonce libaead checks and seals with is this local array, computed here.
         let nonce = record::xor_nonce(&self.iv, seq);
         let aad = make_tls13_aad(total_len);
         cipher
@@ -95,7 +97,8 @@ impl MessageEncrypter for Encrypter {
     }
 
     fn encrypted_payload_len(&self, payload_len: usize) -> usize {
-        payload_len + 1 + TAG_LEN
+        // Saturating: a length `encrypt` refuses (over 2^14) must not wrap into a small one.
+        payload_len.saturating_add(1 + TAG_LEN)
     }
 }
 

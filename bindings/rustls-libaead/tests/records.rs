@@ -3,37 +3,10 @@
 //! as errors, and tampered or short records refused.
 mod common;
 
-use common::bytes;
-use rustls::crypto::cipher::{
-    AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, MessageEncrypter, OutboundChunks,
-    OutboundPlainMessage,
-};
+use common::{bytes, keys, open, plain};
+use rustls::crypto::cipher::{OutboundChunks, OutboundPlainMessage};
 use rustls::crypto::ring::cipher_suite as ring;
 use rustls::{ContentType, ProtocolVersion, SupportedCipherSuite};
-
-/// Encrypter and decrypter of a suite for one key and IV (plus the TLS 1.2 extra key-block bytes).
-fn keys(
-    suite: SupportedCipherSuite,
-    seed: u64,
-) -> (Box<dyn MessageEncrypter>, Box<dyn MessageDecrypter>) {
-    let key: [u8; 32] = bytes(32, seed).try_into().unwrap();
-    let iv: [u8; 12] = bytes(12, seed + 1).try_into().unwrap();
-    match suite {
-        SupportedCipherSuite::Tls13(s) => (
-            s.aead_alg.encrypter(AeadKey::from(key), Iv::from(iv)),
-            s.aead_alg.decrypter(AeadKey::from(key), Iv::from(iv)),
-        ),
-        SupportedCipherSuite::Tls12(s) => {
-            let shape = s.aead_alg.key_block_shape();
-            let fixed = &iv[..shape.fixed_iv_len];
-            let extra = bytes(shape.explicit_nonce_len, seed + 2);
-            (
-                s.aead_alg.encrypter(AeadKey::from(key), fixed, &extra),
-                s.aead_alg.decrypter(AeadKey::from(key), fixed),
-            )
-        }
-    }
-}
 
 fn ours(name: &str) -> SupportedCipherSuite {
     rustls_libaead::suite_by_name(name).unwrap()
@@ -65,25 +38,6 @@ fn pairs() -> Vec<(SupportedCipherSuite, SupportedCipherSuite)> {
     all.retain(|(a, _)| available.contains(a));
     assert!(all.len() >= 2, "at least the AES-256-GCM suites");
     all
-}
-
-fn plain(typ: ContentType, data: &[u8]) -> OutboundPlainMessage<'_> {
-    OutboundPlainMessage {
-        typ,
-        version: ProtocolVersion::TLSv1_2,
-        payload: OutboundChunks::Single(data),
-    }
-}
-
-fn open(
-    dec: &mut dyn MessageDecrypter,
-    typ: ContentType,
-    wire: &[u8],
-    seq: u64,
-) -> Result<(ContentType, Vec<u8>), rustls::Error> {
-    let mut buf = wire.to_vec();
-    let msg = InboundOpaqueMessage::new(typ, ProtocolVersion::TLSv1_2, &mut buf);
-    dec.decrypt(msg, seq).map(|p| (p.typ, p.payload.to_vec()))
 }
 
 #[test]
@@ -178,5 +132,42 @@ fn tampered_or_short_records_are_decrypt_errors() {
             );
         }
         assert_eq!(open(dec.as_mut(), rec.typ, &wire, 0).unwrap().1, data);
+    }
+}
+
+#[test]
+fn oversized_fragments_are_refused_before_sealing() {
+    // More than 2^14 bytes cannot be one TLS record (its length would not fit the AAD's and the
+    // header's 16 bits for long enough inputs): refused, and no sequence number is consumed.
+    for (a, _) in pairs() {
+        let (mut enc, mut dec) = keys(a, 33);
+        let big = bytes(16385, 1);
+        let err = enc
+            .encrypt(plain(ContentType::ApplicationData, &big), 0)
+            .unwrap_err();
+        assert!(
+            matches!(err, rustls::Error::General(ref m) if m.contains("16385-byte fragment")),
+            "{err:?}"
+        );
+        // A fragment made of chunks (rustls's own shape) is measured the same way.
+        let parts: [&[u8]; 2] = [&big[..10000], &big[10000..]];
+        assert!(enc
+            .encrypt(
+                OutboundPlainMessage {
+                    typ: ContentType::ApplicationData,
+                    version: ProtocolVersion::TLSv1_2,
+                    payload: OutboundChunks::new(&parts),
+                },
+                0
+            )
+            .is_err());
+        let rec = enc
+            .encrypt(plain(ContentType::ApplicationData, &big[..16384]), 0)
+            .unwrap();
+        assert_eq!(
+            open(dec.as_mut(), rec.typ, rec.payload.as_ref(), 0).unwrap(),
+            (ContentType::ApplicationData, big[..16384].to_vec())
+        );
+        assert_eq!(enc.encrypted_payload_len(usize::MAX), usize::MAX);
     }
 }

@@ -2,12 +2,16 @@
 //! server configurations for any provider, and an in-memory connection pair.
 #![allow(dead_code)] // each test file uses its own part
 
+use rustls::crypto::cipher::{
+    AeadKey, InboundOpaqueMessage, Iv, MessageDecrypter, MessageEncrypter, OutboundChunks,
+    OutboundPlainMessage,
+};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{
-    ClientConfig, ClientConnection, Connection, ServerConfig, ServerConnection,
-    SupportedCipherSuite,
+    ClientConfig, ClientConnection, Connection, ContentType, ProtocolVersion, ServerConfig,
+    ServerConnection, SupportedCipherSuite,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -253,4 +257,47 @@ pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
             x as u8
         })
         .collect()
+}
+
+/// Encrypter and decrypter of a suite for one key and IV (plus the TLS 1.2 extra key-block bytes).
+pub fn keys(
+    suite: SupportedCipherSuite,
+    seed: u64,
+) -> (Box<dyn MessageEncrypter>, Box<dyn MessageDecrypter>) {
+    let key: [u8; 32] = bytes(32, seed).try_into().unwrap();
+    let iv: [u8; 12] = bytes(12, seed + 1).try_into().unwrap();
+    match suite {
+        SupportedCipherSuite::Tls13(s) => (
+            s.aead_alg.encrypter(AeadKey::from(key), Iv::from(iv)),
+            s.aead_alg.decrypter(AeadKey::from(key), Iv::from(iv)),
+        ),
+        SupportedCipherSuite::Tls12(s) => {
+            let shape = s.aead_alg.key_block_shape();
+            let fixed = &iv[..shape.fixed_iv_len];
+            let extra = bytes(shape.explicit_nonce_len, seed + 2);
+            (
+                s.aead_alg.encrypter(AeadKey::from(key), fixed, &extra),
+                s.aead_alg.decrypter(AeadKey::from(key), fixed),
+            )
+        }
+    }
+}
+
+pub fn plain(typ: ContentType, data: &[u8]) -> OutboundPlainMessage<'_> {
+    OutboundPlainMessage {
+        typ,
+        version: ProtocolVersion::TLSv1_2,
+        payload: OutboundChunks::Single(data),
+    }
+}
+
+pub fn open(
+    dec: &mut dyn MessageDecrypter,
+    typ: ContentType,
+    wire: &[u8],
+    seq: u64,
+) -> Result<(ContentType, Vec<u8>), rustls::Error> {
+    let mut buf = wire.to_vec();
+    let msg = InboundOpaqueMessage::new(typ, ProtocolVersion::TLSv1_2, &mut buf);
+    dec.decrypt(msg, seq).map(|p| (p.typ, p.payload.to_vec()))
 }
