@@ -220,6 +220,8 @@ bool drbg_is_fips() noexcept {
     });
 }
 
+const char *cipher_source_query(const CipherSource &src) noexcept { return src.query(); }
+
 const char *libcrypto_version() noexcept { return OpenSSL_version(OPENSSL_VERSION); }
 
 }  // namespace aead::shim

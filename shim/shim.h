@@ -60,6 +60,20 @@ int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_l
 // out holds unauthenticated plaintext on failure: the caller wipes it.
 int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
 
+// QUIC header protection (RFC 9001 section 5.4): AES-ECB or ChaCha20 on one 16-byte sample.
+enum class HpCipher : int { aes_128_ecb, aes_256_ecb, chacha20 };
+// A header-protection key (the cipher and a copy of the key, cleansed on free). Read-only, shareable.
+struct HpKey;
+// One working context of a key. Used by one thread at a time.
+struct HpWorker;
+// Fetches (once per source) the cipher; AEAD_ERR_UNSUPPORTED if no provider offers it for the query.
+int hp_key_new(HpKey **out, CipherSource &src, HpCipher cipher, Bytes key) noexcept;
+void hp_key_free(HpKey *k) noexcept;  // NULL is a no-op
+int hp_worker_new(const HpKey &k, HpWorker **out) noexcept;
+void worker_free(HpWorker *w) noexcept;  // NULL is a no-op
+// Writes the 5-byte mask for sample[0..16). 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then free the worker).
+int hp_mask(HpWorker &w, const uint8_t *sample, uint8_t *mask) noexcept;
+
 // "OpenSSL 3.0.19 27 Jan 2026": the libcrypto actually loaded.
 const char *libcrypto_version() noexcept;
 
