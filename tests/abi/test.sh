@@ -21,6 +21,8 @@ ok "every exported function is versioned LIBAEAD_${major} or LIBAEAD_${major}.<m
 # an edit of a released node, which old binaries cannot tell from the real 1.0).
 [ "$(grep -c "@@LIBAEAD_${major}\$" "$repo/tests/abi/symbols.txt")" = 9 ] || { echo "LIBAEAD_${major} node changed"; exit 1; }
 ok "LIBAEAD_${major} still holds exactly the nine 1.0 functions"
+[ "$(grep -c "@@LIBAEAD_${major}\.1\$" "$repo/tests/abi/symbols.txt")" = 5 ] || { echo "LIBAEAD_${major}.1 node changed"; exit 1; }
+ok "LIBAEAD_${major}.1 still holds exactly the five 1.1 functions"
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libaead.so.${major}" ] || { echo "SONAME $soname, expected libaead.so.${major}"; exit 1; }
 ok "SONAME $soname"
