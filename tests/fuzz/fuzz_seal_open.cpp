@@ -381,7 +381,7 @@ struct Call {
 
 // AEAD_FUZZ_STATS=1: at exit, print how often each outcome was seen (to show no check is vacuous).
 struct Stats {
-    unsigned long long code[2][18] = {};  // [seal/open][-rc], index 0 = success
+    unsigned long long code[2][19] = {};  // [seal/open][-rc], index 0 = success
     unsigned long long accepted_checked = 0, refusals_checked = 0, roundtrips = 0, tampers = 0, tls_commits = 0,
                        ctx_refused = 0, null_ctx = 0, bad_op = 0, batched = 0, random_seals = 0, iv_given = 0;
     bool enabled = false;
@@ -399,13 +399,13 @@ struct Stats {
                      bad_op, batched, random_seals, iv_given);
         for (int o = 0; o < 2; ++o) {
             std::fprintf(stderr, "  %s:", o == 0 ? "seal" : "open");
-            for (int i = 0; i < 18; ++i)
+            for (int i = 0; i < 19; ++i)
                 if (code[o][i] != 0) std::fprintf(stderr, " %s%d=%llu", i == 0 ? "" : "-", i, code[o][i]);
             std::fprintf(stderr, "\n");
         }
     }
     void count(int op, int64_t rc) {
-        if ((op == AEAD_SEAL || op == AEAD_OPEN) && rc <= 0 && rc >= AEAD_ERR_FORKED) ++code[op == AEAD_OPEN][-rc];
+        if ((op == AEAD_SEAL || op == AEAD_OPEN) && rc <= 0 && rc >= AEAD_ERR_KEY_LIMIT) ++code[op == AEAD_OPEN][-rc];
         else if (op == AEAD_SEAL || op == AEAD_OPEN) ++code[op == AEAD_OPEN][0];
         else ++bad_op;
     }
@@ -756,7 +756,7 @@ struct Fuzz {
         const unsigned ac = a & 15;
         alg = ac < 12 ? static_cast<int>(ac % 4) + 1 : kBadAlgs[ac - 12];
         const unsigned pc = p & 7;
-        policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 4 : -1));
+        policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 5 : -1));
         size_t key_len = key_size_of(alg) != 0 ? key_size_of(alg) : 32;
         bool key_null = false;
         if ((ks >> 6) == 2) key_len = ks & 0x3f;
