@@ -10,6 +10,8 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "../shim/contexts.h"
 #include "catch_compat.h"
@@ -181,5 +183,41 @@ TEST_CASE("the provider context runs where EVP's would: same implementation, sam
         CHECK(std::string(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(k.t->cipher))) ==
               shim::template_provenance(*k.t).provider);
         CHECK(std::string(EVP_CIPHER_get0_name(k.t->cipher)) == test::evp_name(a.alg));
+    }
+}
+
+TEST_CASE("threads deciding the path of a new source at once agree", "[dispatch]") {
+    // A query string no other test uses (leading spaces parse as nothing), so that its ciphers' dispatch
+    // is decided right here, by whichever of the threads gets there first (TSan runs this suite).
+    const std::string query = std::string("   ") + (test::test_properties() != nullptr ? test::test_properties() : "");
+    const Bytes key = test::random_bytes(16), nonce(12, 9), aad(13, 3), pt = test::random_bytes(64);
+    constexpr int kThreads = 4;
+    std::vector<Bytes> sealed(kThreads);
+    std::vector<int> direct(kThreads, -1);
+    std::vector<std::thread> ts;
+    for (int i = 0; i < kThreads; ++i)
+        ts.emplace_back([&, i] {
+            shim::CipherSource *src = nullptr;
+            shim::Template *t = nullptr;
+            shim::Worker *w = nullptr;
+            if (shim::cipher_source(query.c_str(), &src) != 0 ||
+                shim::template_new(&t, *src, shim::Cipher::aes_128_gcm, {key.data(), key.size()}) != 0 ||
+                shim::worker_new(*t, &w) != 0) {
+                shim::template_free(t);
+                return;
+            }
+            direct[static_cast<size_t>(i)] = t->direct != nullptr ? 1 : 0;
+            Bytes out(pt.size() + 16);
+            if (shim::seal(*w, {nonce.data(), nonce.size()}, {aad.data(), aad.size()}, {pt.data(), pt.size()},
+                           out.data(), 16) == 0)
+                sealed[static_cast<size_t>(i)] = out;
+            shim::worker_free(w);
+            shim::template_free(t);
+        });
+    for (auto &t : ts) t.join();
+    const Bytes expected = test::evp_seal(AEAD_AES_128_GCM, key, nonce, aad, pt);
+    for (int i = 0; i < kThreads; ++i) {
+        CHECK(direct[static_cast<size_t>(i)] == (evp_forced() ? 0 : 1));
+        CHECK(sealed[static_cast<size_t>(i)] == expected);
     }
 }
