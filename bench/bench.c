@@ -9,8 +9,9 @@
  *        --cpu: time each round by the thread's CPU clock, not the wall clock, so that time other
  *        processes of a busy shared machine take from this one does not count; the thread rows stay
  *        wall-clock rates)
- *        aead-bench --only ours|floor|direct|naive SIZE COUNT   (one way only, AES-128-GCM seal: for
- *        `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's load) */
+ *        aead-bench --only ours|floor|direct|naive SIZE COUNT [chacha]   (one way only, AES-128-GCM seal or
+ *        ChaCha20-Poly1305's: for `valgrind --tool=callgrind`, whose instruction counts do not depend on
+ *        the machine's load) */
 #define _POSIX_C_SOURCE 200809L
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
@@ -226,10 +227,10 @@ static double threads_rate(aead_ctx *ctx, int nthreads, size_t len, long iters) 
     return (double)(nthreads * iters) / ((now_ns() - t0) / 1e9); /* ops per second */
 }
 
-static int only(const char *way, size_t len, long count) {
+static int only(const char *way, size_t len, long count, const alg_t *alg) {
     job_t j = {0};
-    if (aead_ctx_new(&j.ctx, AEAD_AES_128_GCM, AEAD_POLICY_NONE, key, 16, 0) != 0) die("aead_ctx_new");
-    j.cipher = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+    if (aead_ctx_new(&j.ctx, alg->alg, AEAD_POLICY_NONE, key, aead_key_size(alg->alg), 0) != 0) die("aead_ctx_new");
+    j.cipher = EVP_CIPHER_fetch(NULL, alg->evp_name, NULL);
     j.keyed = EVP_CIPHER_CTX_new();
     if (!j.cipher || !j.keyed || EVP_CipherInit_ex2(j.keyed, j.cipher, key, NULL, 1, NULL) != 1) die("EVP setup");
     direct_setup(&j);
@@ -261,7 +262,8 @@ static void json_row(const char *impl, const char *alg, const char *op, size_t b
 }
 
 int main(int argc, char **argv) {
-    if (argc == 5 && strcmp(argv[1], "--only") == 0) return only(argv[2], (size_t)atol(argv[3]), atol(argv[4]));
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "--only") == 0)
+        return only(argv[2], (size_t)atol(argv[3]), atol(argv[4]), &algs[argc == 6 && strcmp(argv[5], "chacha") == 0]);
     int quick = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--quick") == 0) {
@@ -271,7 +273,7 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
             if ((json = fopen(argv[++i], "w")) == NULL) die("--json: cannot open the file");
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--cpu] [--json FILE] | --only ours|floor|direct|naive SIZE COUNT\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--cpu] [--json FILE] | --only ours|floor|direct|naive SIZE COUNT [chacha]\n", argv[0]);
             return 2;
         }
     }
