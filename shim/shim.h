@@ -21,10 +21,12 @@ inline constexpr size_t kMaxProperties = 255;
 // longer than kMaxProperties) or AEAD_ERR_NOMEM.
 int cipher_source(const char *properties, CipherSource **out) noexcept;
 
-// A keyed template: a keyed EVP_CIPHER_CTX that workers are copied from, or, where libcrypto cannot
+// A keyed template: a keyed cipher context that workers are copied from, or, where libcrypto cannot
 // copy AEAD contexts safely, the key itself. Read-only after creation, so safe to share between threads.
+// The context is the provider's own, run through the cipher implementation's functions, or (the
+// fallback, and with AEAD_DISPATCH=evp) an EVP_CIPHER_CTX; docs/libcrypto.md.
 struct Template;
-// One working EVP_CIPHER_CTX. Used by one thread at a time.
+// One working cipher context of the same kind. Used by one thread at a time.
 struct Worker;
 
 // Fetches (once) the cipher from src; AEAD_ERR_UNSUPPORTED if no provider offers it for that query.

@@ -17,7 +17,10 @@ stage_build() {
         meson configure build -Dbuildtype=debugoptimized &&
         meson compile -C build -j 2
 }
-stage_unit() { meson test -C build --suite unit --suite memory --print-errorlogs; }
+# The shim runs each cipher on its provider's functions directly, or through EVP (AEAD_DISPATCH=evp, and
+# the fallback: docs/libcrypto.md): suites that test the shim run once each way.
+both_dispatch_paths() { "$@" && echo "--- again with AEAD_DISPATCH=evp" && AEAD_DISPATCH=evp "$@"; }
+stage_unit() { both_dispatch_paths meson test -C build --suite unit --suite memory --print-errorlogs; }
 stage_large() { meson test -C build --suite large --print-errorlogs; }
 stage_abi() { bash tests/abi/test.sh; }
 stage_dlopen() { bash tests/dlopen/test.sh; }
@@ -30,7 +33,7 @@ stage_rust() { bash bindings/rust/test.sh; }
 stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/test-bundled.sh --vendored; }
 # rustls with libaead's record protection against openssl s_server / s_client and rustls+ring (loopback).
 stage_tls-interop() { bash tests/tls-interop/run.sh; }
-stage_sanitizers() { bash tests/sanitizers.sh; }
+stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
 # ASan + UBSan build (the sanitizers stage compiles clang's). Compile only; ccache makes repeats cheap.
@@ -67,14 +70,14 @@ on_build() {  # dir, command...: the command with AEAD_BUILD_DIR (and the search
 }
 stage_vendored() {
     vendored_build build-vendored 3.5 &&
-        meson test -C build-vendored --suite unit --suite memory --print-errorlogs &&
+        both_dispatch_paths meson test -C build-vendored --suite unit --suite memory --print-errorlogs &&
         on_build build-vendored bash tests/abi/test.sh &&
         bash tests/coexist/hidden_symbols.sh build-vendored &&
         bash tests/coexist/test.sh build-vendored
 }
 stage_vendored40() {
     vendored_build build-vendored40 4.0 &&
-        meson test -C build-vendored40 --suite unit --suite memory --print-errorlogs &&
+        both_dispatch_paths meson test -C build-vendored40 --suite unit --suite memory --print-errorlogs &&
         bash tests/coexist/hidden_symbols.sh build-vendored40 &&
         bash tests/coexist/test.sh build-vendored40
 }

@@ -28,12 +28,13 @@ run() {  # label, command...
     if "$@"; then echo "--- fips: $label passed"; else echo "--- fips: $label FAILED"; status=1; fi
 }
 
-suite() {  # build dir [more tests...]: the fips test and the memory test (no allocation per call,
-    # every fault mapped), then the tests named, all with every context asking for "fips=yes"
+suite() {  # build dir [more tests...]: the fips test, the memory test (no allocation per call,
+    # every fault mapped) and the dispatch test (the direct path is taken), then the tests named, all with
+    # every context asking for "fips=yes"
     local dir=$1
     shift
     AEAD_TEST_FIPS=1 AEAD_TEST_PROPERTIES=fips=yes \
-        meson test -C "$dir" fips memory "$@" --print-errorlogs --timeout-multiplier 4
+        meson test -C "$dir" fips memory dispatch "$@" --print-errorlogs --timeout-multiplier 4
 }
 # The conformance and ABI 1.1 suites: built against libaead.so, so only where the test's own oracle
 # and libaead share one libcrypto (one FIPS module serves one core per process: docs/fips.md).
