@@ -27,9 +27,16 @@ part() {  # name, command...: runs it, adds a FAILED row if it failed without ad
     fi
 }
 versions() {
-    local start=$SECONDS
-    bash "$REPO/tests/release/check-versions.sh" || return 1
-    printf 'one version (check-versions.sh)\t-\t%s s\tall places agree\n' $((SECONDS - start)) >>"$AEAD_RELEASE_TABLE"
+    local out rc=0
+    out="$(bash "$REPO/tests/release/check-versions.sh" 2>&1)" || rc=1
+    echo "$out"
+    if [ $rc = 0 ]; then
+        printf 'one version (check-versions.sh)\t-\t-\tall places agree\n' >>"$AEAD_RELEASE_TABLE"
+    else
+        printf 'one version (check-versions.sh)\t-\t-\tMISMATCH: %s\n' \
+            "$(echo "$out" | awk '/MISMATCH/ {print $1 "=" $(NF-3)}' | tr '\n' ' ')" >>"$AEAD_RELEASE_TABLE"
+    fi
+    return $rc
 }
 
 part versions versions
