@@ -44,7 +44,9 @@ nice meson compile -C "$src/build" -j 2 >"$work/unpacked-compile.log" 2>&1 ||
 build_s=$(($(date +%s) - start))
 echo "== configured and built from the tarball in $build_s s"
 
-out="$(cd "$src/build" && meson test --suite unit --suite memory --print-errorlogs 2>&1)" || { echo "$out"; exit 1; }
+# As a distribution meets it: no vectors (an AEAD_VECTORS_DIR of the caller's is for the second run).
+vectors="${AEAD_VECTORS_DIR:-$REPO/../shared/vectors}"
+out="$(cd "$src/build" && env -u AEAD_VECTORS_DIR meson test --suite unit --suite memory --print-errorlogs 2>&1)" || { echo "$out"; exit 1; }
 echo "$out" | grep -E '^ *[0-9]+/[0-9]+ |^(Ok|Skipped|Fail):' || true
 echo "$out" | grep -Eq '^ *[0-9]+/[0-9]+ +(libaead:[a-z]+ / )?vectors +SKIP' ||
     { echo "FAIL: the vectors suite did not report SKIP without ../shared/vectors" >&2; exit 1; }
@@ -52,10 +54,10 @@ grep -h '^SKIP: ' "$src/build/meson-logs/testlog.txt" | head -n 1
 passed="$(echo "$out" | awk '/^Ok:/ {print $2}')"
 skipped="$(echo "$out" | awk '/^Skipped:/ {print $2}')"
 vectors_note="vectors skipped: no ../shared"
-if [ -d "$REPO/../shared/vectors" ]; then
-    (cd "$src/build" && AEAD_VECTORS_DIR="$REPO/../shared/vectors" meson test vectors --print-errorlogs >/dev/null) ||
+if [ -d "$vectors" ]; then
+    (cd "$src/build" && AEAD_VECTORS_DIR="$vectors" meson test vectors --print-errorlogs >/dev/null) ||
         { echo "FAIL: the tarball's vectors suite with AEAD_VECTORS_DIR" >&2; exit 1; }
-    echo "== and with AEAD_VECTORS_DIR=$REPO/../shared/vectors the vectors suite passes"
+    echo "== and with AEAD_VECTORS_DIR=$vectors the vectors suite passes"
     vectors_note="vectors: SKIP alone, pass with AEAD_VECTORS_DIR"
 fi
 if [ -n "${AEAD_RELEASE_TABLE:-}" ]; then
