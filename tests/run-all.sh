@@ -88,10 +88,13 @@ stage_go-vendored() {
 stage_python-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/python/test.sh; }
 stage_rust-vendored() { vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/rust/test.sh; }
 stage_fips() { bash tests/fips/run.sh; }
+# Release artifacts built and tested away from the checkout: one version, the meson dist tarball,
+# the Go module through go get (docs/releasing.md).
+stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
-            tls-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind)
+            tls-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0

@@ -38,8 +38,11 @@ inline uint32_t random_below(uint32_t n) {
     return n == 0 ? 0 : v % n;
 }
 
-// The shared vectors live beside the repository: <repo>/../shared/vectors.
-inline std::string vectors_dir() { return std::string(AEAD_SOURCE_ROOT) + "/../shared/vectors"; }
+// The shared vectors live beside the repository: <repo>/../shared/vectors, or AEAD_VECTORS_DIR.
+inline std::string vectors_dir() {
+    const char *d = std::getenv("AEAD_VECTORS_DIR");
+    return d != nullptr && *d != 0 ? std::string(d) : std::string(AEAD_SOURCE_ROOT) + "/../shared/vectors";
+}
 
 // The FIPS stage (tests/fips/run.sh) runs suites with OPENSSL_CONF naming a FIPS-only configuration,
 // AEAD_TEST_FIPS=1, and AEAD_TEST_PROPERTIES="fips=yes" for every context the suites make.

@@ -14,11 +14,12 @@
 // crypto/cipher; a failed Open returns an error matching ErrOpen (errors.Is) and leaves the bytes it
 // would have appended to dst zeroed.
 //
-// The package finds libaead with pkg-config (package name "aead"); see README.md.
+// By default the package compiles libaead's C++ sources (a copy in internal/csrc) with cgo and links
+// the system libcrypto found by pkg-config; with the build tag libaead_system it links an installed
+// libaead found by pkg-config (package name "aead") instead. See README.md.
 package aead
 
 /*
-#cgo pkg-config: aead
 #include <stdlib.h>
 #include <aead.h>
 */

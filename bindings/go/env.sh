@@ -35,6 +35,12 @@ else
 fi
 export AEAD_LIB AEAD_EXPECT_LIB_DIR
 export CGO_ENABLED=1
+# These scripts test one libaead.so (build tree or prefix): the binding's libaead_system build tag
+# links it through pkg-config instead of compiling the bundled copy (test-module.sh tests that one).
+case " ${GOFLAGS:-} " in
+    *libaead_system*) ;;
+    *) export GOFLAGS="-tags=libaead_system${GOFLAGS:+ $GOFLAGS}" ;;
+esac
 
 if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
     export PATH="/usr/local/go/bin:$PATH"

@@ -4,7 +4,6 @@
 package forktest
 
 /*
-#cgo pkg-config: aead
 #include <signal.h>
 #include <stdint.h>
 #include <sys/wait.h>

@@ -1,0 +1,304 @@
+/*
+ * libaead: authenticated encryption (AES-128/192/256-GCM, ChaCha20-Poly1305) through OpenSSL 3,
+ * with one call per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
+ *
+ * This is the only public header. Every function is declared with its full contract.
+ *
+ * Conventions that hold for every function:
+ *  - Nothing but a return code crosses this ABI: no exception, abort or signal, and no thread-local
+ *    "last error" (a goroutine may change OS threads between two calls).
+ *  - Every buffer is a (pointer, length) pair and may be (NULL, 0). A pointer is never read or written
+ *    when its length is 0. A NULL pointer with a non-zero length, or a range that would run past the end
+ *    of the address space, is AEAD_ERR_ARG.
+ *  - Errors are the negative AEAD_ERR_* codes below; they are stable across versions.
+ *  - Sizes are also available as functions (aead_key_size, ...) for callers that cannot see macros.
+ *
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef AEAD_H
+#define AEAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The one export macro: the library is built with hidden visibility and exports only aead_*. */
+#if defined(AEAD_BUILDING_LIBRARY) && defined(__GNUC__)
+#define AEAD_API __attribute__((visibility("default")))
+#else
+#define AEAD_API
+#endif
+
+/* C++ callers see the no-throw promise in the type (the library is built without exceptions). */
+#if defined(__cplusplus)
+#define AEAD_NOEXCEPT noexcept
+#else
+#define AEAD_NOEXCEPT
+#endif
+
+/* Bumped only on an incompatible ABI change; equals the SONAME major (libaead.so.1).
+ * Compare with aead_abi_version() to detect header/library skew. */
+#define AEAD_ABI_VERSION 1
+
+/* Opaque keyed context. See aead_ctx_new for its thread-safety. */
+typedef struct aead_ctx aead_ctx;
+
+/* Algorithms. */
+enum {
+    AEAD_AES_128_GCM = 1,
+    AEAD_AES_192_GCM = 2,
+    AEAD_AES_256_GCM = 3,
+    AEAD_CHACHA20_POLY1305 = 4
+};
+
+/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md).
+ *  AEAD_POLICY_NONE : any nonce the algorithm accepts; the caller guarantees uniqueness.
+ *  AEAD_POLICY_TLS12: AES-GCM (RFC 5288): nonce = 4-byte fixed prefix || 8-byte big-endian counter;
+ *                     the prefix is learned on the first seal and may never change; the counter must be
+ *                     strictly greater than the last accepted one and never 2^64-1; AAD exactly 13 bytes.
+ *                     ChaCha20-Poly1305 (RFC 7905): as AEAD_POLICY_TLS13 below but with 13-byte AAD.
+ *  AEAD_POLICY_TLS13: nonce = static IV XOR (0^4 || 64-bit sequence) (RFC 8446 section 5.3). The first
+ *                     seal is sequence 0 and so reveals the IV: its first 4 bytes become the prefix and
+ *                     its last 8 the mask. Later seals: same prefix, and (last 8 bytes XOR mask), read
+ *                     big-endian, strictly greater than the last accepted sequence and never 2^64-1.
+ *                     AAD exactly 5 bytes.
+ * Both TLS policies take only 12-byte nonces and 16-byte tags. */
+enum {
+    AEAD_POLICY_NONE = 0,
+    AEAD_POLICY_TLS12 = 1,
+    AEAD_POLICY_TLS13 = 2
+};
+
+/* Directions for aead_seal_open. */
+enum {
+    AEAD_SEAL = 1,
+    AEAD_OPEN = 2
+};
+
+/* Error codes: negative and stable. aead_strerror gives a static description of each. */
+enum {
+    AEAD_ERR_AUTH = -1,              /* open: the tag did not verify (any authentication failure) */
+    AEAD_ERR_ARG = -2,               /* NULL ctx/ctx_out, NULL pointer with non-zero length, unknown alg/policy/op */
+    AEAD_ERR_KEY_SIZE = -3,          /* key length not valid for the algorithm */
+    AEAD_ERR_NONCE_SIZE = -4,        /* nonce length not valid for the algorithm or policy */
+    AEAD_ERR_TAG_SIZE = -5,          /* tag length not valid for the algorithm or policy */
+    AEAD_ERR_AAD_SIZE = -6,          /* TLS policy seal: AAD is not 13 (TLS 1.2) or 5 (TLS 1.3) bytes */
+    AEAD_ERR_TOO_LONG = -7,          /* plaintext or AAD over the algorithm's limit */
+    AEAD_ERR_BUFFER_TOO_SMALL = -8,  /* out_cap below the output length; nothing written */
+    AEAD_ERR_OVERLAP = -9,           /* out partially overlaps in, or overlaps aad or nonce */
+    AEAD_ERR_NONCE_ORDER = -10,      /* TLS seal: sequence not greater than the last accepted one */
+    AEAD_ERR_NONCE_EXHAUSTED = -11,  /* TLS seal: sequence 2^64-1 */
+    AEAD_ERR_NONCE_PREFIX = -12,     /* TLS seal: fixed prefix differs from the one learned */
+    AEAD_ERR_UNSUPPORTED = -13,      /* the algorithm is not available from the loaded providers */
+    AEAD_ERR_NOMEM = -14,            /* an allocation failed */
+    AEAD_ERR_CRYPTO = -15            /* libcrypto reported an unexpected failure */
+};
+
+/* Algorithm limits, in bytes. A seal of more plaintext (or an open of more ciphertext, tag excluded)
+ * returns AEAD_ERR_TOO_LONG. Inputs above INT_MAX are fed to OpenSSL in chunks. */
+#define AEAD_GCM_MAX_PLAINTEXT ((UINT64_C(1) << 36) - 32u) /* SP 800-38D: 2^39-256 bits */
+#define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT ((UINT64_C(1) << 38) - 64u) /* RFC 8439: 2^32-1 blocks */
+#define AEAD_MAX_NONCE 128u  /* longest AES-GCM nonce (OpenSSL 3 refuses longer) */
+#define AEAD_MAX_TAG 16u
+
+/*
+ * Creates a keyed context.
+ *   alg     : AEAD_AES_128_GCM (key 16 bytes), _192_ (24), _256_ (32), AEAD_CHACHA20_POLY1305 (32).
+ *   policy  : AEAD_POLICY_NONE, _TLS12 or _TLS13 (any of them with any algorithm).
+ *   tag_len : 0 means 16. AES-GCM with AEAD_POLICY_NONE also takes 4, 8 and 12..15 (SP 800-38D);
+ *             ChaCha20-Poly1305 and both TLS policies take only 16.
+ * Returns 0 and stores the context in *ctx_out, or returns AEAD_ERR_ARG, _KEY_SIZE, _TAG_SIZE,
+ * _UNSUPPORTED, _NOMEM or _CRYPTO and stores NULL in *ctx_out (when ctx_out is not NULL).
+ * The library keeps no copy of the raw key where libcrypto can copy a keyed context (OpenSSL >= 3.0.13);
+ * the caller may wipe `key` as soon as this returns.
+ * Thread-safety: safe to call concurrently; the new context is not shared until the caller shares it.
+ */
+AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
+                          const uint8_t *key, size_t key_len, size_t tag_len) AEAD_NOEXCEPT;
+
+/* Frees a context and cleanses its key material. NULL is a no-op.
+ * Thread-safety: the caller must ensure no other call on ctx is running or will start. */
+AEAD_API void aead_ctx_free(aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/*
+ * Seals (op = AEAD_SEAL) or opens (op = AEAD_OPEN) one message: the whole operation in one call.
+ *   seal: reads in_len bytes of plaintext, writes ciphertext || tag, returns in_len + tag_len.
+ *   open: reads ciphertext || tag (in_len bytes), writes the plaintext, returns in_len - tag_len.
+ *   nonce: AES-GCM with AEAD_POLICY_NONE takes 1..128 bytes; ChaCha20-Poly1305 and both TLS policies
+ *          exactly 12. aad: any length up to the algorithm's limit (TLS policies: see above, seal only).
+ * Buffers: out == in (exact in-place) is allowed. Any other overlap of the written part of out with in,
+ *   or any overlap of it with aad or nonce, is AEAD_ERR_OVERLAP. out_cap below the output length is
+ *   AEAD_ERR_BUFFER_TOO_SMALL. An open whose input is shorter than the tag is AEAD_ERR_AUTH.
+ * Never a partial output:
+ *   - refused calls (argument, size, overlap and nonce-policy errors) write nothing to out and change
+ *     no state: a refused TLS seal consumes no sequence number;
+ *   - a failure after those checks (AEAD_ERR_AUTH above all, or _NOMEM / _CRYPTO) leaves the first
+ *     min(out_cap, output length) bytes of out zeroed: unauthenticated plaintext never escapes.
+ *     A TLS sequence number accepted by a seal that then fails with _NOMEM / _CRYPTO stays consumed.
+ * Returns the output length (>= 0) or a negative AEAD_ERR_* code.
+ * Thread-safety: any number of threads may call this concurrently on one ctx, TLS policies included;
+ *   the TLS sequence check and its update are one atomic step, so no sequence is accepted twice.
+ *   In the steady state a call allocates nothing and holds no lock across the cryptographic work.
+ *   The very first seal on a TLS context learns the prefix (and TLS 1.3 mask): make it before sharing
+ *   the context, or make sure concurrent first seals carry the same nonce. (A context given its IV by
+ *   aead_ctx_new_ex, ABI 1.1, learns nothing and has no such first seal.)
+ * ABI 1.1: AEAD_POLICY_RANDOM_NONCE takes nonce_len 0 and puts the drawn nonce before the ciphertext
+ *   (see its description below); the in-place alias moves by those 12 bytes accordingly.
+ */
+AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op,
+                                const uint8_t *nonce, size_t nonce_len,
+                                const uint8_t *aad, size_t aad_len,
+                                const uint8_t *in, size_t in_len,
+                                uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/* Static English text for a return code (0 and any unknown code included); never NULL. Thread-safe. */
+AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
+
+/* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. */
+AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;
+
+/* Static text naming the library version and the libcrypto it runs on, e.g.
+ * "libaead 1.0.0 (OpenSSL 3.0.19 27 Jan 2026)". Never NULL. Thread-safe. */
+AEAD_API const char *aead_version(void) AEAD_NOEXCEPT;
+
+/* Key size, default nonce size (12) and default tag size (16) of an algorithm, in bytes;
+ * 0 for an unknown algorithm. Thread-safe. */
+AEAD_API size_t aead_key_size(int alg) AEAD_NOEXCEPT;
+AEAD_API size_t aead_nonce_size(int alg) AEAD_NOEXCEPT;
+AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * ABI 1.1 (library 1.1.0, symbol version LIBAEAD_1.1). Additive: every 1.0 symbol, constant and
+ * promise above is unchanged, and a binary built against the 1.0 header runs unchanged. New here:
+ *   - aead_ctx_new_ex: an OpenSSL property query per context (e.g. "fips=yes") and the TLS IV up front;
+ *   - AEAD_POLICY_RANDOM_NONCE: the library draws each seal's 96-bit nonce (output nonce||ct||tag);
+ *   - aead_ctx_indicator / aead_ctx_provider: which provider serves a context, and whether its seals
+ *     and opens are FIPS-approved (docs/fips.md);
+ *   - aead_seal_open_many: many independent records in one call;
+ *   - AEAD_ERR_NONCE_LIMIT, AEAD_VERSION_NUMBER / aead_version_number.
+ * A caller that needs 1.1 checks aead_version_number() >= 10100 (or simply links: the loader refuses
+ * a 1.0 library, which lacks the LIBAEAD_1.1 node).
+ * ========================================================================================= */
+
+/* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's. */
+#define AEAD_VERSION_NUMBER 10200
+
+/* AEAD_POLICY_RANDOM_NONCE (AES-GCM only; ChaCha20-Poly1305 is AEAD_ERR_ARG): seal takes no nonce
+ * (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a FIPS
+ * configuration: the FIPS provider's), writing nonce(12) || ciphertext || tag, i.e. in_len + 28 bytes;
+ * open takes nonce_len 0 and reads that layout (an input shorter than 28 bytes is AEAD_ERR_AUTH).
+ * Byte-compatible with Go's cipher.NewGCMWithRandomNonce. At most 2^32 seals per context (SP 800-38D
+ * section 8.3, random 96-bit IVs under one key): the next is refused with AEAD_ERR_NONCE_LIMIT.
+ * Tag 16 only. "In place" here means the ciphertext lands where the plaintext was: seal with
+ * in == out + 12, open with out == in + 12; any other overlap is AEAD_ERR_OVERLAP. */
+enum { AEAD_POLICY_RANDOM_NONCE = 3 };
+
+enum {
+    AEAD_ERR_NONCE_LIMIT = -16  /* random-nonce seal: this context has made 2^32 seals (refused) */
+};
+
+/*
+ * Creates a keyed context, like aead_ctx_new, with two more inputs:
+ *   properties: an OpenSSL property query used for every fetch this context makes (cipher and, for
+ *               the random-nonce policy, nothing else: the DRBG is the library context's), e.g.
+ *               "fips=yes" or "provider=default". NULL or "" means aead_ctx_new's behaviour (the
+ *               library context's default properties). Fetched ciphers are cached per distinct query
+ *               for the life of the process. No provider offering the algorithm for that query is
+ *               AEAD_ERR_UNSUPPORTED. A query longer than 255 bytes is AEAD_ERR_ARG.
+ *   iv, iv_len: the TLS connection IV, known when the record keys are derived, for the TLS policies:
+ *     - iv_len 0: as aead_ctx_new (the first seal fixes prefix and mask);
+ *     - AEAD_POLICY_TLS13 (either algorithm), AEAD_POLICY_TLS12 with ChaCha20-Poly1305: 12 bytes, the
+ *       static IV; seal nonce = iv XOR (0^4 || BE64(seq)); nothing is learned, so concurrent first seals
+ *       are safe; seq starts at 0 and must strictly increase (gaps allowed), never 2^64-1;
+ *     - AEAD_POLICY_TLS12 with AES-GCM: 4 bytes (the fixed salt; explicit nonce = BE64(seq), RFC 5288,
+ *       as OpenSSL's libssl and Go send) or 12 bytes (salt || 8-byte mask; explicit nonce =
+ *       mask XOR BE64(seq), the construction rustls sends); same sequence rules;
+ *     - any other policy, or any other length: AEAD_ERR_NONCE_SIZE.
+ *   The library keeps iv (it is not secret in TLS, but is cleansed on free).
+ * Returns as aead_ctx_new. Thread-safety: as aead_ctx_new.
+ */
+AEAD_API int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy,
+                             const uint8_t *key, size_t key_len, size_t tag_len,
+                             const char *properties,
+                             const uint8_t *iv, size_t iv_len) AEAD_NOEXCEPT;
+
+/* Bits of aead_ctx_indicator. */
+enum {
+    AEAD_IND_FIPS_PROVIDER = 1, /* the cipher comes from a provider that reports itself FIPS
+                                   ("fips=yes" fetches it; the provider named "fips") */
+    AEAD_IND_SEAL_APPROVED = 2, /* seals are approved: FIPS provider, AES-GCM, 16-byte tag, and a
+                                   nonce construction of FIPS 140-3 IG C.H that libaead enforces:
+                                   TLS12 / TLS13 (scenario 1.a), RANDOM_NONCE with the DRBG from
+                                   a FIPS provider (scenario 2). Never for AEAD_POLICY_NONE. */
+    AEAD_IND_OPEN_APPROVED = 4  /* opens are approved: FIPS provider, AES-GCM */
+};
+
+/* The FIPS indicator of a context: a combination of AEAD_IND_* bits (0 for NULL). Fixed for the life of
+ * the context. Where the provider reports OSSL_CIPHER_PARAM_AEAD_IV_GENERATED it is consulted too.
+ * This records what libaead knows; the validated boundary is the provider's (docs/fips.md).
+ * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free. */
+AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/* Name of the provider the context's cipher was fetched from ("default", "fips", ...); valid while the
+ * process runs. "" for NULL. Thread-safety: as aead_ctx_indicator. */
+AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/* One record of aead_seal_open_many: the arguments of one aead_seal_open call and its result. */
+typedef struct aead_record {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const uint8_t *aad;
+    size_t aad_len;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result; /* written by the call: what aead_seal_open would have returned for this record */
+} aead_record;
+
+/*
+ * Seals or opens count independent records on one context in one call: for each record, in order,
+ * exactly what aead_seal_open(ctx, op, its arguments) would do and return, stored in its result
+ * (refusals write nothing, failures zero that record's output; TLS sequence numbers are checked and
+ * committed per record, atomically, in array order). Records never affect each other except through
+ * the TLS sequence (a refused record consumes nothing). No allocation in the steady state.
+ * Buffers of different records may not overlap each other's outputs (not checked across records).
+ * Returns the number of records whose result is >= 0, or AEAD_ERR_ARG (nothing done) when ctx is NULL,
+ * op is unknown or records is NULL with count > 0.
+ * Thread-safety: as aead_seal_open; concurrent batches interleave record by record.
+ */
+AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
+                                     size_t count) AEAD_NOEXCEPT;
+
+/* AEAD_VERSION_NUMBER of the library actually loaded. Thread-safe. */
+AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Library 1.2.0 (no new symbol, so no new version node; a binary built against the 1.0 or 1.1 header
+ * runs unchanged and sees the new code below only where it would otherwise have sealed a duplicate
+ * nonce, through aead_strerror like any code). docs/security.md, "What a caller can and cannot break".
+ *
+ * fork(): a process that forks keeps every context working in the parent. In the child:
+ *   - AEAD_POLICY_RANDOM_NONCE contexts keep working and draw fresh nonces (nonces drawn ahead of use
+ *     before the fork are discarded in the child; the DRBG reseeds after fork);
+ *   - seals on a TLS-policy context (AEAD_POLICY_TLS12 / _TLS13) created before the fork are refused
+ *     with AEAD_ERR_FORKED: parent and child would otherwise both hold the same "next sequence" and
+ *     could both seal it. Opens keep working; contexts created in the child are unaffected.
+ *     (A TLS connection has one writer: create its context in the process that writes the records.)
+ * Caller memory is read once: the nonce a TLS policy checks is copied first, and the copy is what
+ * libcrypto gets; a random nonce is drawn into the library's memory, sealed with, then written to out.
+ * A caller changing an argument buffer during a call (its own data race) can get garbage, never a
+ * seal under a nonce that was not checked, and never a write outside [out, out + out_cap).
+ * ========================================================================================= */
+enum {
+    AEAD_ERR_FORKED = -17 /* seal on a TLS-policy context inherited across fork() (refused; open works) */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AEAD_H */

@@ -1,0 +1,154 @@
+// The rest of the extern "C" boundary: context lifetime, error text, versions and sizes.
+#include <cstdio>
+#include <new>
+
+#include "aead.h"
+#include "context.h"
+
+static_assert(AEAD_ABI_VERSION == LIBAEAD_SOVERSION, "AEAD_ABI_VERSION must equal the SONAME major in meson.build");
+
+namespace {
+
+// What libaead can say about a context under FIPS 140-3 (docs/fips.md): approved needs a FIPS
+// provider's AES-GCM with a full tag, and for seals a nonce construction of IG C.H that this library
+// enforces itself: the TLS policies (scenario 1.a) or DRBG-drawn random IVs (scenario 2), the DRBG
+// being a FIPS provider's. An arbitrary caller nonce (AEAD_POLICY_NONE) is never an approved seal.
+uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
+    if (!fips_cipher) return 0;
+    uint32_t bits = AEAD_IND_FIPS_PROVIDER;
+    if (!ctx.alg.gcm || ctx.tag_size != aead::kDefaultTagSize) return bits;
+    bits |= AEAD_IND_OPEN_APPROVED;
+    const bool known_construction = ctx.policy == AEAD_POLICY_TLS12 || ctx.policy == AEAD_POLICY_TLS13 ||
+                                    (ctx.policy == AEAD_POLICY_RANDOM_NONCE && aead::shim::drbg_is_fips());
+    if (known_construction) bits |= AEAD_IND_SEAL_APPROVED;
+    return bits;
+}
+
+int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len, size_t tag_len,
+               const char *properties, const uint8_t *iv, size_t iv_len) noexcept {
+    if (ctx_out == nullptr) return AEAD_ERR_ARG;
+    *ctx_out = nullptr;
+    const aead::Algorithm *a = aead::find_algorithm(alg);
+    if (a == nullptr || !aead::valid_policy(*a, policy) || (key == nullptr && key_len != 0) ||
+        (iv == nullptr && iv_len != 0))
+        return AEAD_ERR_ARG;
+    if (key_len != a->key_size) return AEAD_ERR_KEY_SIZE;
+    if (tag_len == 0) tag_len = aead::kDefaultTagSize;
+    if (!aead::valid_tag_size(*a, policy, tag_len)) return AEAD_ERR_TAG_SIZE;
+    if (!aead::NoncePolicy::valid_iv_size(policy, a->gcm, iv_len)) return AEAD_ERR_NONCE_SIZE;
+
+    aead::shim::CipherSource *source = nullptr;
+    if (const int rc = aead::shim::cipher_source(properties, &source)) return rc;
+    aead::shim::Template *t = nullptr;
+    if (const int rc = aead::shim::template_new(&t, *source, a->cipher, {key, key_len})) return rc;
+    auto *ctx = new (std::nothrow) aead_ctx(*a, policy, tag_len, t, iv, iv_len);
+    if (ctx == nullptr) {
+        aead::shim::template_free(t);
+        return AEAD_ERR_NOMEM;
+    }
+    // One working context now: a key the provider cannot use fails here rather than on first use,
+    // and the first call finds a context waiting.
+    aead::shim::Worker *w = nullptr;
+    if (const int rc = aead::shim::worker_new(*ctx->key, &w)) {
+        delete ctx;
+        return rc;
+    }
+    ctx->workers.give(ctx->workers.adopt(w));
+    const aead::shim::Provenance from = aead::shim::template_provenance(*ctx->key);
+    ctx->provider = from.provider;
+    ctx->indicator = fips_indicator(*ctx, from.fips);
+    *ctx_out = ctx;
+    return 0;
+}
+
+// "1.1.0" -> 10100, at compile time, so the header's AEAD_VERSION_NUMBER is tied to meson's version.
+constexpr uint32_t version_number(const char *v) noexcept {
+    uint32_t parts[3] = {0, 0, 0};
+    for (size_t k = 0; *v != 0 && k < 3; ++v) {
+        if (*v == '.') ++k;
+        else parts[k] = parts[k] * 10 + static_cast<uint32_t>(*v - '0');
+    }
+    return parts[0] * 10000 + parts[1] * 100 + parts[2];
+}
+static_assert(version_number(LIBAEAD_VERSION) == AEAD_VERSION_NUMBER,
+              "AEAD_VERSION_NUMBER in aead.h must match the project version in meson.build");
+
+}  // namespace
+
+extern "C" {
+
+AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len,
+                          size_t tag_len) noexcept {
+    return ctx_create(ctx_out, alg, policy, key, key_len, tag_len, nullptr, nullptr, 0);
+}
+
+AEAD_API int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len,
+                             size_t tag_len, const char *properties, const uint8_t *iv, size_t iv_len) noexcept {
+    return ctx_create(ctx_out, alg, policy, key, key_len, tag_len, properties, iv, iv_len);
+}
+
+AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) noexcept { return ctx != nullptr ? ctx->indicator : 0; }
+
+AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) noexcept { return ctx != nullptr ? ctx->provider : ""; }
+
+AEAD_API uint32_t aead_version_number(void) noexcept { return AEAD_VERSION_NUMBER; }
+
+#ifdef AEAD_FAULT_INJECTION
+// Test-only (fault-injection builds): sets how many random-nonce seals a context has made, so that the
+// 2^32 limit can be tested without 2^32 seals.
+AEAD_API void aead_test_set_random_seals(aead_ctx *ctx, uint64_t made) noexcept { ctx->nonces.test_set_count(made); }
+#endif
+
+AEAD_API void aead_ctx_free(aead_ctx *ctx) noexcept { delete ctx; }
+
+AEAD_API const char *aead_strerror(int64_t code) noexcept {
+    switch (code) {
+        case 0: return "success";
+        case AEAD_ERR_AUTH: return "authentication failed";
+        case AEAD_ERR_ARG: return "invalid argument (NULL pointer with a length, NULL context, or unknown algorithm, policy or operation)";
+        case AEAD_ERR_KEY_SIZE: return "invalid key size for the algorithm";
+        case AEAD_ERR_NONCE_SIZE: return "invalid nonce size for the algorithm or policy";
+        case AEAD_ERR_TAG_SIZE: return "invalid tag size for the algorithm or policy";
+        case AEAD_ERR_AAD_SIZE: return "TLS policy: additional data must be 13 bytes (TLS 1.2) or 5 bytes (TLS 1.3)";
+        case AEAD_ERR_TOO_LONG: return "input longer than the algorithm allows";
+        case AEAD_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
+        case AEAD_ERR_OVERLAP: return "output overlaps an input (only exact in-place is allowed)";
+        case AEAD_ERR_NONCE_ORDER: return "TLS policy: record sequence number not greater than the last one sealed (nonce reuse)";
+        case AEAD_ERR_NONCE_EXHAUSTED: return "TLS policy: record sequence number 2^64-1 (sequence exhausted)";
+        case AEAD_ERR_NONCE_PREFIX: return "TLS policy: fixed nonce prefix changed";
+        case AEAD_ERR_UNSUPPORTED: return "algorithm not available from the loaded OpenSSL providers";
+        case AEAD_ERR_NOMEM: return "out of memory";
+        case AEAD_ERR_CRYPTO: return "libcrypto failure";
+        case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: 2^32 seals made under this key (SP 800-38D limit); use a new key";
+        case AEAD_ERR_FORKED: return "TLS policy: this context was created before fork(); seal only in the process that created it (open works)";
+        default: return code > 0 ? "success" : "unknown error code";
+    }
+}
+
+AEAD_API uint32_t aead_abi_version(void) noexcept { return AEAD_ABI_VERSION; }
+
+AEAD_API const char *aead_version(void) noexcept {
+    // Built once (thread-safe static initialisation); the libcrypto part is the one loaded at run time.
+    static const struct Text {
+        char s[160];
+        Text() noexcept {
+            std::snprintf(s, sizeof s, "libaead %s (%s)", LIBAEAD_VERSION, aead::shim::libcrypto_version());
+        }
+    } text;
+    return text.s;
+}
+
+AEAD_API size_t aead_key_size(int alg) noexcept {
+    const aead::Algorithm *a = aead::find_algorithm(alg);
+    return a != nullptr ? a->key_size : 0;
+}
+
+AEAD_API size_t aead_nonce_size(int alg) noexcept {
+    return aead::find_algorithm(alg) != nullptr ? aead::kDefaultNonceSize : 0;
+}
+
+AEAD_API size_t aead_tag_size(int alg) noexcept {
+    return aead::find_algorithm(alg) != nullptr ? aead::kDefaultTagSize : 0;
+}
+
+}  // extern "C"

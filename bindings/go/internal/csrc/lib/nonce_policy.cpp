@@ -1,0 +1,81 @@
+#include "nonce_policy.h"
+
+#include <thread>
+
+#include "aead.h"
+
+namespace aead {
+namespace {
+
+uint32_t load_be32(const uint8_t *p) noexcept {
+    return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | uint32_t{p[3]};
+}
+
+uint64_t load_be64(const uint8_t *p) noexcept { return uint64_t{load_be32(p)} << 32 | load_be32(p + 4); }
+
+}  // namespace
+
+NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len) noexcept
+    : mode_(policy == AEAD_POLICY_NONE             ? Mode::none
+            : policy == AEAD_POLICY_RANDOM_NONCE   ? Mode::random
+            : policy == AEAD_POLICY_TLS12 && gcm   ? Mode::explicit_counter
+                                                   : Mode::xor_mask),
+      required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : 13) {
+    // An IV given up front: nothing is learned, so there is no first-seal race. A 12-byte TLS 1.2
+    // AES-GCM IV is salt || mask (explicit nonce = mask XOR sequence); the 4-byte one is the salt alone.
+    if (iv_len >= 4 && sequenced()) {
+        prefix_ = load_be32(iv);
+        mask_ = iv_len == 12 ? load_be64(iv + 4) : 0;
+        phase_.store(kLearned, std::memory_order_relaxed);
+    }
+}
+
+bool NoncePolicy::valid_iv_size(int policy, bool gcm, size_t iv_len) noexcept {
+    if (iv_len == 0) return true;
+    if (policy == AEAD_POLICY_TLS13) return iv_len == 12;
+    if (policy == AEAD_POLICY_TLS12) return iv_len == 12 || (gcm && iv_len == 4);
+    return false;
+}
+
+int NoncePolicy::reserve_random_seal() noexcept {
+    uint64_t made = next_.load(std::memory_order_relaxed);
+    do {
+        if (made >= kRandomSealLimit) return AEAD_ERR_NONCE_LIMIT;
+    } while (!next_.compare_exchange_weak(made, made + 1, std::memory_order_relaxed));
+    return 0;
+}
+
+// The first seal fixes the prefix (and mask). Exactly one thread writes them; threads that race it
+// wait the few instructions until they are published. This happens once per context.
+void NoncePolicy::learn(uint32_t prefix, uint64_t last8) noexcept {
+    uint32_t expected = kUnlearned;
+    if (phase_.compare_exchange_strong(expected, kLearning, std::memory_order_acq_rel)) {
+        prefix_ = prefix;
+        mask_ = mode_ == Mode::xor_mask ? last8 : 0;
+        phase_.store(kLearned, std::memory_order_release);
+        return;
+    }
+    while (phase_.load(std::memory_order_acquire) != kLearned) std::this_thread::yield();
+}
+
+int NoncePolicy::check_and_commit(const uint8_t *nonce) noexcept {
+    const uint32_t prefix = load_be32(nonce);
+    const uint64_t last8 = load_be64(nonce + 4);
+    if (phase_.load(std::memory_order_acquire) != kLearned) {
+        // Refuse an unusable first nonce before it can fix the prefix. (In XOR mode the first nonce is
+        // sequence 0 by definition, so only the explicit counter can be exhausted here.)
+        if (mode_ == Mode::explicit_counter && last8 == UINT64_MAX) return AEAD_ERR_NONCE_EXHAUSTED;
+        learn(prefix, last8);
+    }
+    if (prefix != prefix_) return AEAD_ERR_NONCE_PREFIX;
+    const uint64_t seq = last8 ^ mask_;
+    if (seq == UINT64_MAX) return AEAD_ERR_NONCE_EXHAUSTED;
+    // Accept seq only if it is at least next_, and move next_ past it in the same atomic step.
+    uint64_t next = next_.load(std::memory_order_relaxed);
+    do {
+        if (seq < next) return AEAD_ERR_NONCE_ORDER;
+    } while (!next_.compare_exchange_weak(next, seq + 1, std::memory_order_acq_rel, std::memory_order_relaxed));
+    return 0;
+}
+
+}  // namespace aead

@@ -1,0 +1,179 @@
+// aead_seal_open and aead_seal_open_many: argument and nonce-policy checks, then the shim.
+#include <cstring>
+
+#include "aead.h"
+#include "context.h"
+
+namespace {
+
+namespace shim = aead::shim;
+using shim::Bytes;
+using Lease = aead::WorkerCache::Lease;
+
+// The nonce length of every policy that decides on nonces (TLS 1.2 / 1.3 and the random policy).
+constexpr size_t kPolicyNonceSize = 12;
+static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceSize == kPolicyNonceSize);
+
+// A buffer [p, p + len) as integers. NULL with a length, or a range running past the end of the address
+// space, is not a buffer: with u = p - 1 (so NULL becomes the top address), both make u + len wrap, one
+// test for the two. The ranges that pass can be compared as half-open intervals without overflow.
+[[gnu::always_inline]] inline bool bad_range(const void *p, size_t len) noexcept {
+    const uintptr_t u = reinterpret_cast<uintptr_t>(p) - 1;
+    return u + len < u;
+}
+
+// Whether a non-empty input [p, p + len) meets the written range [o, o_end). Integers, not pointers:
+// comparing pointers into unrelated objects is undefined.
+[[gnu::always_inline]] inline bool meets(uintptr_t o, uintptr_t o_end, const void *p, size_t len) noexcept {
+    const auto x = reinterpret_cast<uintptr_t>(p);
+    return len != 0 && x < o_end && o < x + len;
+}
+
+// Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
+// The direction is a template argument: the entry points dispatch once, and each check folds.
+template <int Op>
+[[gnu::always_inline]] inline int64_t check_call(const aead_ctx &ctx, const uint8_t *nonce, size_t nonce_len,
+                                                 const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                                 size_t in_len, const uint8_t *out, size_t out_cap,
+                                                 size_t &out_len) noexcept {
+    // out_cap is only a promise of room: the range checked for out is the part written, below.
+    if (bad_range(nonce, nonce_len) || bad_range(aad, aad_len) || bad_range(in, in_len) ||
+        (out == nullptr && out_cap != 0))
+        return AEAD_ERR_ARG;
+    if (nonce_len - ctx.nonce_min > ctx.nonce_max - ctx.nonce_min) return AEAD_ERR_NONCE_SIZE;
+    if (aad_len > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
+    if constexpr (Op == AEAD_SEAL) {
+        if (in_len > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
+        out_len = in_len + ctx.overhead;
+    } else {
+        if (in_len < ctx.overhead) return AEAD_ERR_AUTH;  // too short to hold a tag: not authentic
+        if (in_len - ctx.overhead > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
+        out_len = in_len - ctx.overhead;
+    }
+    if (out_cap < out_len) return AEAD_ERR_BUFFER_TOO_SMALL;
+    if (bad_range(out, out_len)) return AEAD_ERR_ARG;
+    if (out_len != 0) {
+        // The one alias allowed puts the ciphertext exactly where the plaintext is (no wrap: both ranges
+        // passed bad_range and are at least `prefix` long where it is added).
+        const auto o = reinterpret_cast<uintptr_t>(out), i = reinterpret_cast<uintptr_t>(in);
+        const uintptr_t o_end = o + out_len;
+        const bool in_place = Op == AEAD_SEAL ? o + ctx.prefix == i : o == i + ctx.prefix;
+        if ((!in_place && meets(o, o_end, in, in_len)) || meets(o, o_end, aad, aad_len) ||
+            meets(o, o_end, nonce, nonce_len))
+            return AEAD_ERR_OVERLAP;
+    }
+    if (Op == AEAD_SEAL && ctx.tls_aad != SIZE_MAX && aad_len != ctx.tls_aad) return AEAD_ERR_AAD_SIZE;
+    return 0;
+}
+
+// After a failure past the checks: a worker that failed midway is not trusted again, and the output
+// is zeroed so that a caller that ignores the code still sees no plaintext.
+[[gnu::cold]] int64_t fail(aead_ctx &ctx, Lease &lease, int rc, uint8_t *out, size_t out_len) noexcept {
+    if (rc != AEAD_ERR_AUTH && lease.worker != nullptr) {
+        ctx.workers.drop(lease);
+        lease = Lease{};
+    }
+    if (out_len != 0) std::memset(out, 0, out_len);
+    return rc;
+}
+
+// One operation on a worker taken into `lease` (empty on entry); a worker that failed midway is dropped
+// and the lease emptied. The caller gives back what is left.
+template <int Op>
+[[gnu::always_inline]] inline int64_t seal_open_one(aead_ctx &ctx, Lease &lease, const uint8_t *nonce,
+                                                   size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                                   const uint8_t *in, size_t in_len, uint8_t *out,
+                                                   size_t out_cap) noexcept {
+    size_t out_len = 0;
+    if (const int64_t refused = check_call<Op>(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap, out_len))
+        return refused;
+
+    lease = ctx.workers.take();
+    if (lease.worker == nullptr) [[unlikely]] {
+        shim::Worker *w = nullptr;
+        if (const int rc = shim::worker_new(*ctx.key, &w)) return fail(ctx, lease, rc, out, out_len);
+        lease = ctx.workers.adopt(w);
+    }
+    Bytes n{nonce, nonce_len};
+    // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
+    // caller's buffer read twice could change in between (another thread, shared memory) and have a
+    // record sealed under a nonce that was never checked. Both sequenced and random nonces are 12 bytes.
+    uint8_t own_nonce[kPolicyNonceSize];
+    // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
+    // a refusal like the checks above and writes nothing.
+    if constexpr (Op == AEAD_SEAL) {
+        if (ctx.nonces.sequenced()) {
+            // A copy of this context's sequence may live on in the parent (or a sibling) of a fork():
+            // only the process that made the context seals on it (aead.h, AEAD_ERR_FORKED).
+            if (aead::fork_generation() != ctx.born) [[unlikely]] return AEAD_ERR_FORKED;
+            std::memcpy(own_nonce, nonce, kPolicyNonceSize);
+            if (const int rc = ctx.nonces.check_and_commit(own_nonce)) return rc;
+            n = Bytes{own_nonce, kPolicyNonceSize};
+        } else if (ctx.nonces.random()) {
+            if (const int rc = ctx.nonces.reserve_random_seal()) return rc;  // a refusal: nothing written
+        }
+    }
+    // The random policy (nonce || ciphertext || tag): the nonce is drawn here and written to out, or
+    // read from in on open.
+    const uint8_t *body = in;  // open: ciphertext || tag
+    uint8_t *dest = out;       // seal: where the ciphertext goes
+    if (ctx.prefix != 0) [[unlikely]] {
+        if constexpr (Op == AEAD_SEAL) {
+            if (const int rc = shim::random_nonce(*lease.worker, own_nonce, kPolicyNonceSize, aead::fork_generation()))
+                return fail(ctx, lease, rc, out, out_len);
+            std::memcpy(out, own_nonce, kPolicyNonceSize);
+            n = Bytes{own_nonce, kPolicyNonceSize};
+            dest = out + ctx.prefix;
+        } else {
+            n = Bytes{in, ctx.prefix};
+            body = in + ctx.prefix;
+        }
+    }
+    // One call site each for the shim's seal and open, so that LTO inlines them.
+    const int rc = Op == AEAD_SEAL
+                       ? shim::seal(*lease.worker, n, Bytes{aad, aad_len}, Bytes{in, in_len}, dest, ctx.tag_size)
+                       : shim::open(*lease.worker, n, Bytes{aad, aad_len}, Bytes{body, out_len},
+                                    Bytes{body + out_len, ctx.tag_size}, out);
+    if (rc != 0) [[unlikely]] return fail(ctx, lease, rc, out, out_len);
+    return static_cast<int64_t>(out_len);
+}
+
+template <int Op>
+[[gnu::always_inline]] inline int64_t one_call(aead_ctx &ctx, const uint8_t *nonce, size_t nonce_len,
+                                              const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
+                                              uint8_t *out, size_t out_cap) noexcept {
+    Lease lease;
+    const int64_t r = seal_open_one<Op>(ctx, lease, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
+    if (lease.worker != nullptr) ctx.workers.give(lease);
+    return r;
+}
+
+}  // namespace
+
+// The whole call is this one function: the shim's seal and open (another translation unit, joined by
+// LTO) are inlined into it only while it is their one call site, so batches call it rather than
+// inlining it a second time (noinline; callgrind: about 50 instructions per call saved).
+extern "C" AEAD_API __attribute__((noinline)) int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t *nonce,
+                                                             size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                                                             const uint8_t *in, size_t in_len, uint8_t *out,
+                                                             size_t out_cap) noexcept {
+    if (ctx == nullptr) return AEAD_ERR_ARG;
+    if (op == AEAD_SEAL) return one_call<AEAD_SEAL>(*ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
+    if (op == AEAD_OPEN) return one_call<AEAD_OPEN>(*ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
+    return AEAD_ERR_ARG;
+}
+
+// Records in order, each exactly as one aead_seal_open call (each its own worker lease: uncontended,
+// one exchange on the caller's home slot). The batch saves the caller's crossings, not the library's work.
+extern "C" AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
+                                                size_t count) noexcept {
+    if (ctx == nullptr || (records == nullptr && count != 0) || (op != AEAD_SEAL && op != AEAD_OPEN))
+        return AEAD_ERR_ARG;
+    int64_t ok = 0;
+    for (size_t i = 0; i < count; ++i) {
+        aead_record &r = records[i];
+        r.result = aead_seal_open(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_len, r.in, r.in_len, r.out, r.out_cap);
+        ok += r.result >= 0;
+    }
+    return ok;
+}

@@ -1,0 +1,225 @@
+// Cipher fetching (once per process and property query), the runtime probe of EVP_CIPHER_CTX_copy,
+// and what a fetched cipher says about its provider.
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include <openssl/crypto.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
+
+#include "openssl_owners.h"
+#include "shim.h"
+
+namespace aead::shim {
+
+// Ciphers fetched with one property query. Nodes are created on first use of a query and live for the
+// life of the process (as the ciphers they hold do), linked into a lock-free list.
+struct CipherSource {
+    enum : int { kProbeUnknown = 0, kCopyWorks = 1, kCopyBroken = 2 };
+
+    char properties[kMaxProperties + 1] = {};  // "" : the library context's default properties
+    std::array<std::atomic<EVP_CIPHER *>, 4> ciphers{};
+    std::array<std::atomic<int>, 4> copy_probe{};
+    std::array<std::atomic<int>, 4> fips{};  // kProbeUnknown, or 1 + whether the cipher is a FIPS provider's
+    CipherSource *next = nullptr;
+
+    const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
+};
+
+namespace {
+
+constexpr std::array<const char *, 4> kCipherNames = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM",
+                                                      "ChaCha20-Poly1305"};
+constexpr std::array<int, 4> kKeySizes = {16, 24, 32, 32};
+
+CipherSource g_default_source;                   // NULL / "": no list walk on the 1.0 constructor's path
+std::atomic<CipherSource *> g_sources{nullptr};  // every other query, newest first
+
+CipherSource *find_source(CipherSource *head, const char *properties) noexcept {
+    for (CipherSource *s = head; s != nullptr; s = s->next)
+        if (std::strcmp(s->properties, properties) == 0) return s;
+    return nullptr;
+}
+
+// OpenSSL fixed EVP_CIPHER_CTX_copy of GCM and ChaCha20-Poly1305 contexts (the copy shared the
+// original's key schedule) in 3.0.13, 3.1.5 and 3.2.1 (openssl#21955, #21853, #22096). A use after
+// free can still seal correctly by luck, so the functional probe alone cannot rule the bug out on the
+// releases known to have it; the numeric version (not its text) names them.
+bool version_has_copy_fix() noexcept {
+    const unsigned long major = OPENSSL_version_major();
+    const unsigned long minor = OPENSSL_version_minor();
+    const unsigned long patch = OPENSSL_version_patch();
+    if (major != 3) return major > 3;
+    if (minor == 0) return patch >= 13;
+    if (minor == 1) return patch >= 5;
+    if (minor == 2) return patch >= 1;
+    return true;
+}
+
+// Seals one fixed message; returns false on any failure.
+bool seal_fixed(EVP_CIPHER_CTX *c, std::array<unsigned char, 48> &out) noexcept {
+    static constexpr unsigned char nonce[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    static constexpr unsigned char msg[32] = {42};
+    int len = 0;
+    if (EVP_CipherInit_ex2(c, nullptr, nullptr, nonce, 1, nullptr) != 1) return false;
+    if (EVP_CipherUpdate(c, out.data(), &len, msg, sizeof msg) != 1 || len != sizeof msg) return false;
+    if (EVP_CipherFinal_ex(c, out.data() + sizeof msg, &len) != 1) return false;
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, out.data() + sizeof msg, 16), OSSL_PARAM_END};
+    return EVP_CIPHER_CTX_get_params(c, p) == 1;
+}
+
+enum class Probe { works, broken, inconclusive };
+
+// A copy must seal exactly as a context keyed directly, and keep doing so once the original is gone.
+// A failure to allocate or key the probe's own contexts proves nothing about copying: inconclusive.
+// (Under some FIPS providers the copy itself fails: broken, and templates keep the key instead.)
+Probe probe_copy(const EVP_CIPHER *cipher) noexcept {
+#ifdef AEAD_FAULT_INJECTION
+    if (std::getenv("AEAD_TEST_NO_COPY") != nullptr) return Probe::broken;  // tests force the re-key path
+#endif
+    if (!version_has_copy_fix()) return Probe::broken;
+    std::array<unsigned char, 32> key{};
+    for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(0xA5 ^ i);
+    CipherCtxPtr original(EVP_CIPHER_CTX_new()), copy(EVP_CIPHER_CTX_new()), direct(EVP_CIPHER_CTX_new());
+    if (!original || !copy || !direct) return Probe::inconclusive;
+    if (EVP_CipherInit_ex2(original.get(), cipher, key.data(), nullptr, 1, nullptr) != 1 ||
+        EVP_CipherInit_ex2(direct.get(), cipher, key.data(), nullptr, 1, nullptr) != 1)
+        return Probe::inconclusive;
+    std::array<unsigned char, 48> expected{}, got{};
+    if (!seal_fixed(direct.get(), expected)) return Probe::inconclusive;
+    if (EVP_CIPHER_CTX_copy(copy.get(), original.get()) != 1) return Probe::broken;
+    original.reset();
+    return seal_fixed(copy.get(), got) && got == expected ? Probe::works : Probe::broken;
+}
+
+// Whether `impl` comes from a FIPS provider: the provider that answers a "fips=yes" fetch of the same
+// algorithm is the one that made it. A functional test; provider names are the configuration's choice.
+// Inconclusive when that fetch failed for want of memory (the answer is then not remembered).
+enum class Fips { yes, no, inconclusive };
+template <typename Method, typename Fetch, typename Provider, typename Free>
+Fips from_fips_provider(const Method *impl, const char *name, Fetch fetch, Provider provider, Free free) noexcept {
+    if (impl == nullptr || name == nullptr) return Fips::no;
+    ERR_set_mark();
+    Method *fips = fetch(nullptr, name, "fips=yes");
+    const unsigned long e = fips == nullptr ? ERR_peek_last_error() : 0;
+    const Fips r = fips != nullptr && provider(fips) == provider(impl) ? Fips::yes
+                   : e != 0 && ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ? Fips::inconclusive
+                                                                           : Fips::no;
+    free(fips);
+    ERR_pop_to_mark();
+    return r;
+}
+
+// Remembers a yes/no answer in `state` (0 unknown, 1 no, 2 yes); asks again after an inconclusive one.
+template <typename Ask>
+bool remembered(std::atomic<int> &state, Ask ask) noexcept {
+    const int s = state.load(std::memory_order_acquire);
+    if (s != 0) return s == 2;
+    const Fips f = ask();
+    if (f == Fips::inconclusive) return false;
+    state.store(f == Fips::yes ? 2 : 1, std::memory_order_release);
+    return f == Fips::yes;
+}
+
+std::atomic<int> g_drbg_fips{0};
+
+}  // namespace
+
+int cipher_source(const char *properties, CipherSource **out) noexcept {
+    *out = nullptr;
+    if (properties == nullptr || properties[0] == 0) {
+        *out = &g_default_source;
+        return 0;
+    }
+    const size_t len = std::strlen(properties);
+    if (len > kMaxProperties) return AEAD_ERR_ARG;
+    CipherSource *head = g_sources.load(std::memory_order_acquire);
+    if (CipherSource *s = find_source(head, properties)) {
+        *out = s;
+        return 0;
+    }
+    auto *fresh = new (std::nothrow) CipherSource;
+    if (fresh == nullptr) return AEAD_ERR_NOMEM;
+    std::memcpy(fresh->properties, properties, len + 1);
+    for (;;) {
+        fresh->next = head;
+        if (g_sources.compare_exchange_weak(head, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
+            *out = fresh;
+            return 0;
+        }
+        // Another query was added meanwhile: it may be this one.
+        if (CipherSource *s = find_source(head, properties)) {
+            delete fresh;
+            *out = s;
+            return 0;
+        }
+    }
+}
+
+const EVP_CIPHER *fetched_cipher(CipherSource &src, int index) noexcept {
+    auto &slot = src.ciphers[static_cast<size_t>(index)];
+    EVP_CIPHER *c = slot.load(std::memory_order_acquire);
+    if (c != nullptr) return c;
+    c = EVP_CIPHER_fetch(nullptr, kCipherNames[static_cast<size_t>(index)], src.query());
+    if (c == nullptr) {
+        ERR_clear_error();
+        return nullptr;
+    }
+    if (EVP_CIPHER_get_key_length(c) != kKeySizes[static_cast<size_t>(index)]) {
+        EVP_CIPHER_free(c);
+        return nullptr;
+    }
+    EVP_CIPHER *expected = nullptr;
+    if (!slot.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) {
+        EVP_CIPHER_free(c);  // another thread fetched it first
+        return expected;
+    }
+    return c;  // kept for the life of the process
+}
+
+bool context_copy_works(CipherSource &src, int index) noexcept {
+    auto &state = src.copy_probe[static_cast<size_t>(index)];
+    const int s = state.load(std::memory_order_acquire);
+    if (s != CipherSource::kProbeUnknown) return s == CipherSource::kCopyWorks;
+    const EVP_CIPHER *cipher = fetched_cipher(src, index);
+    const Probe p = cipher != nullptr ? probe_copy(cipher) : Probe::inconclusive;
+    ERR_clear_error();
+    if (p == Probe::inconclusive) return false;  // not remembered: ask again next time
+    state.store(p == Probe::works ? CipherSource::kCopyWorks : CipherSource::kCopyBroken, std::memory_order_release);
+    return p == Probe::works;
+}
+
+// Asked once per source and cipher (a fetch costs, and allocates): the answer cannot change while the
+// fetched cipher, which is kept for the process, exists.
+Provenance cipher_provenance(CipherSource &src, int index) noexcept {
+    Provenance p;
+    const EVP_CIPHER *cipher = fetched_cipher(src, index);
+    if (cipher == nullptr) return p;
+    if (const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher)) p.provider = OSSL_PROVIDER_get0_name(prov);
+    p.fips = remembered(src.fips[static_cast<size_t>(index)], [&] {
+        return from_fips_provider(cipher, EVP_CIPHER_get0_name(cipher), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
+                                  EVP_CIPHER_free);
+    });
+    return p;
+}
+
+// The library context's DRBG is set up once per process, so its provider is asked once too.
+bool drbg_is_fips() noexcept {
+    return remembered(g_drbg_fips, [] {
+        ERR_set_mark();
+        EVP_RAND_CTX *drbg = RAND_get0_public(nullptr);
+        const EVP_RAND *rand = drbg != nullptr ? EVP_RAND_CTX_get0_rand(drbg) : nullptr;
+        const Fips f = drbg == nullptr ? Fips::inconclusive
+                                       : from_fips_provider(rand, rand != nullptr ? EVP_RAND_get0_name(rand) : nullptr,
+                                                            EVP_RAND_fetch, EVP_RAND_get0_provider, EVP_RAND_free);
+        ERR_pop_to_mark();
+        return f;
+    });
+}
+
+const char *libcrypto_version() noexcept { return OpenSSL_version(OPENSSL_VERSION); }
+
+}  // namespace aead::shim

@@ -1,0 +1,66 @@
+// Interface between lib/ and shim/: what lib/ needs from libcrypto, with no OpenSSL type in sight.
+// Every function returns 0 or a negative AEAD_ERR_* code and never throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace aead::shim {
+
+enum class Cipher : int { aes_128_gcm, aes_192_gcm, aes_256_gcm, chacha20_poly1305 };
+
+struct Bytes {
+    const uint8_t *data;
+    size_t size;
+};
+
+// Ciphers fetched with one OpenSSL property query; one per distinct query, for the life of the process.
+struct CipherSource;
+inline constexpr size_t kMaxProperties = 255;
+// The source for a query (NULL or "" = the library context's defaults). Returns 0, AEAD_ERR_ARG (query
+// longer than kMaxProperties) or AEAD_ERR_NOMEM.
+int cipher_source(const char *properties, CipherSource **out) noexcept;
+
+// A keyed template: a keyed EVP_CIPHER_CTX that workers are copied from, or, where libcrypto cannot
+// copy AEAD contexts safely, the key itself. Read-only after creation, so safe to share between threads.
+struct Template;
+// One working EVP_CIPHER_CTX. Used by one thread at a time.
+struct Worker;
+
+// Fetches (once) the cipher from src; AEAD_ERR_UNSUPPORTED if no provider offers it for that query.
+int template_new(Template **out, CipherSource &src, Cipher cipher, Bytes key) noexcept;
+
+// Where a template's cipher comes from: the provider's name (static for the process) and whether that
+// provider is a FIPS provider.
+struct Provenance {
+    const char *provider = "";
+    bool fips = false;
+};
+Provenance template_provenance(const Template &t) noexcept;
+
+// Whether the default library context's DRBG (the one random_nonce draws from) is a FIPS provider's.
+bool drbg_is_fips() noexcept;
+
+// Fills out with n (<= 384) fresh bytes of the default library context's DRBG, drawn in blocks per
+// worker. Bytes drawn ahead under another `generation` (lib/fork_guard.h: before a fork(), so the
+// parent holds them too) are discarded, never handed out. 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then
+// the worker is dropped like any failed one).
+int random_nonce(Worker &w, uint8_t *out, size_t n, uint64_t generation) noexcept;
+void template_free(Template *t) noexcept;  // cleanses the key material; NULL is a no-op
+
+int worker_new(const Template &t, Worker **out) noexcept;
+void worker_free(Worker *w) noexcept;  // NULL is a no-op
+
+// Writes in.size bytes of ciphertext then tag_len bytes of tag to out.
+// Returns 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO; on failure the worker must be freed, not reused.
+int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept;
+
+// Writes ciphertext.size bytes of plaintext to out, then verifies tag.
+// Returns 0, AEAD_ERR_AUTH (worker reusable), AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (worker must be freed).
+// out holds unauthenticated plaintext on failure: the caller wipes it.
+int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
+
+// "OpenSSL 3.0.19 27 Jan 2026": the libcrypto actually loaded.
+const char *libcrypto_version() noexcept;
+
+}  // namespace aead::shim

@@ -1,0 +1,6 @@
+//go:build libaead_system
+
+package forktest
+
+// #cgo pkg-config: aead
+import "C"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The Go module as a user meets it (issue 17): no meson build, no installed libaead, no checkout.
+#  1. the bundled C++ sources in the module are current (csrc.sh --check);
+#  2. the module zip for v<meson.build's version> is made from the files git tracks in bindings/go
+#     (golang.org/x/mod/zip, as proxy.golang.org makes it from the tagged commit) and served from a
+#     file-based GOPROXY in a temporary directory;
+#  3. a scratch module outside the repository `go get`s it at that version with an empty module
+#     cache, vets, builds and runs a program (which must not load any libaead.so), then vets and
+#     tests the binding's packages from the module cache (`go test <module>/...`).
+# The zip is kept in $AEAD_DIST_DIR (default <repo>/build-release/dist). $AEAD_RELEASE_TABLE, if set,
+# gets one tab-separated row: artifact, size, build time, tests.
+#   bash bindings/go/test-module.sh            KEEP=1 ... keeps the temporary directory
+set -euo pipefail
+GO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$GO_DIR/../.." && pwd)"
+if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; fi
+version="$(sed -n "s/^ *version *: *'\([0-9.]*\)'.*/\1/p" "$REPO/meson.build" | head -n 1)"
+module="$(sed -n 's/^module //p' "$GO_DIR/go.mod")"
+dist="${AEAD_DIST_DIR:-$REPO/build-release/dist}"
+TMP="$(mktemp -d /tmp/libaead-go-module.XXXXXX)"
+cleanup() { chmod -R u+w "$TMP" 2>/dev/null; rm -rf "$TMP"; }
+if [ -z "${KEEP:-}" ]; then trap cleanup EXIT; fi
+
+bash "$GO_DIR/csrc.sh" --check
+
+echo "== module zip $module@v$version (the git tag would be bindings/go/v$version)"
+mkdir -p "$TMP/src" "$dist"
+# What a tag would hold: the files git tracks (as in the working tree), nothing built or untracked.
+(cd "$GO_DIR" && git ls-files -z . | tar --null -T - -cf -) | tar -xf - -C "$TMP/src"
+(cd "$REPO/tests/release/gomodzip" && GOFLAGS=-mod=mod go run . "$TMP/src" "v$version" "$TMP/proxy")
+zip="$(find "$TMP/proxy" -name "v$version.zip")"
+cp "$zip" "$dist/go-module-v$version.zip"
+echo "== zip holds $(unzip -Z1 "$zip" | wc -l) files, $(unzip -Z1 "$zip" | grep -c '\.cpp$') C++ sources"
+
+# A user's environment: this proxy only, a fresh module cache, no checksum database for the module
+# (it is not published), no libaead to find, nothing of this repository.
+unset PKG_CONFIG_PATH LD_LIBRARY_PATH AEAD_BUILD_DIR AEAD_PREFIX AEAD_EXPECT_LIB_DIR AEAD_LIB GOFLAGS CGO_LDFLAGS
+export GOPROXY="file://$TMP/proxy" GONOSUMDB="$module" GOMODCACHE="$TMP/modcache" GOTOOLCHAIN=local
+export GOFLAGS=-mod=mod CGO_ENABLED=1
+mkdir "$TMP/user"
+cd "$TMP/user"
+go mod init example.com/user >/dev/null 2>&1
+cat >main.go <<EOF
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	aead "$module"
+)
+
+func main() {
+	gcm, err := aead.NewGCM(bytes.Repeat([]byte{1}, 32))
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, gcm.NonceSize())
+	ct := gcm.Seal(nil, nonce, []byte("attack at dawn"), []byte("hdr"))
+	pt, err := gcm.Open(nil, nonce, ct, []byte("hdr"))
+	if err != nil || string(pt) != "attack at dawn" {
+		panic(fmt.Sprint("round trip failed: ", err))
+	}
+	ct[0] ^= 1
+	if _, err := gcm.Open(nil, nonce, ct, []byte("hdr")); err == nil {
+		panic("forgery accepted")
+	}
+	maps, _ := os.ReadFile("/proc/self/maps")
+	if strings.Contains(string(maps), "libaead.so") {
+		panic("a libaead.so is loaded: the module should have compiled its own")
+	}
+	fmt.Println("ok:", aead.Version())
+}
+EOF
+start=$(date +%s.%N)
+go get "$module@v$version"
+go vet .
+nice go build -o user .
+build_s=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+echo "== go get + vet + build: ${build_s} s; the program:"
+./user | tee "$TMP/run.txt"
+grep -q "^ok: libaead $version (" "$TMP/run.txt" || { echo "FAIL: expected libaead $version" >&2; exit 1; }
+if ldd ./user | grep -q libaead; then echo "FAIL: the program links a libaead.so" >&2; exit 1; fi
+echo "== links: $(ldd ./user | awk '{print $1}' | grep -E 'libcrypto|libstdc' | tr '\n' ' ')"
+
+echo "== go vet and go test $module/... from the module cache"
+go vet "$module/..."
+# The conformance tests read the shared vectors, which are not part of the module.
+export AEAD_VECTORS_DIR="${AEAD_VECTORS_DIR:-$REPO/../shared/vectors}"
+out="$(nice go test -count=1 -v "$module/..." 2>&1)" || { echo "$out" | grep -E -B2 -A20 '^(--- FAIL|FAIL|panic)' | head -80; exit 1; }
+echo "$out" | grep -E '^(ok|---.*Bundled)' || true
+passed="$(echo "$out" | grep -c '^--- PASS' || true)"
+skipped="$(echo "$out" | grep -c '^--- SKIP' || true)"
+echo "== Go module v$version: $passed tests passed, $skipped skipped ($(echo "$out" | grep '^--- SKIP' | sed 's/^--- SKIP: \([^ ]*\).*/\1/' | tr '\n' ' '))"
+if [ -n "${AEAD_RELEASE_TABLE:-}" ]; then
+    printf 'Go module zip (go get, bundled C++)\t%s\t%s s\t%s passed, %s skipped\n' \
+        "$(du -h "$dist/go-module-v$version.zip" | cut -f1)" "$build_s" "$passed" "$skipped" >>"$AEAD_RELEASE_TABLE"
+fi
