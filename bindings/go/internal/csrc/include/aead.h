@@ -277,14 +277,15 @@ AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records
 AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
 
 /* ========================================================================================= *
- * Library 1.2.0 (no new symbol, so no new version node; a binary built against the 1.0 or 1.1 header
- * runs unchanged and sees the new code below only where it would otherwise have sealed a duplicate
- * nonce, through aead_strerror like any code). docs/security.md, "What a caller can and cannot break".
+ * Library 1.2.0, part 1: fork() and caller memory (no new symbol; QUIC, below, opens LIBAEAD_1.2). A
+ * binary built against the 1.0 or 1.1 header runs unchanged and sees the new code below only where it
+ * would otherwise have sealed a duplicate nonce, through aead_strerror like any code).
+ * docs/security.md, "What a caller can and cannot break".
  *
  * fork(): a process that forks keeps every context working in the parent. In the child:
  *   - AEAD_POLICY_RANDOM_NONCE contexts keep working and draw fresh nonces (nonces drawn ahead of use
  *     before the fork are discarded in the child; the DRBG reseeds after fork);
- *   - seals on a TLS-policy context (AEAD_POLICY_TLS12 / _TLS13) created before the fork are refused
+ *   - seals on a TLS- or QUIC-policy context (AEAD_POLICY_TLS12 / _TLS13 / _QUIC) created before the fork are refused
  *     with AEAD_ERR_FORKED: parent and child would otherwise both hold the same "next sequence" and
  *     could both seal it. Opens keep working; contexts created in the child are unaffected.
  *     (A TLS connection has one writer: create its context in the process that writes the records.)
@@ -296,6 +297,95 @@ AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
 enum {
     AEAD_ERR_FORKED = -17 /* seal on a TLS-policy context inherited across fork() (refused; open works) */
 };
+
+/* ========================================================================================= *
+ * ABI 1.2 (symbol version LIBAEAD_1.2): QUIC packet protection (RFC 9001). Additive, as 1.1 was.
+ * docs/quic.md has the rules, the limits and what a QUIC stack still owns.
+ * ========================================================================================= */
+
+/* AEAD_POLICY_QUIC (AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305; created with aead_ctx_new_ex and the
+ * 12-byte packet-protection IV, "quic iv"; tag 16). Seal: nonce = IV XOR (0^4 || BE64(pn)): the first
+ * 4 bytes of nonce XOR IV must be zero (else AEAD_ERR_NONCE_PREFIX); the packet number pn (last 8
+ * bytes XOR the IV's) must be below 2^62 (else AEAD_ERR_NONCE_EXHAUSTED) and greater than every pn
+ * sealed before on the context (else AEAD_ERR_NONCE_ORDER; gaps allowed), checked and committed in one
+ * atomic step as for TLS. Any AAD length (the header). Open checks no order.
+ * RFC 9001 section 6.6 limits, per context (one key): after the confidentiality limit of seals
+ * (AES-GCM 2^23; ChaCha20-Poly1305 none below 2^62) further seals are refused, and after the integrity
+ * limit of failed opens (AES-GCM 2^52, ChaCha20-Poly1305 2^36) further opens are refused, both with
+ * AEAD_ERR_KEY_LIMIT; aead_ctx_usage tells how close a context is, so a stack can update keys first. */
+enum { AEAD_POLICY_QUIC = 4 };
+
+enum {
+    AEAD_ERR_KEY_LIMIT = -18 /* QUIC: the key's confidentiality (seals) or integrity (failed opens) limit is reached */
+};
+
+#define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT (UINT64_C(1) << 23)
+#define AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT (UINT64_C(1) << 52)
+#define AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT (UINT64_C(1) << 36)
+#define AEAD_QUIC_MAX_PACKET_NUMBER ((UINT64_C(1) << 62) - 1)
+
+/* How much a context has been used: seals made (counted for AEAD_POLICY_QUIC and
+ * AEAD_POLICY_RANDOM_NONCE contexts, 0 for the others) and opens that failed authentication (every
+ * context). Either pointer may be NULL. Returns 0, or AEAD_ERR_ARG for a NULL ctx.
+ * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free; the values are a
+ * snapshot. After fork() each process counts on from the inherited values. */
+AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries) AEAD_NOEXCEPT;
+
+/* A keyed QUIC header-protection key ("quic hp"). Thread-safety: like aead_ctx (any number of threads
+ * may call aead_hp_mask concurrently; no allocation in the steady state). */
+typedef struct aead_hp aead_hp;
+
+/* Creates a header-protection key for the suite of an AEAD algorithm: AEAD_AES_128_GCM (16-byte key)
+ * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20. properties: as for
+ * aead_ctx_new_ex ("fips=yes": the AES suites only; ChaCha20 is AEAD_ERR_UNSUPPORTED there).
+ * Returns 0, AEAD_ERR_ARG, _KEY_SIZE, _UNSUPPORTED, _NOMEM or _CRYPTO (*hp_out NULL on failure). */
+AEAD_API int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t key_len,
+                         const char *properties) AEAD_NOEXCEPT;
+
+/* The 5-byte mask for a 16-byte ciphertext sample (RFC 9001 section 5.4): AES suites: the first 5 bytes
+ * of AES-ECB(key, sample); ChaCha20: ChaCha20(key, counter = LE32(sample[0..4]), nonce = sample[4..16])
+ * applied to 5 zero bytes. sample_len must be 16 and mask_cap at least 5 (else AEAD_ERR_ARG, or
+ * AEAD_ERR_BUFFER_TOO_SMALL; nothing written). Returns 5, or a code (mask zeroed after a libcrypto failure). */
+AEAD_API int64_t aead_hp_mask(aead_hp *hp, const uint8_t *sample, size_t sample_len, uint8_t *mask,
+                              size_t mask_cap) AEAD_NOEXCEPT;
+
+/* Frees a header-protection key and cleanses it. NULL is a no-op. As aead_ctx_free for thread-safety. */
+AEAD_API void aead_hp_free(aead_hp *hp) AEAD_NOEXCEPT;
+
+/*
+ * Protects one QUIC packet in place, in one call: seal + header protection.
+ *   packet[0 .. header_len) is the header, its packet-number field being the last pn_len bytes, where
+ *   pn_len = (packet[0] & 3) + 1 as RFC 9000 encodes it; the library writes the low pn_len bytes of pn
+ *   (big-endian) there. packet[header_len .. header_len + payload_len) is the plaintext payload.
+ *   The call seals the payload under nonce = IV XOR pn with the whole header as AAD (the ciphertext
+ *   replaces the payload, the 16-byte tag follows it), then samples the 16 bytes at
+ *   header_len - pn_len + 4 and masks the first byte's low bits (4 for a long header, 0x80 set; 5 for a
+ *   short one) and the packet-number bytes.
+ *   ctx: an AEAD_POLICY_QUIC context (its seal rules and limits apply to pn); hp: the same suite's key.
+ * Returns the packet's length (header_len + payload_len + 16), or a code: AEAD_ERR_ARG (NULL, a ctx of
+ *   another policy, header_len < pn_len + 1), AEAD_ERR_BUFFER_TOO_SMALL (packet_cap below the packet's
+ *   length), AEAD_ERR_TOO_LONG (pn_len + payload_len < 4: no room for the sample), the nonce errors and
+ *   AEAD_ERR_KEY_LIMIT as for a seal. Refusals write nothing; a failure after them zeroes the packet.
+ * Thread-safety: as aead_seal_open (concurrent packets on one ctx and hp). */
+AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint8_t *packet,
+                                   size_t header_len, size_t payload_len, size_t packet_cap) AEAD_NOEXCEPT;
+
+/*
+ * Removes the protection of one received QUIC packet in place, in one call.
+ *   packet[0 .. packet_len) is the whole packet; pn_offset is where its packet-number field starts
+ *   (after the connection ID, and for long headers the length field). largest_pn is the largest packet
+ *   number received so far in the packet-number space (UINT64_MAX: none yet); the full packet number
+ *   is decoded from it (RFC 9000 Appendix A.3) and stored in *pn_out.
+ *   The call unmasks the first byte and the packet-number bytes, then opens the payload in place with
+ *   the unprotected header as AAD. On success the header is unprotected in packet[0 .. pn_offset +
+ *   pn_len), the plaintext follows it, and the return value is its length (packet_len - pn_offset -
+ *   pn_len - 16).
+ * Codes: AEAD_ERR_ARG (NULL, ctx not AEAD_POLICY_QUIC), AEAD_ERR_AUTH (too short for a sample and tag,
+ *   or the tag did not verify: the header is restored as it was, the payload zeroed, the context's
+ *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed).
+ * Thread-safety: as aead_seal_open. */
+AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
+                                     size_t pn_offset, size_t packet_len, uint64_t *pn_out) AEAD_NOEXCEPT;
 
 #ifdef __cplusplus
 }

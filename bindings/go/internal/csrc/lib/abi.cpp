@@ -19,6 +19,7 @@ uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     if (!ctx.alg.gcm || ctx.tag_size != aead::kDefaultTagSize) return bits;
     bits |= AEAD_IND_OPEN_APPROVED;
     const bool known_construction = ctx.policy == AEAD_POLICY_TLS12 || ctx.policy == AEAD_POLICY_TLS13 ||
+                                    ctx.policy == AEAD_POLICY_QUIC ||  // IG C.H scenario 5 (Go: NewGCMForQUIC)
                                     (ctx.policy == AEAD_POLICY_RANDOM_NONCE && aead::shim::drbg_is_fips());
     if (known_construction) bits |= AEAD_IND_SEAL_APPROVED;
     return bits;
@@ -97,9 +98,21 @@ AEAD_API uint32_t aead_version_number(void) noexcept { return AEAD_VERSION_NUMBE
 // Test-only (fault-injection builds): sets how many random-nonce seals a context has made, so that the
 // 2^32 limit can be tested without 2^32 seals.
 AEAD_API void aead_test_set_random_seals(aead_ctx *ctx, uint64_t made) noexcept { ctx->nonces.test_set_count(made); }
+// Sets a QUIC context's seal and failed-open counts, so that the RFC 9001 limits can be tested.
+AEAD_API void aead_test_set_usage(aead_ctx *ctx, uint64_t seals, uint64_t forgeries) noexcept {
+    ctx->nonces.test_set_seals(seals);
+    ctx->forgeries.store(forgeries, std::memory_order_relaxed);
+}
 #endif
 
 AEAD_API void aead_ctx_free(aead_ctx *ctx) noexcept { delete ctx; }
+
+AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries) noexcept {
+    if (ctx == nullptr) return AEAD_ERR_ARG;
+    if (seals != nullptr) *seals = ctx->nonces.seals();
+    if (forgeries != nullptr) *forgeries = ctx->forgeries.load(std::memory_order_relaxed);
+    return 0;
+}
 
 AEAD_API const char *aead_strerror(int64_t code) noexcept {
     switch (code) {
@@ -120,6 +133,7 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_NOMEM: return "out of memory";
         case AEAD_ERR_CRYPTO: return "libcrypto failure";
         case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: 2^32 seals made under this key (SP 800-38D limit); use a new key";
+        case AEAD_ERR_KEY_LIMIT: return "QUIC: this key reached its confidentiality or integrity limit (RFC 9001 section 6.6); update keys";
         case AEAD_ERR_FORKED: return "TLS policy: this context was created before fork(); seal only in the process that created it (open works)";
         default: return code > 0 ? "success" : "unknown error code";
     }

@@ -39,10 +39,21 @@ constexpr const Algorithm *find_algorithm(int id) noexcept {
 
 inline constexpr size_t kRandomNonceSize = 12;  // AEAD_POLICY_RANDOM_NONCE: 96 bits from the DRBG
 
-// AEAD_POLICY_RANDOM_NONCE exists for AES-GCM only (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2).
+// AEAD_POLICY_RANDOM_NONCE exists for AES-GCM only (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2);
+// AEAD_POLICY_QUIC for QUIC's three AEADs (RFC 9001 section 5.3: no AES-192).
 constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
     return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
-           (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm);
+           (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm) ||
+           (policy == AEAD_POLICY_QUIC && a.id != AEAD_AES_192_GCM);
+}
+
+// RFC 9001 section 6.6, per key: seals (confidentiality) and failed opens (integrity) allowed.
+// ChaCha20-Poly1305's confidentiality limit exceeds the 2^62 packet numbers: none.
+constexpr uint64_t quic_seal_limit(const Algorithm &a) noexcept {
+    return a.gcm ? AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT : UINT64_MAX;
+}
+constexpr uint64_t quic_forgery_limit(const Algorithm &a) noexcept {
+    return a.gcm ? AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT : AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT;
 }
 
 // The bytes that precede the ciphertext in a sealed message: the drawn nonce, for the random policy.

@@ -28,10 +28,12 @@ private:
 struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
              size_t iv_len) noexcept
-        : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm, iv, iv_len),
+        : alg(a), policy(p), tag_size(tag), key(t),
+          nonces(p, a.gcm, iv, iv_len, p == AEAD_POLICY_QUIC ? aead::quic_seal_limit(a) : UINT64_MAX),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
           prefix(aead::nonce_prefix_size(p)), overhead(prefix + tag),
-          tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX), born(aead::fork_generation()) {}
+          tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX), born(aead::fork_generation()),
+          forgery_limit(p == AEAD_POLICY_QUIC ? aead::quic_forgery_limit(a) : UINT64_MAX) {}
     aead_ctx(const aead_ctx &) = delete;
     aead_ctx &operator=(const aead_ctx &) = delete;
 
@@ -47,6 +49,8 @@ struct aead_ctx {
     const size_t overhead;              // prefix + tag
     const size_t tls_aad;               // the AAD length a TLS seal must have; SIZE_MAX: any
     const uint64_t born;                // the fork generation of the process that made the context
+    const uint64_t forgery_limit;       // failed opens after which opens are refused (QUIC); else UINT64_MAX
+    std::atomic<uint64_t> forgeries{0};  // opens that failed the tag check
     uint32_t indicator = 0;             // AEAD_IND_* bits, fixed at creation
     const char *provider = "";          // the cipher's provider, static for the process
 };

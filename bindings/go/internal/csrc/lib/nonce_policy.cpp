@@ -15,12 +15,16 @@ uint64_t load_be64(const uint8_t *p) noexcept { return uint64_t{load_be32(p)} <<
 
 }  // namespace
 
-NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len) noexcept
+NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len, uint64_t seal_limit) noexcept
     : mode_(policy == AEAD_POLICY_NONE             ? Mode::none
             : policy == AEAD_POLICY_RANDOM_NONCE   ? Mode::random
+            : policy == AEAD_POLICY_QUIC           ? Mode::quic
             : policy == AEAD_POLICY_TLS12 && gcm   ? Mode::explicit_counter
                                                    : Mode::xor_mask),
-      required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : 13) {
+      required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : policy == AEAD_POLICY_QUIC ? SIZE_MAX : 13),
+      // TLS: every sequence but 2^64-1; QUIC: packet numbers are 62-bit (RFC 9000 section 12.3).
+      max_seq_(policy == AEAD_POLICY_QUIC ? AEAD_QUIC_MAX_PACKET_NUMBER : UINT64_MAX - 1),
+      seal_limit_(seal_limit) {
     // An IV given up front: nothing is learned, so there is no first-seal race. A 12-byte TLS 1.2
     // AES-GCM IV is salt || mask (explicit nonce = mask XOR sequence); the 4-byte one is the salt alone.
     if (iv_len >= 4 && sequenced()) {
@@ -31,10 +35,17 @@ NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len)
 }
 
 bool NoncePolicy::valid_iv_size(int policy, bool gcm, size_t iv_len) noexcept {
+    if (policy == AEAD_POLICY_QUIC) return iv_len == 12;  // the IV is part of the rule: nothing to learn
     if (iv_len == 0) return true;
     if (policy == AEAD_POLICY_TLS13) return iv_len == 12;
     if (policy == AEAD_POLICY_TLS12) return iv_len == 12 || (gcm && iv_len == 4);
     return false;
+}
+
+void NoncePolicy::quic_nonce(uint64_t pn, uint8_t out[12]) const noexcept {
+    const uint64_t last8 = pn ^ mask_;
+    for (int i = 0; i < 4; ++i) out[i] = static_cast<uint8_t>(prefix_ >> (24 - 8 * i));
+    for (int i = 0; i < 8; ++i) out[4 + i] = static_cast<uint8_t>(last8 >> (56 - 8 * i));
 }
 
 int NoncePolicy::reserve_random_seal() noexcept {
@@ -69,11 +80,22 @@ int NoncePolicy::check_and_commit(const uint8_t *nonce) noexcept {
     }
     if (prefix != prefix_) return AEAD_ERR_NONCE_PREFIX;
     const uint64_t seq = last8 ^ mask_;
-    if (seq == UINT64_MAX) return AEAD_ERR_NONCE_EXHAUSTED;
+    if (seq > max_seq_) return AEAD_ERR_NONCE_EXHAUSTED;
+    // QUIC: a seal is reserved under the confidentiality limit first, and given back if the packet
+    // number is then refused, so a refusal consumes neither.
+    if (mode_ == Mode::quic) {
+        uint64_t made = seals_.load(std::memory_order_relaxed);
+        do {
+            if (made >= seal_limit_) return AEAD_ERR_KEY_LIMIT;
+        } while (!seals_.compare_exchange_weak(made, made + 1, std::memory_order_relaxed));
+    }
     // Accept seq only if it is at least next_, and move next_ past it in the same atomic step.
     uint64_t next = next_.load(std::memory_order_relaxed);
     do {
-        if (seq < next) return AEAD_ERR_NONCE_ORDER;
+        if (seq < next) {
+            if (mode_ == Mode::quic) seals_.fetch_sub(1, std::memory_order_relaxed);
+            return AEAD_ERR_NONCE_ORDER;
+        }
     } while (!next_.compare_exchange_weak(next, seq + 1, std::memory_order_acq_rel, std::memory_order_relaxed));
     return 0;
 }

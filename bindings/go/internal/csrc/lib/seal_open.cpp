@@ -49,6 +49,8 @@ template <int Op>
         if (in_len < ctx.overhead) return AEAD_ERR_AUTH;  // too short to hold a tag: not authentic
         if (in_len - ctx.overhead > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
         out_len = in_len - ctx.overhead;
+        // QUIC's integrity limit (RFC 9001 section 6.6): past it, no open is attempted under this key.
+        if (ctx.forgeries.load(std::memory_order_relaxed) >= ctx.forgery_limit) [[unlikely]] return AEAD_ERR_KEY_LIMIT;
     }
     if (out_cap < out_len) return AEAD_ERR_BUFFER_TOO_SMALL;
     if (bad_range(out, out_len)) return AEAD_ERR_ARG;
@@ -69,6 +71,7 @@ template <int Op>
 // After a failure past the checks: a worker that failed midway is not trusted again, and the output
 // is zeroed so that a caller that ignores the code still sees no plaintext.
 [[gnu::cold]] int64_t fail(aead_ctx &ctx, Lease &lease, int rc, uint8_t *out, size_t out_len) noexcept {
+    if (rc == AEAD_ERR_AUTH) ctx.forgeries.fetch_add(1, std::memory_order_relaxed);
     if (rc != AEAD_ERR_AUTH && lease.worker != nullptr) {
         ctx.workers.drop(lease);
         lease = Lease{};

@@ -15,19 +15,22 @@
 
 namespace aead {
 
-class WorkerCache {
+// W is the working context (shim::Worker for AEADs, shim::HpWorker for header protection); the shim
+// frees it with an overload of shim::worker_free.
+template <typename W>
+class WorkerCacheOf {
 public:
     // A worker on loan, and the slot it returns to (kNoSlot: a transient worker, freed when returned).
     struct Lease {
-        shim::Worker *worker = nullptr;
+        W *worker = nullptr;
         size_t slot = kNoSlot;
     };
     static constexpr size_t kNoSlot = SIZE_MAX;
 
-    WorkerCache() = default;
-    WorkerCache(const WorkerCache &) = delete;
-    WorkerCache &operator=(const WorkerCache &) = delete;
-    ~WorkerCache() {
+    WorkerCacheOf() = default;
+    WorkerCacheOf(const WorkerCacheOf &) = delete;
+    WorkerCacheOf &operator=(const WorkerCacheOf &) = delete;
+    ~WorkerCacheOf() {
         for (Slot &s : slots_) shim::worker_free(s.worker.exchange(nullptr, std::memory_order_acquire));
     }
 
@@ -38,20 +41,20 @@ public:
     Lease take() noexcept {
         const size_t home = home_slot();
         Slot &h = slots_[home];
-        if (shim::Worker *w = h.worker.exchange(nullptr, std::memory_order_acquire)) return {w, home};
+        if (W *w = h.worker.exchange(nullptr, std::memory_order_acquire)) return {w, home};
         if (!h.owned.load(std::memory_order_relaxed)) return {};
         for (size_t i = 1; i < kSlots; ++i) {
             const size_t k = (home + i) % kSlots;
             Slot &s = slots_[k];
             if (s.worker.load(std::memory_order_relaxed) == nullptr) continue;
-            if (shim::Worker *w = s.worker.exchange(nullptr, std::memory_order_acquire)) return {w, k};
+            if (W *w = s.worker.exchange(nullptr, std::memory_order_acquire)) return {w, k};
         }
         return {};
     }
 
     // Gives a new worker a slot of its own, the caller's home slot first; without a free slot (more
     // concurrent callers than slots) it stays transient.
-    Lease adopt(shim::Worker *w) noexcept {
+    Lease adopt(W *w) noexcept {
         const size_t start = home_slot();
         for (size_t i = 0; i < kSlots; ++i) {
             const size_t k = (start + i) % kSlots;
@@ -82,7 +85,7 @@ private:
     static constexpr size_t kSlots = 16;
     // One slot per cache line, so threads working different slots do not contend.
     struct alignas(64) Slot {
-        std::atomic<shim::Worker *> worker{nullptr};  // the slot's worker while it is free; NULL while out
+        std::atomic<W *> worker{nullptr};  // the slot's worker while it is free; NULL while out
         std::atomic<bool> owned{false};               // whether a worker (free or out) belongs to the slot
     };
 
@@ -104,5 +107,7 @@ private:
 
     std::array<Slot, kSlots> slots_{};
 };
+
+using WorkerCache = WorkerCacheOf<shim::Worker>;
 
 }  // namespace aead

@@ -1,5 +1,5 @@
 // Cipher fetching (once per process and property query), the runtime probe of EVP_CIPHER_CTX_copy,
-// and what a fetched cipher says about its provider.
+// what a fetched cipher says about its provider, and the dispatch table its provider runs it with.
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -24,6 +24,7 @@ struct CipherSource {
     std::array<std::atomic<EVP_CIPHER *>, 4> ciphers{};
     std::array<std::atomic<int>, 4> copy_probe{};
     std::array<std::atomic<int>, 4> fips{};  // kProbeUnknown, or 1 + whether the cipher is a FIPS provider's
+    std::array<std::atomic<const Dispatch *>, 4> dispatch{};  // NULL: not decided yet; &g_via_evp: EVP
     CipherSource *next = nullptr;
 
     const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
@@ -126,6 +127,147 @@ bool remembered(std::atomic<int> &state, Ask ask) noexcept {
 
 std::atomic<int> g_drbg_fips{0};
 
+// ---- Direct dispatch: the provider's own functions for a fetched cipher ----
+
+// AEAD_DISPATCH=evp: every cipher through EVP (for diagnosis, and the tests' second pass). Read once, when
+// libaead is loaded, so the choice is fixed before any context exists.
+const bool g_force_evp = [] {
+    const char *v = std::getenv("AEAD_DISPATCH");
+    return v != nullptr && std::strcmp(v, "evp") == 0;
+}();
+
+const Dispatch g_via_evp{};  // the "decided: through EVP" mark in CipherSource::dispatch
+
+// Whether an OSSL_ALGORITHM's names ("AES-128-GCM:id-aes128-GCM:2.16...") start with exactly `name`:
+// the whole first name, so that AES-128-GCM does not match AES-128-GCM-SIV.
+bool first_name_is(const char *names, const char *name) noexcept {
+    if (names == nullptr || name == nullptr) return false;
+    const size_t n = std::strlen(name);
+    return std::strncmp(names, name, n) == 0 && (names[n] == 0 || names[n] == ':');
+}
+
+// The functions libaead calls, from one implementation's table; false if one it needs is missing.
+bool take_functions(const OSSL_DISPATCH *fns, Dispatch &d) noexcept {
+    for (const OSSL_DISPATCH *f = fns; f != nullptr && f->function_id != 0; ++f) {
+        switch (f->function_id) {
+#define AEAD_TAKE(id, member, type) \
+    case id: d.member = OSSL_FUNC_##type(f); break
+            AEAD_TAKE(OSSL_FUNC_CIPHER_NEWCTX, newctx, cipher_newctx);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_FREECTX, freectx, cipher_freectx);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_DUPCTX, dupctx, cipher_dupctx);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_ENCRYPT_INIT, encrypt_init, cipher_encrypt_init);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_DECRYPT_INIT, decrypt_init, cipher_decrypt_init);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_UPDATE, update, cipher_update);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_FINAL, final, cipher_final);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, get_ctx_params, cipher_get_ctx_params);
+            AEAD_TAKE(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, set_ctx_params, cipher_set_ctx_params);
+#undef AEAD_TAKE
+            default:
+                break;
+        }
+    }
+    return d.newctx != nullptr && d.freectx != nullptr && d.encrypt_init != nullptr && d.decrypt_init != nullptr &&
+           d.update != nullptr && d.final != nullptr && d.get_ctx_params != nullptr && d.set_ctx_params != nullptr;
+}
+
+// The table of the one implementation in `prov` whose first name is the fetched cipher's. The provider's
+// algorithm array is handed back with unquery whatever is found (its function pointers stay valid: they
+// are the provider's code, loaded while the fetched cipher holds the provider).
+bool find_functions(const OSSL_PROVIDER *prov, const char *name, Dispatch &d) noexcept {
+    int no_store = 0;
+    const OSSL_ALGORITHM *algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_store);
+    if (algs == nullptr) return false;
+    const OSSL_ALGORITHM *found = nullptr;
+    int matches = 0;
+    for (const OSSL_ALGORITHM *a = algs; a->algorithm_names != nullptr; ++a)
+        if (first_name_is(a->algorithm_names, name)) {
+            found = a;
+            ++matches;
+        }
+    const bool ok = matches == 1 && take_functions(found->implementation, d);
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
+    return ok;
+}
+
+enum class Check { same, differs, inconclusive };
+
+// One seal and opens of a fixed message with a 12-byte and then a 16-byte nonce on a provider context
+// made from d, against EVP on the fetched cipher: the direct calls must produce EVP's bytes exactly,
+// accept the right tag and refuse a wrong one. A failure to allocate proves nothing: inconclusive.
+Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
+    static constexpr unsigned char nonce[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
+    static constexpr unsigned char aad[13] = {1, 2, 3};
+    static constexpr unsigned char msg[40] = {42, 43};
+    std::array<unsigned char, 32> key{};
+    for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(0x3C ^ (i * 5));
+    const size_t key_len = static_cast<size_t>(EVP_CIPHER_get_key_length(cipher));
+    if (key_len > key.size()) return Check::differs;
+    CipherCtxPtr evp(EVP_CIPHER_CTX_new());
+    ProvCtxPtr direct(d.newctx(d.provctx), ProvCtxFree{d.freectx});
+    if (!evp || !direct) return Check::inconclusive;
+    if (EVP_CipherInit_ex2(evp.get(), cipher, key.data(), nullptr, 1, nullptr) != 1) return Check::inconclusive;
+    if (d.encrypt_init(direct.get(), key.data(), key_len, nullptr, 0, nullptr) != 1) return Check::differs;
+    const bool gcm = EVP_CIPHER_get_mode(cipher) == EVP_CIPH_GCM_MODE;
+    for (const size_t iv_len : {size_t{12}, size_t{16}}) {
+        if (iv_len != 12 && !gcm) break;  // ChaCha20-Poly1305 takes 12-byte nonces only
+        std::array<unsigned char, sizeof msg + 16> want{}, got{}, back{};
+        int n = 0;
+        OSSL_PARAM ivlen[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, const_cast<size_t *>(&iv_len)),
+                              OSSL_PARAM_END};
+        OSSL_PARAM tag_out[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, want.data() + sizeof msg, 16),
+                                OSSL_PARAM_END};
+        if (EVP_CIPHER_CTX_set_params(evp.get(), ivlen) != 1 ||
+            EVP_CipherInit_ex2(evp.get(), nullptr, nullptr, nonce, 1, nullptr) != 1 ||
+            EVP_CipherUpdate(evp.get(), nullptr, &n, aad, sizeof aad) != 1 ||
+            EVP_CipherUpdate(evp.get(), want.data(), &n, msg, sizeof msg) != 1 ||
+            EVP_CipherFinal_ex(evp.get(), want.data() + sizeof msg, &n) != 1 || EVP_CIPHER_CTX_get_params(evp.get(), tag_out) != 1)
+            return Check::inconclusive;
+        size_t outl = 0;
+        OSSL_PARAM tag_got[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, got.data() + sizeof msg, 16),
+                                OSSL_PARAM_END};
+        if (d.set_ctx_params(direct.get(), ivlen) != 1 || d.encrypt_init(direct.get(), nullptr, 0, nonce, iv_len, nullptr) != 1 ||
+            d.update(direct.get(), nullptr, &outl, sizeof aad, aad, sizeof aad) != 1 ||
+            d.update(direct.get(), got.data(), &outl, sizeof msg, msg, sizeof msg) != 1 || outl != sizeof msg ||
+            d.final(direct.get(), got.data() + sizeof msg, &outl, 0) != 1 || outl != 0 ||
+            d.get_ctx_params(direct.get(), tag_got) != 1 || got != want)
+            return Check::differs;
+        for (const bool forged : {false, true}) {
+            got[sizeof msg + 15] ^= forged ? 1 : 0;
+            OSSL_PARAM tag_in[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, got.data() + sizeof msg, 16),
+                                   OSSL_PARAM_END};
+            if (d.decrypt_init(direct.get(), nullptr, 0, nonce, iv_len, nullptr) != 1 ||
+                d.set_ctx_params(direct.get(), tag_in) != 1 ||
+                d.update(direct.get(), nullptr, &outl, sizeof aad, aad, sizeof aad) != 1 ||
+                d.update(direct.get(), back.data(), &outl, sizeof msg, got.data(), sizeof msg) != 1 ||
+                std::memcmp(back.data(), msg, sizeof msg) != 0)
+                return Check::differs;
+            if ((d.final(direct.get(), back.data() + sizeof msg, &outl, 0) == 1) == forged) return Check::differs;
+        }
+    }
+    return Check::same;
+}
+
+// Whether the cipher may run on its provider's functions, and with which; nullptr: inconclusive.
+const Dispatch *choose_dispatch(CipherSource &src, int index, const EVP_CIPHER *cipher) noexcept {
+    if (g_force_evp) return &g_via_evp;
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
+    if (prov == nullptr) return &g_via_evp;
+    // OpenSSL's own providers only: a third-party provider may lean on what the EVP layer does for it.
+    const char *pname = OSSL_PROVIDER_get0_name(prov);
+    const bool own = pname != nullptr && (std::strcmp(pname, "default") == 0 || std::strcmp(pname, "fips") == 0);
+    if (!own && !cipher_provenance(src, index).fips) return &g_via_evp;
+    Dispatch d;
+    ERR_set_mark();  // whatever the search and the check push is theirs, not the caller's
+    const bool found = find_functions(prov, EVP_CIPHER_get0_name(cipher), d);
+    if (found) d.provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    const Check k = found ? known_answer(cipher, d) : Check::differs;
+    ERR_pop_to_mark();
+    if (k == Check::inconclusive) return nullptr;
+    if (k == Check::differs) return &g_via_evp;
+    auto *kept = new (std::nothrow) Dispatch(d);  // once per source and cipher, kept for the process
+    return kept;  // NULL (out of memory): inconclusive
+}
+
 }  // namespace
 
 int cipher_source(const char *properties, CipherSource **out) noexcept {
@@ -206,6 +348,25 @@ Provenance cipher_provenance(CipherSource &src, int index) noexcept {
     return p;
 }
 
+const Dispatch *cipher_dispatch(CipherSource &src, int index) noexcept {
+    auto &slot = src.dispatch[static_cast<size_t>(index)];
+    const Dispatch *d = slot.load(std::memory_order_acquire);
+    if (d == nullptr) {
+        const EVP_CIPHER *cipher = fetched_cipher(src, index);
+        if (cipher == nullptr) return nullptr;
+        d = choose_dispatch(src, index, cipher);
+        if (d == nullptr) return nullptr;  // inconclusive: through EVP this time, asked again next time
+        const Dispatch *expected = nullptr;
+        if (!slot.compare_exchange_strong(expected, d, std::memory_order_acq_rel)) {
+            if (d != &g_via_evp) delete d;  // another thread decided first
+            d = expected;
+        }
+    }
+    return d == &g_via_evp ? nullptr : d;
+}
+
+bool dispatch_forced_evp() noexcept { return g_force_evp; }
+
 // The library context's DRBG is set up once per process, so its provider is asked once too.
 bool drbg_is_fips() noexcept {
     return remembered(g_drbg_fips, [] {
@@ -219,6 +380,8 @@ bool drbg_is_fips() noexcept {
         return f;
     });
 }
+
+const char *cipher_source_query(const CipherSource &src) noexcept { return src.query(); }
 
 const char *libcrypto_version() noexcept { return OpenSSL_version(OPENSSL_VERSION); }
 

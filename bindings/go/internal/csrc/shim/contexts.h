@@ -8,11 +8,16 @@
 
 namespace aead::shim {
 
+// Each runs one of two ways, fixed when the template is made: through EVP (an EVP_CIPHER_CTX), or
+// directly on the cipher implementation's provider functions (`direct` set: a provider context, the
+// object EVP_CIPHER_CTX wraps, driven with the calls EVP would make; docs/libcrypto.md).
 struct Template {
     const EVP_CIPHER *cipher = nullptr;
     CipherSource *source = nullptr;  // where cipher was fetched, and cipher's index there
     int index = 0;
-    CipherCtxPtr keyed;          // set when workers are copies of it (the usual case)
+    const Dispatch *direct = nullptr;  // set: workers are provider contexts run through these functions
+    CipherCtxPtr keyed;          // EVP: set when workers are copies of it (the usual case)
+    ProvCtxPtr keyed_direct;     // direct: the same, a keyed provider context that workers are dupctx'd from
     unsigned char key[32] = {};  // set only where context copies are unsafe (the cipher fixes its length)
 
     Template() = default;
@@ -22,7 +27,9 @@ struct Template {
 };
 
 struct Worker {
-    CipherCtxPtr ctx;
+    const Dispatch *direct = nullptr;  // as its template's
+    CipherCtxPtr ctx;                  // EVP
+    ProvCtxPtr pctx;                   // direct
     size_t iv_len = 12;  // the IV length the context is set to; changed only when a nonce's differs
     // Random-nonce policy: DRBG output drawn 32 nonces at a time (one RAND_bytes_ex call costs about
     // 300 ns on 3.5 and 1 us on 3.0, a copy out of this buffer nothing). Each nonce is taken once, by the

@@ -1,4 +1,6 @@
 // The one-shot seal and open on a keyed working context: set the IV, feed AAD and data, finish, tag.
+// Two ways, the same steps: a provider context driven directly through its implementation's functions
+// (the usual case; docs/libcrypto.md), or an EVP_CIPHER_CTX.
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -48,9 +50,80 @@ constexpr size_t kChunk = size_t{1} << 30;
     return !fault_point() && EVP_CipherInit_ex2(w.ctx.get(), nullptr, nullptr, nonce.data, enc, nullptr) == 1;
 }
 
+// ---- Direct: the calls EVP_Cipher* would make on its provider context, without the EVP layer ----
+
+// The implementation's update takes size_t lengths; the same chunks as EVP's are kept anyway (no
+// provider is asked for more at once than through EVP). outsize is the input's length, as EVP passes
+// for a stream cipher: also for AAD (out NULL), where a smaller outsize makes the provider refuse it.
+[[gnu::always_inline]] inline bool feed(const Dispatch &d, void *c, uint8_t *out, Bytes in) noexcept {
+    size_t written = 0;
+    if (in.size <= kChunk) [[likely]] {
+        if (in.size == 0) return true;
+        if (fault_point() || d.update(c, out, &written, in.size, in.data, in.size) != 1) return false;
+        return out == nullptr || written == in.size;
+    }
+    while (in.size != 0) {
+        const size_t n = std::min(in.size, kChunk);
+        if (fault_point() || d.update(c, out, &written, n, in.data, n) != 1) return false;
+        if (out != nullptr) {
+            if (written != n) return false;
+            out += n;
+        }
+        in.data += n;
+        in.size -= n;
+    }
+    return true;
+}
+
+// Sets the nonce alone (the context stays keyed) and the direction, the IV length first if it changes.
+[[gnu::always_inline]] inline bool start(Worker &w, const Dispatch &d, Bytes nonce, bool enc) noexcept {
+    void *c = w.pctx.get();
+    if (nonce.size != w.iv_len) {
+        size_t len = nonce.size;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &len), OSSL_PARAM_END};
+        if (fault_point() || d.set_ctx_params(c, p) != 1) return false;
+        w.iv_len = nonce.size;
+    }
+    if (fault_point()) return false;
+    return (enc ? d.encrypt_init(c, nullptr, 0, nonce.data, nonce.size, nullptr)
+                : d.decrypt_init(c, nullptr, 0, nonce.data, nonce.size, nullptr)) == 1;
+}
+
+[[gnu::always_inline]] inline int seal_direct(Worker &w, const Dispatch &d, Bytes nonce, Bytes aad, Bytes in,
+                                              uint8_t *out, size_t tag_len) noexcept {
+    void *c = w.pctx.get();
+    size_t final_len = 0;
+    if (!start(w, d, nonce, true) || !feed(d, c, nullptr, aad) || !feed(d, c, out, in) || fault_point() ||
+        d.final(c, out + in.size, &final_len, 0) != 1 || final_len != 0)
+        return failure_code();
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, out + in.size, tag_len),
+                      OSSL_PARAM_END};
+    if (fault_point() || d.get_ctx_params(c, p) != 1) return failure_code();
+    return 0;
+}
+
+[[gnu::always_inline]] inline int open_direct(Worker &w, const Dispatch &d, Bytes nonce, Bytes aad, Bytes ciphertext,
+                                              Bytes tag, uint8_t *out) noexcept {
+    void *c = w.pctx.get();
+    OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,
+                                                        const_cast<uint8_t *>(tag.data), tag.size),
+                      OSSL_PARAM_END};
+    if (!start(w, d, nonce, false) || fault_point() || d.set_ctx_params(c, p) != 1 || !feed(d, c, nullptr, aad) ||
+        !feed(d, c, out, ciphertext))
+        return failure_code();
+    uint8_t none = 0;
+    size_t final_len = 0;
+    if (fault_point()) return failure_code();
+    // As below: with every step before it done, a failing final is the tag comparison.
+    if (d.final(c, out != nullptr ? out + ciphertext.size : &none, &final_len, 0) != 1) return AEAD_ERR_AUTH;
+    return 0;
+}
+
 }  // namespace
 
 int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {
+    if (const Dispatch *d = w.direct) [[likely]]
+        return seal_direct(w, *d, nonce, aad, in, out, tag_len);
     EVP_CIPHER_CTX *c = w.ctx.get();
     int final_len = 0;
     if (!start(w, nonce, 1) || !feed(c, nullptr, aad) || !feed(c, out, in) ||
@@ -64,6 +137,8 @@ int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_l
 }
 
 int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept {
+    if (const Dispatch *d = w.direct) [[likely]]
+        return open_direct(w, *d, nonce, aad, ciphertext, tag, out);
     EVP_CIPHER_CTX *c = w.ctx.get();
     // The tag must be set after the decrypting init and before the final call.
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG,

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -16,6 +17,32 @@ struct CipherCtxFree {
     void operator()(EVP_CIPHER_CTX *c) const noexcept { EVP_CIPHER_CTX_free(c); }
 };
 using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
+
+// A cipher implementation's own functions, taken from its provider's OSSL_DISPATCH table: the functions
+// EVP_Cipher* would call for it, called without the EVP layer in between (docs/libcrypto.md). Found once
+// per source and cipher (cipher_dispatch) and kept for the process, as the fetched cipher that holds
+// the provider (and so its code) loaded is.
+struct Dispatch {
+    void *provctx = nullptr;  // OSSL_PROVIDER_get0_provider_ctx: what EVP creates its contexts with
+    OSSL_FUNC_cipher_newctx_fn *newctx = nullptr;
+    OSSL_FUNC_cipher_freectx_fn *freectx = nullptr;
+    OSSL_FUNC_cipher_dupctx_fn *dupctx = nullptr;  // optional: without it workers are keyed afresh
+    OSSL_FUNC_cipher_encrypt_init_fn *encrypt_init = nullptr;
+    OSSL_FUNC_cipher_decrypt_init_fn *decrypt_init = nullptr;
+    OSSL_FUNC_cipher_update_fn *update = nullptr;
+    OSSL_FUNC_cipher_final_fn *final = nullptr;
+    OSSL_FUNC_cipher_get_ctx_params_fn *get_ctx_params = nullptr;
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_ctx_params = nullptr;
+};
+
+// Owns one provider-side cipher context (what newctx or dupctx returned); freectx cleanses it.
+struct ProvCtxFree {
+    OSSL_FUNC_cipher_freectx_fn *freectx = nullptr;
+    void operator()(void *c) const noexcept {
+        if (c != nullptr) freectx(c);
+    }
+};
+using ProvCtxPtr = std::unique_ptr<void, ProvCtxFree>;
 
 // Turns a libcrypto failure into a code and drains the calling thread's error queue, so nothing this
 // call pushed outlives it (the queue is per thread and a goroutine may move threads between calls).
@@ -33,9 +60,22 @@ inline int failure_code() noexcept {
 // provider offers it for that query.
 const EVP_CIPHER *fetched_cipher(CipherSource &src, int cipher_index) noexcept;
 
+// A source's property query for EVP_*_fetch (NULL: the library context's defaults).
+const char *cipher_source_query(const CipherSource &src) noexcept;
+
 // Whether EVP_CIPHER_CTX_copy yields an independent, working AEAD context for that source's cipher
 // (broken before 3.0.13 / 3.1.5; refused by some FIPS providers).
 bool context_copy_works(CipherSource &src, int cipher_index) noexcept;
+
+// The dispatch table to run a source's cipher with directly, or NULL where it runs through EVP: the
+// provider is not one of OpenSSL's own (default, fips), its table lacks a function libaead calls, the
+// implementation cannot be identified uniquely, a known-answer check of the direct calls against EVP
+// failed, or AEAD_DISPATCH=evp was set when libaead was loaded. Decided once per source and cipher (a
+// probe that fails for want of memory is not remembered: NULL this time, asked again next time).
+const Dispatch *cipher_dispatch(CipherSource &src, int cipher_index) noexcept;
+
+// Whether AEAD_DISPATCH=evp was set in the environment when libaead was loaded.
+bool dispatch_forced_evp() noexcept;
 
 // Which provider made a source's cipher, and whether it is a FIPS provider.
 Provenance cipher_provenance(CipherSource &src, int cipher_index) noexcept;

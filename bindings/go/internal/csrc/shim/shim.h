@@ -21,10 +21,12 @@ inline constexpr size_t kMaxProperties = 255;
 // longer than kMaxProperties) or AEAD_ERR_NOMEM.
 int cipher_source(const char *properties, CipherSource **out) noexcept;
 
-// A keyed template: a keyed EVP_CIPHER_CTX that workers are copied from, or, where libcrypto cannot
+// A keyed template: a keyed cipher context that workers are copied from, or, where libcrypto cannot
 // copy AEAD contexts safely, the key itself. Read-only after creation, so safe to share between threads.
+// The context is the provider's own, run through the cipher implementation's functions, or (the
+// fallback, and with AEAD_DISPATCH=evp) an EVP_CIPHER_CTX; docs/libcrypto.md.
 struct Template;
-// One working EVP_CIPHER_CTX. Used by one thread at a time.
+// One working cipher context of the same kind. Used by one thread at a time.
 struct Worker;
 
 // Fetches (once) the cipher from src; AEAD_ERR_UNSUPPORTED if no provider offers it for that query.
@@ -59,6 +61,20 @@ int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_l
 // Returns 0, AEAD_ERR_AUTH (worker reusable), AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (worker must be freed).
 // out holds unauthenticated plaintext on failure: the caller wipes it.
 int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
+
+// QUIC header protection (RFC 9001 section 5.4): AES-ECB or ChaCha20 on one 16-byte sample.
+enum class HpCipher : int { aes_128_ecb, aes_256_ecb, chacha20 };
+// A header-protection key (the cipher and a copy of the key, cleansed on free). Read-only, shareable.
+struct HpKey;
+// One working context of a key. Used by one thread at a time.
+struct HpWorker;
+// Fetches (once per source) the cipher; AEAD_ERR_UNSUPPORTED if no provider offers it for the query.
+int hp_key_new(HpKey **out, CipherSource &src, HpCipher cipher, Bytes key) noexcept;
+void hp_key_free(HpKey *k) noexcept;  // NULL is a no-op
+int hp_worker_new(const HpKey &k, HpWorker **out) noexcept;
+void worker_free(HpWorker *w) noexcept;  // NULL is a no-op
+// Writes the 5-byte mask for sample[0..16). 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then free the worker).
+int hp_mask(HpWorker &w, const uint8_t *sample, uint8_t *mask) noexcept;
 
 // "OpenSSL 3.0.19 27 Jan 2026": the libcrypto actually loaded.
 const char *libcrypto_version() noexcept;
