@@ -247,23 +247,34 @@ void run_scenarios(const char *what, Arm arm, Fired fired) {
 
 }  // namespace
 
-TEST_CASE("every allocation fails in turn", "[memory][faults]") {
-    run_scenarios(
-        "allocation failures", [](long n) { g_fail_in = n; }, [] { return g_fail_in.load() == 0; });
+// A runner of scenarios (run_scenarios, run_quic_scenarios) with every allocation failing in turn.
+template <typename Runner>
+void with_allocation_failures(Runner run) {
+    run("allocation failures", [](long n) { g_fail_in = n; }, [] { return g_fail_in.load() == 0; });
 }
 
 #ifdef AEAD_TEST_FAULT_BUILD
-TEST_CASE("every fallible libcrypto call fails in turn", "[memory][faults]") {
+// The same with every fallible libcrypto call failing in turn. Disarming reports how many fault points
+// the scenario passed: the armed one fired if that many were reached.
+template <typename Runner>
+void with_libcrypto_failures(Runner run) {
     long armed = 0;
-    run_scenarios(
-        "libcrypto call failures",
+    run("libcrypto call failures",
         [&](long n) {
             armed = n;
             aead_test_fail_call(n);
         },
-        // Disarming reports how many fault points the scenario passed: the armed one fired if that
-        // many were reached.
         [&] { return aead_test_fail_call(0) >= armed; });
+}
+#endif
+
+TEST_CASE("every allocation fails in turn", "[memory][faults]") {
+    with_allocation_failures([](const char *what, auto arm, auto fired) { run_scenarios(what, arm, fired); });
+}
+
+#ifdef AEAD_TEST_FAULT_BUILD
+TEST_CASE("every fallible libcrypto call fails in turn", "[memory][faults]") {
+    with_libcrypto_failures([](const char *what, auto arm, auto fired) { run_scenarios(what, arm, fired); });
 }
 #endif
 
@@ -435,20 +446,12 @@ void run_quic_scenarios(const char *what, Arm arm, Fired fired) {
 }  // namespace
 
 TEST_CASE("QUIC: every allocation fails in turn", "[memory][faults]") {
-    run_quic_scenarios(
-        "allocation failures", [](long n) { g_fail_in = n; }, [] { return g_fail_in.load() == 0; });
+    with_allocation_failures([](const char *what, auto arm, auto fired) { run_quic_scenarios(what, arm, fired); });
 }
 
 #ifdef AEAD_TEST_FAULT_BUILD
 TEST_CASE("QUIC: every fallible libcrypto call fails in turn", "[memory][faults]") {
-    long armed = 0;
-    run_quic_scenarios(
-        "libcrypto call failures",
-        [&](long n) {
-            armed = n;
-            aead_test_fail_call(n);
-        },
-        [&] { return aead_test_fail_call(0) >= armed; });
+    with_libcrypto_failures([](const char *what, auto arm, auto fired) { run_quic_scenarios(what, arm, fired); });
 }
 #endif
 
