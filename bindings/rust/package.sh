@@ -46,10 +46,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# csrc/ is generated and git-ignored, so cargo counts it as uncommitted and libaead is always
+# packaged with --allow-dirty (its .cargo_vcs_info.json then says "dirty": true), and so is
+# rustls-libaead (below). What csrc/ is made from, and everything else in the two crates, must be
+# committed unless --allow-dirty is given: this check replaces cargo's.
+if [ ${#DIRTY[@]} -eq 0 ] && git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+    CHANGES="$(git -C "$REPO" status --porcelain -- lib shim include meson.build bindings/rust bindings/rustls-libaead)"
+    if [ -n "$CHANGES" ]; then
+        printf 'package.sh: uncommitted changes (pass --allow-dirty to package them anyway):\n%s\n' "$CHANGES" >&2
+        exit 1
+    fi
+fi
 bash "$HERE/vendor-csrc.sh"
 TARGET="${CARGO_TARGET_DIR:-$HERE/target}"
 echo "== cargo package libaead $VERSION"
-(cd "$HERE" && nice cargo package -p libaead "${DIRTY[@]}" --jobs 2)
+(cd "$HERE" && nice cargo package -p libaead --allow-dirty --jobs 2)
 cp "$TARGET/package/libaead-$VERSION.crate" "$OUT/"
 tar -xzf "$OUT/libaead-$VERSION.crate" -C "$WORK"
 bash "$HERE/vendor-csrc.sh" --check "$WORK/libaead-$VERSION/csrc"
@@ -57,12 +68,13 @@ bash "$HERE/vendor-csrc.sh" --check "$WORK/libaead-$VERSION/csrc"
 # rustls-libaead is its own workspace, so cargo cannot pair it with the libaead package by itself:
 # the verification build gets libaead from the .crate just made through a [patch] given on the
 # command line. That patch is unused by the workspace, and cargo records it in Cargo.lock as
-# [[patch.unused]]; the lock file is put back afterwards.
+# [[patch.unused]] (so cargo sees Cargo.lock as changed: --allow-dirty, the check above stands in);
+# the lock file is put back afterwards.
 TARGET="${CARGO_TARGET_DIR:-$RUSTLS/target}"
 echo "== cargo package rustls-libaead $RUSTLS_VERSION (against the libaead $VERSION package)"
 LOCK_SAVED="$WORK/rustls-Cargo.lock"
 cp "$RUSTLS/Cargo.lock" "$LOCK_SAVED"
-(cd "$RUSTLS" && nice cargo package "${DIRTY[@]}" --jobs 2 \
+(cd "$RUSTLS" && nice cargo package --allow-dirty --jobs 2 \
     --config "patch.crates-io.libaead.path=\"$WORK/libaead-$VERSION\"")
 cp "$TARGET/package/rustls-libaead-$RUSTLS_VERSION.crate" "$OUT/"
 
