@@ -1,26 +1,51 @@
 #!/usr/bin/env bash
-# The default `bundled` build as a user gets it: a scratch crate in a fresh temporary directory,
-# outside the repository, depends on this crate by path and runs `cargo test`, with no meson
-# build and no PKG_CONFIG_PATH / LD_LIBRARY_PATH / LIBAEAD_* variables.
-#   bash bindings/rust/test-bundled.sh             # bundled libaead + the system libcrypto
-#   bash bindings/rust/test-bundled.sh --vendored  # bundled libaead + OpenSSL 3.5.5 (openssl-src)
+# The crate as a user gets it from a registry: the libaead .crate file is made (`cargo package`,
+# with csrc/ from vendor-csrc.sh) and unpacked, and a scratch crate in a fresh temporary directory,
+# outside the repository, depends on `libaead = "=X.Y.Z"` patched to that unpacked package (never
+# to this directory) and runs `cargo test`, with no meson build and no PKG_CONFIG_PATH /
+# LD_LIBRARY_PATH / LIBAEAD_* variables.
+#   bash bindings/rust/test-bundled.sh              # bundled libaead + the system libcrypto
+#   bash bindings/rust/test-bundled.sh --vendored   # bundled libaead + OpenSSL 3.5.5 (openssl-src)
+#   bash bindings/rust/test-bundled.sh --pkg-config # default-features = false: the installed libaead
+#                                                   # of a meson tree ($AEAD_BUILD_DIR, default <repo>/build)
+# LIBAEAD_CRATE=<path to libaead-X.Y.Z.crate> tests that file instead of packaging this checkout.
 # Needs: cargo, a C++20 compiler, pkg-config and libssl-dev (the default), or perl and make
-# (--vendored). The scratch crate's test checks libaead against RustCrypto and that the test
-# binary loads no libaead.so (and with --vendored, no libcrypto.so either).
+# (--vendored), or a meson build of the C library (--pkg-config). The scratch crate's test checks
+# libaead against RustCrypto and which libraries the test binary loads: no libaead.so when bundled
+# (and with --vendored, no libcrypto.so either), the meson tree's libaead.so.1 with --pkg-config.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
 MODE=system
 case "${1:-}" in
     "") ;;
     --vendored) MODE=vendored ;;
-    *) echo "usage: $0 [--vendored]" >&2; exit 2 ;;
+    --pkg-config) MODE=pkg-config ;;
+    *) echo "usage: $0 [--vendored | --pkg-config]" >&2; exit 2 ;;
 esac
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/libaead-scratch.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
+VERSION="$(sed -n 's/^version = "\([^"]*\)"/\1/p' "$HERE/Cargo.toml" | head -1)"
+if [ -n "${LIBAEAD_CRATE:-}" ]; then
+    CRATE_FILE="$LIBAEAD_CRATE"
+else
+    # Not verified here (package.sh does that): the scratch build below is the build that counts.
+    bash "$HERE/vendor-csrc.sh" >/dev/null
+    (cd "$HERE" && cargo package -p libaead --allow-dirty --no-verify --quiet --target-dir "$SCRATCH/package-target")
+    CRATE_FILE="$SCRATCH/package-target/package/libaead-$VERSION.crate"
+fi
+mkdir -p "$SCRATCH/crates"
+tar -xzf "$CRATE_FILE" -C "$SCRATCH/crates"
+PACKAGE="$SCRATCH/crates/libaead-$VERSION"
+[ -f "$PACKAGE/Cargo.toml" ] || { echo "test-bundled.sh: $CRATE_FILE holds no libaead-$VERSION/" >&2; exit 1; }
+bash "$HERE/vendor-csrc.sh" --check "$PACKAGE/csrc"
+echo "== $(basename "$CRATE_FILE"): $(wc -c <"$CRATE_FILE") bytes"
+
 FEATURES=""
 [ "$MODE" = vendored ] && FEATURES=', features = ["vendored"]'
+[ "$MODE" = pkg-config ] && FEATURES=', default-features = false, features = ["alloc"]'
 mkdir -p "$SCRATCH/tests"
 cat >"$SCRATCH/Cargo.toml" <<TOML
 [package]
@@ -33,10 +58,14 @@ publish = false
 path = "lib.rs"
 
 [dependencies]
-libaead = { path = "$HERE"$FEATURES }
+libaead = { version = "=$VERSION"$FEATURES }
 
 [dev-dependencies]
 aes-gcm = { version = "0.11.1", default-features = false, features = ["aes", "alloc"] }
+
+# The unpacked .crate stands in for the libaead that crates.io would serve.
+[patch.crates-io]
+libaead = { path = "$PACKAGE" }
 TOML
 echo 'pub use libaead;' >"$SCRATCH/lib.rs"
 # The crate's lock file pins the same dependency versions the repository tests with.
@@ -71,12 +100,36 @@ fn bundled_library_works() {
 RS
 
 cd "$SCRATCH"
-echo "== scratch crate in $SCRATCH (libcrypto: $MODE)"
-env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH -u LIBAEAD_SYS_USE_PKG_CONFIG -u RUSTFLAGS \
-    cargo test --jobs 2 2>&1 | tee "$SCRATCH/test.log"
+echo "== scratch crate in $SCRATCH (mode: $MODE)"
+RUN=(env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH -u LIBAEAD_SYS_USE_PKG_CONFIG -u RUSTFLAGS -u CARGO_TARGET_DIR)
+if [ "$MODE" = pkg-config ]; then
+    AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$REPO/build}" 2>/dev/null && pwd)" || {
+        echo "test-bundled.sh: --pkg-config needs a meson build of the C library (meson setup build && meson compile -C build)" >&2
+        exit 1
+    }
+    [ -e "$AEAD_BUILD_DIR/libaead.so.1" ] && [ -d "$AEAD_BUILD_DIR/meson-uninstalled" ] || {
+        echo "test-bundled.sh: $AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: build the C library first" >&2
+        exit 1
+    }
+    # What a user of an installed libaead sets for a meson tree that is not installed.
+    RUN+=(PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LD_LIBRARY_PATH="$AEAD_BUILD_DIR")
+fi
+"${RUN[@]}" nice cargo test --jobs 2 2>&1 | tee "$SCRATCH/test.log"
+grep -q "Compiling libaead v$VERSION ($PACKAGE)" "$SCRATCH/test.log" || {
+    echo "test-bundled.sh: libaead was not compiled from the unpacked package $PACKAGE" >&2
+    exit 1
+}
 BIN="$(ls target/debug/deps/bundled-* | grep -v '\.d$' | head -1)"
 echo "== $BIN links:"
-ldd "$BIN" | tee "$SCRATCH/ldd.txt"
+"${RUN[@]}" ldd "$BIN" | tee "$SCRATCH/ldd.txt"
+if [ "$MODE" = pkg-config ]; then
+    if ! grep -q "libaead.so.1 => $AEAD_BUILD_DIR/" "$SCRATCH/ldd.txt"; then
+        echo "test-bundled.sh: --pkg-config binary does not load $AEAD_BUILD_DIR/libaead.so.1" >&2
+        exit 1
+    fi
+    echo "== bindings/rust from its package (pkg-config, $AEAD_BUILD_DIR): passed"
+    exit 0
+fi
 if grep -q 'libaead' "$SCRATCH/ldd.txt"; then
     echo "test-bundled.sh: the test binary loads a shared libaead; the bundled copy was not used" >&2
     exit 1
@@ -85,4 +138,4 @@ if [ "$MODE" = vendored ] && grep -q 'libcrypto' "$SCRATCH/ldd.txt"; then
     echo "test-bundled.sh: --vendored binary loads a shared libcrypto" >&2
     exit 1
 fi
-echo "== bindings/rust bundled ($MODE): passed"
+echo "== bindings/rust from its package, bundled ($MODE): passed"

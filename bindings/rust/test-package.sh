@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The two crates as a registry would hold them: package.sh makes libaead-X.Y.Z.crate and
+# rustls-libaead-A.B.C.crate (`cargo package` verifies each by building it unpacked, in isolation,
+# rustls-libaead against the libaead package; csrc/ is checked identical to lib/, shim/, include/),
+# then rustls-libaead's own tests and examples run from its unpacked .crate, with libaead patched to
+# the unpacked libaead .crate (never to the repository): in-memory TLS 1.2 / 1.3 handshakes over
+# every suite against rustls+ring, the fork rules, record-layer checks. Bundled libaead on the
+# system libcrypto, no meson build, no PKG_CONFIG_PATH / LD_LIBRARY_PATH / LIBAEAD_* variables.
+# The libaead crate's own modes from its package: test-bundled.sh [--vendored | --pkg-config].
+#   bash bindings/rust/test-package.sh
+# Needs: cargo, a C++20 compiler, pkg-config, libssl-dev and the openssl CLI (the tests' certificates).
+# One cargo target directory in the work directory serves every build (the verification builds
+# and the tests share rustls and ring); TMPDIR decides where the work directory is.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/libaead-test-package.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+unset PKG_CONFIG_PATH LD_LIBRARY_PATH LIBAEAD_SYS_USE_PKG_CONFIG RUSTFLAGS
+export CARGO_TARGET_DIR="$WORK/target"
+
+bash "$HERE/package.sh" --allow-dirty --out "$WORK/crates"
+
+mkdir -p "$WORK/unpacked"
+for crate in "$WORK"/crates/*.crate; do tar -xzf "$crate" -C "$WORK/unpacked"; done
+LIBAEAD="$(ls -d "$WORK"/unpacked/libaead-[0-9]*)"
+RUSTLS="$(ls -d "$WORK"/unpacked/rustls-libaead-[0-9]*)"
+echo "== rustls-libaead's tests from $(basename "$RUSTLS").crate, libaead from $(basename "$LIBAEAD").crate"
+(cd "$RUSTLS" && nice cargo test --jobs 2 --config "patch.crates-io.libaead.path=\"$LIBAEAD\"") 2>&1 |
+    tee "$WORK/rustls-test.log"
+grep -q "Compiling libaead v[0-9.]* ($LIBAEAD)" "$WORK/rustls-test.log" || {
+    echo "test-package.sh: libaead was not compiled from the unpacked package $LIBAEAD" >&2
+    exit 1
+}
+echo "== crates:"
+(cd "$WORK/crates" && ls -l ./*.crate | awk '{print "   " $5 " bytes  " $NF}')
+echo "== bindings/rust and bindings/rustls-libaead from their packages: passed"
