@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "algorithm.h"
+#include "fork_guard.h"
 #include "nonce_policy.h"
 #include "worker_cache.h"
 
@@ -30,7 +31,7 @@ struct aead_ctx {
         : alg(a), policy(p), tag_size(tag), key(t), nonces(p, a.gcm, iv, iv_len),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
           prefix(aead::nonce_prefix_size(p)), overhead(prefix + tag),
-          tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX) {}
+          tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX), born(aead::fork_generation()) {}
     aead_ctx(const aead_ctx &) = delete;
     aead_ctx &operator=(const aead_ctx &) = delete;
 
@@ -45,6 +46,7 @@ struct aead_ctx {
     const size_t prefix;                // nonce bytes before the ciphertext (random policy: 12)
     const size_t overhead;              // prefix + tag
     const size_t tls_aad;               // the AAD length a TLS seal must have; SIZE_MAX: any
+    const uint64_t born;                // the fork generation of the process that made the context
     uint32_t indicator = 0;             // AEAD_IND_* bits, fixed at creation
     const char *provider = "";          // the cipher's provider, static for the process
 };

@@ -10,6 +10,10 @@ namespace shim = aead::shim;
 using shim::Bytes;
 using Lease = aead::WorkerCache::Lease;
 
+// The nonce length of every policy that decides on nonces (TLS 1.2 / 1.3 and the random policy).
+constexpr size_t kPolicyNonceSize = 12;
+static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceSize == kPolicyNonceSize);
+
 // A buffer [p, p + len) as integers. NULL with a length, or a range running past the end of the address
 // space, is not a buffer: with u = p - 1 (so NULL becomes the top address), both make u + len wrap, one
 // test for the two. The ranges that pass can be compared as half-open intervals without overflow.
@@ -90,23 +94,35 @@ template <int Op>
         if (const int rc = shim::worker_new(*ctx.key, &w)) return fail(ctx, lease, rc, out, out_len);
         lease = ctx.workers.adopt(w);
     }
+    Bytes n{nonce, nonce_len};
+    // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
+    // caller's buffer read twice could change in between (another thread, shared memory) and have a
+    // record sealed under a nonce that was never checked. Both sequenced and random nonces are 12 bytes.
+    uint8_t own_nonce[kPolicyNonceSize];
     // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
     // a refusal like the checks above and writes nothing.
     if constexpr (Op == AEAD_SEAL) {
         if (ctx.nonces.sequenced()) {
-            if (const int rc = ctx.nonces.check_and_commit(nonce)) return rc;
+            // A copy of this context's sequence may live on in the parent (or a sibling) of a fork():
+            // only the process that made the context seals on it (aead.h, AEAD_ERR_FORKED).
+            if (aead::fork_generation() != ctx.born) [[unlikely]] return AEAD_ERR_FORKED;
+            std::memcpy(own_nonce, nonce, kPolicyNonceSize);
+            if (const int rc = ctx.nonces.check_and_commit(own_nonce)) return rc;
+            n = Bytes{own_nonce, kPolicyNonceSize};
         } else if (ctx.nonces.random()) {
             if (const int rc = ctx.nonces.reserve_random_seal()) return rc;  // a refusal: nothing written
         }
     }
-    // The random policy (nonce || ciphertext || tag): the nonce is drawn into out, or read from in.
-    Bytes n{nonce, nonce_len};
+    // The random policy (nonce || ciphertext || tag): the nonce is drawn here and written to out, or
+    // read from in on open.
     const uint8_t *body = in;  // open: ciphertext || tag
     uint8_t *dest = out;       // seal: where the ciphertext goes
     if (ctx.prefix != 0) [[unlikely]] {
         if constexpr (Op == AEAD_SEAL) {
-            if (const int rc = shim::random_nonce(*lease.worker, out, ctx.prefix)) return fail(ctx, lease, rc, out, out_len);
-            n = Bytes{out, ctx.prefix};
+            if (const int rc = shim::random_nonce(*lease.worker, own_nonce, kPolicyNonceSize, aead::fork_generation()))
+                return fail(ctx, lease, rc, out, out_len);
+            std::memcpy(out, own_nonce, kPolicyNonceSize);
+            n = Bytes{own_nonce, kPolicyNonceSize};
             dest = out + ctx.prefix;
         } else {
             n = Bytes{in, ctx.prefix};

@@ -30,6 +30,7 @@ struct Worker {
     static constexpr size_t kNoncePool = 32 * 12;
     unsigned char nonce_pool[kNoncePool];
     size_t pool_used = kNoncePool;
+    uint64_t pool_generation = 0;  // lib's fork generation the pool was drawn in (0: none yet)
 };
 
 }  // namespace aead::shim

@@ -86,8 +86,14 @@ int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t
 // which IG C.H scenario 2 asks of a random 96-bit GCM IV. Drawn here rather than by the provider's own IV
 // generation, which OpenSSL 3 performs only on a context that never had an IV (a fresh context, and so
 // an allocation, per seal). Buffered per worker (contexts.h).
-int random_nonce(Worker &w, uint8_t *out, size_t n) noexcept {
+int random_nonce(Worker &w, uint8_t *out, size_t n, uint64_t generation) noexcept {
     if (n > Worker::kNoncePool) return AEAD_ERR_CRYPTO;
+    if (w.pool_generation != generation) [[unlikely]] {  // a forked copy of the pool: the parent has it too
+        OPENSSL_cleanse(w.nonce_pool, Worker::kNoncePool);
+        w.pool_used = Worker::kNoncePool;
+        w.pool_generation = generation;
+    }
+    // OpenSSL 3's DRBGs reseed when they see a new process id, so the refill below differs from the parent's.
     if (Worker::kNoncePool - w.pool_used < n) {
         if (fault_point() || RAND_bytes_ex(nullptr, w.nonce_pool, Worker::kNoncePool, 0) != 1) return failure_code();
         w.pool_used = 0;

@@ -42,8 +42,10 @@ Provenance template_provenance(const Template &t) noexcept;
 bool drbg_is_fips() noexcept;
 
 // Fills out with n (<= 384) fresh bytes of the default library context's DRBG, drawn in blocks per
-// worker. 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then the worker is dropped like any failed one).
-int random_nonce(Worker &w, uint8_t *out, size_t n) noexcept;
+// worker. Bytes drawn ahead under another `generation` (lib/fork_guard.h: before a fork(), so the
+// parent holds them too) are discarded, never handed out. 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then
+// the worker is dropped like any failed one).
+int random_nonce(Worker &w, uint8_t *out, size_t n, uint64_t generation) noexcept;
 void template_free(Template *t) noexcept;  // cleanses the key material; NULL is a no-op
 
 int worker_new(const Template &t, Worker **out) noexcept;
