@@ -143,23 +143,32 @@ def test_random_nonce_parent_children_grandchild(before):
 
 def test_random_nonce_fork_from_a_thread():
     """fork() called from a thread that has sealed (the child's only thread is that one, on that
-    thread's worker and its partly used pool), while other threads have workers of their own."""
+    thread's worker and its partly used pool), while other threads have workers of their own. They are
+    between calls at the moment of the fork: in the child of a multi-threaded process a lock that
+    another thread held inside libcrypto at that moment stays locked (the DRBG's, on OpenSSL 3.0), which
+    is why POSIX allows only async-signal-safe calls there and Python 3.12 warns about such forks. A
+    program that forks while other threads seal must keep them out of calls at that moment."""
     obj = libaead.AESGCMRandomNonce(bytes(range(32)))
     records = []
     lock = threading.Lock()
     children = []
+    before_fork, after_fork = threading.Barrier(4), threading.Barrier(4)
 
     def work(k):
         mine = seal_random(obj, "thread%d" % k, 3 + 9 * k)
+        before_fork.wait()
         if k == 1:
             children.extend(Child(seal_random, obj, "child%d" % c, PER_PROCESS) for c in range(2))
-        mine += seal_random(obj, "thread%d-after" % k, PER_PROCESS)
+        after_fork.wait()
+        mine += seal_random(obj, "thread%d-after" % k, PER_PROCESS)  # while the children seal
         with lock:
             records.extend(mine)
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
     for t in threads:
         t.start()
+    before_fork.wait()
+    after_fork.wait()
     records += seal_random(obj, "main", PER_PROCESS)
     for t in threads:
         t.join()
