@@ -10,9 +10,12 @@ arguments, return types, accepted sizes and exception types. Additions:
 * calls on large inputs release the GIL, so threads sharing one object encrypt in parallel;
 * ``AESGCMForTLS12``, ``AESGCMForTLS13``, ``ChaCha20Poly1305ForTLS12``, ``ChaCha20Poly1305ForTLS13``
   check TLS nonce sequencing on encryption and raise :class:`NonceReuseError` naming the rule; they
-  take the connection IV up front (``iv=``);
+  take the connection IV up front (``iv=``); in a child process forked after the object was made they
+  refuse to encrypt with :class:`ForkedContextError` (decryption works), so a sequence number is
+  never sealed by two processes;
 * ``AESGCMRandomNonce``: the library draws each nonce (output nonce || ciphertext || tag, the layout of
-  Go's ``cipher.NewGCMWithRandomNonce``);
+  Go's ``cipher.NewGCMWithRandomNonce``); it keeps drawing fresh nonces after ``os.fork()`` in the
+  parent and in every child;
 * ``properties=`` (an OpenSSL property query such as ``"fips=yes"``) and ``.indicator`` (provider,
   FIPS-approved seals and opens) on every class.
 
@@ -23,6 +26,7 @@ C module), "api" (the compiled cffi module) or "abi" (``ffi.dlopen``).
 
 import operator
 import os
+import sys
 from typing import Any, Dict, NamedTuple, NoReturn, Optional, Type, TypeVar
 
 from libaead._binding import backend, fast as _fast, ffi as _ffi, lib as _lib
@@ -31,6 +35,7 @@ from libaead._errors import (
     RFC5288 as _RFC5288,
     TLS12_AAD as _TLS12_AAD,
     TLS13_AAD as _TLS13_AAD,
+    ForkedContextError,
     InvalidTag,
     NonceLimitError,
     NonceReuseError,
@@ -40,7 +45,7 @@ from libaead._errors import (
 )
 from libaead._types import Buffer
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 __all__ = [
     "AESGCM",
@@ -50,6 +55,7 @@ __all__ = [
     "ChaCha20Poly1305",
     "ChaCha20Poly1305ForTLS12",
     "ChaCha20Poly1305ForTLS13",
+    "ForkedContextError",
     "Indicator",
     "InvalidTag",
     "NonceLimitError",
@@ -65,13 +71,13 @@ _T = TypeVar("_T", bound="_Common")
 
 def library_version() -> str:
     """The C library's version and the libcrypto it runs on, e.g.
-    ``"libaead 1.1.0 (OpenSSL 3.5.5 27 Jan 2026)"``."""
+    ``"libaead 1.2.0 (OpenSSL 3.5.5 27 Jan 2026)"``."""
     text: bytes = _ffi.string(_lib.aead_version())
     return text.decode("ascii", "replace")
 
 
 def library_version_number() -> int:
-    """The loaded library's AEAD_VERSION_NUMBER (MAJOR * 10000 + MINOR * 100 + PATCH), e.g. 10100."""
+    """The loaded library's AEAD_VERSION_NUMBER (MAJOR * 10000 + MINOR * 100 + PATCH), e.g. 10200."""
     return int(_lib.aead_version_number())
 
 
@@ -115,6 +121,7 @@ class _Common:
     _policy: int = 0
     _nonce_sizes: range = range(12, 13)
     _nonce_msg: str = "Nonce must be 12 bytes"
+    _max_plaintext: int = int(_lib.AEAD_GCM_MAX_PLAINTEXT)  # longest data (bytes), checked before each call
     _iv_msg: str = ""
     _tls_rules: Dict[int, str] = {}
     _tls_aad_rule: str = ""
@@ -153,7 +160,7 @@ class _Common:
         if _fast is not None:
             bind = self._bind  # type: ignore[attr-defined]  # defined by _fast.Core
             bind(ctx, int(_ffi.cast("uintptr_t", ctx)), cls._nonce_sizes.start, cls._nonce_sizes.stop - 1,
-                 cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE)
+                 cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE, min(cls._max_plaintext, sys.maxsize >> 1))
         return self
 
     def _construction_failed(self, rc: int, has_iv: bool, properties: Optional[str]) -> NoReturn:
@@ -252,6 +259,7 @@ class _AESMixin:
 
 class _ChaChaMixin:
     __slots__ = ()
+    _max_plaintext = int(_lib.AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT)
 
     @classmethod
     def _algorithm(cls, key_len: int) -> int:

@@ -6,7 +6,9 @@ header, has it; in API mode cffi checks each value against the header at build t
 
 CDEF = """
 #define AEAD_ABI_VERSION 1
-#define AEAD_VERSION_NUMBER 10100
+#define AEAD_VERSION_NUMBER 10200
+#define AEAD_GCM_MAX_PLAINTEXT 68719476704
+#define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT 274877906880
 
 typedef struct aead_ctx aead_ctx;
 
@@ -46,6 +48,11 @@ enum {
     AEAD_ERR_NOMEM = -14,
     AEAD_ERR_CRYPTO = -15,
     AEAD_ERR_NONCE_LIMIT = -16
+};
+
+/* library 1.2.0 */
+enum {
+    AEAD_ERR_FORKED = -17
 };
 
 enum {

@@ -8,7 +8,13 @@ from typing import Any, List, Optional, Sequence
 
 from libaead._binding import ffi as _ffi
 from libaead._binding import lib as _lib
-from libaead._errors import LENGTHS, buffer_size as _buffer_size, raise_converted, raise_for as _raise_for
+from libaead._errors import (
+    LENGTHS,
+    batch_too_large as _batch_too_large,
+    buffer_size as _buffer_size,
+    raise_converted,
+    raise_for as _raise_for,
+)
 from libaead._types import Buffer
 
 _seal_open = _lib.aead_seal_open
@@ -19,6 +25,11 @@ _RANDOM_NONCE_OVERHEAD = 28  # nonce(12) || ciphertext || tag(16)
 _EMPTY = b""
 _EMPTY_U8 = _ffi.new("uint8_t[1]")
 _AUTH = int(_lib.AEAD_ERR_AUTH)
+_TOO_LONG = int(_lib.AEAD_ERR_TOO_LONG)
+# The smallest plaintext limit of any algorithm: a length at most this passes without looking up the
+# object's own limit (``_max_plaintext``), so the common case costs one comparison with a constant.
+_LIMIT = min(int(_lib.AEAD_GCM_MAX_PLAINTEXT), int(_lib.AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT))
+_MAXSIZE = sys.maxsize
 _CDATA = _ffi.CData
 
 # Return values are written straight into a freshly created ``bytes`` object that nothing else
@@ -99,11 +110,16 @@ def _many(obj: Any, op: int, nonces: Optional[Sequence[Buffer]], datas: Sequence
             if nonce_list is not None and rec.nonce_len not in obj._nonce_sizes:
                 _raise_for(obj, int(_lib.AEAD_ERR_NONCE_SIZE), i)
             rec.aad, rec.aad_len = a_, 0 if a is None else len(a_)
-            out_len = len(d_) + overhead if op == 1 else len(d_) - overhead
+            in_len = len(d_)  # the view's length, taken once (rec.in_len holds the same)
+            out_len = in_len + overhead if op == 1 else in_len - overhead
             if out_len < 0:
                 _raise_for(obj, _AUTH, i)
-            rec.out_cap = out_len
+            if (in_len if op == 1 else out_len) > obj._max_plaintext:
+                _raise_for(obj, _TOO_LONG, i)
             total += out_len
+            if total > _MAXSIZE:  # as _fast.c: a total no Py_ssize_t (nor any buffer) can hold
+                raise _batch_too_large(obj)
+            rec.out_cap = out_len
         outs: List[bytearray] = []
         if out is not None:
             if len(out) != total:
@@ -141,6 +157,7 @@ class CffiCore:
     _ctx: Any
     _nonce_sizes: range
     _nonce_msg: str
+    _max_plaintext: int
 
     # The four methods below are written out in full (no shared helper) because every Python-level call
     # costs tens of nanoseconds on a 64-byte operation. The argument conversions come first, then the
@@ -164,6 +181,8 @@ class CffiCore:
             if nonce_len not in self._nonce_sizes:
                 raise ValueError(self._nonce_msg)
             n = len(d_)
+            if n > _LIMIT and n > self._max_plaintext:
+                _raise_for(self, _TOO_LONG)
             out_len = n + _TAG
             if _FRESH_BYTES:
                 out = bytes(out_len)
@@ -201,6 +220,8 @@ class CffiCore:
             out_len = n - _TAG
             if out_len < 0:
                 _raise_for(self, _AUTH)
+            if out_len > _LIMIT and out_len > self._max_plaintext:
+                _raise_for(self, _TOO_LONG)
             if _FRESH_BYTES and out_len != 1:
                 out = bytes(out_len)
                 r = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
@@ -239,6 +260,8 @@ class CffiCore:
             if nonce_len not in self._nonce_sizes:
                 raise ValueError(self._nonce_msg)
             n = len(d_)
+            if n > _LIMIT and n > self._max_plaintext:
+                _raise_for(self, _TOO_LONG)
             out_len = n + _TAG
             if len(out) != out_len:
                 raise _buffer_size(out_len)
@@ -276,6 +299,8 @@ class CffiCore:
             out_len = n - _TAG
             if out_len < 0:
                 _raise_for(self, _AUTH)
+            if out_len > _LIMIT and out_len > self._max_plaintext:
+                _raise_for(self, _TOO_LONG)
             if len(out) != out_len:
                 raise _buffer_size(out_len)
             r: int = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
@@ -327,6 +352,9 @@ def _random_nonce_call(obj: Any, op: int, data: Buffer, associated_data: Optiona
         out_len = n + _RANDOM_NONCE_OVERHEAD if op == 1 else n - _RANDOM_NONCE_OVERHEAD
         if out_len < 0:
             _raise_for(obj, _AUTH)
+        plain = n if op == 1 else out_len
+        if plain > _LIMIT and plain > obj._max_plaintext:
+            _raise_for(obj, _TOO_LONG)
         if out is not None:
             if len(out) != out_len:
                 raise _buffer_size(out_len)
@@ -350,6 +378,7 @@ class CffiRandomNonceCore:
     __slots__ = ("_ctx",)
 
     _ctx: Any
+    _max_plaintext: int
 
     def encrypt(self, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Returns nonce(12) || ciphertext || tag(16)."""

@@ -36,6 +36,14 @@ class NonceLimitError(NonceReuseError):
     (NIST SP 800-38D section 8.3). Make a new object with a new key."""
 
 
+class ForkedContextError(NonceReuseError):
+    """A TLS AEAD created before ``os.fork()`` (or a ``multiprocessing`` fork) refused to encrypt in the
+    child: parent and child would otherwise hold the same "next sequence number" and could both seal
+    it (libaead 1.2, AEAD_ERR_FORKED). Decryption keeps working in the child and the parent is never
+    affected; create the object in the process that writes the records. Random-nonce objects are not
+    refused: they draw fresh nonces in every process."""
+
+
 class UnsupportedAlgorithm(_UNSUPPORTED_BASE):  # type: ignore[misc]
     """No provider offers the algorithm for the requested properties (for example ChaCha20-Poly1305
     under a FIPS-only configuration). A subclass of ``cryptography.exceptions.UnsupportedAlgorithm``
@@ -79,6 +87,10 @@ def xor_rules(rfc: str) -> Dict[int, str]:
 
 TLS12_AAD = "{cls}: TLS 1.2 requires exactly 13 bytes of associated data (seq_num, type, version, length)"
 TLS13_AAD = "{cls}: TLS 1.3 requires exactly 5 bytes of associated data (the record header)"
+_FORKED = ("{cls}: encryption refused in a forked child: this object was created before the fork and its "
+           "TLS sequence number belongs to the parent (decryption still works here; create the object in the "
+           "process that writes the records)")
+_BATCH_TOO_LARGE = "%s: the batch's total output is larger than sys.maxsize bytes"
 _NONCE_LIMIT = ("{cls}: 2**32 encryptions with this key reached, the limit for random 96-bit nonces "
                 "(NIST SP 800-38D section 8.3): use a new key")
 
@@ -90,6 +102,8 @@ def _exception(obj: Any, code: int) -> BaseException:
     rule = obj._tls_rules.get(code)
     if rule is not None:
         return NonceReuseError(rule.format(cls=cls))
+    if code == _lib.AEAD_ERR_FORKED:
+        return ForkedContextError(_FORKED.format(cls=cls))
     if code == _lib.AEAD_ERR_NONCE_LIMIT:
         return NonceLimitError(_NONCE_LIMIT.format(cls=cls))
     if code == _lib.AEAD_ERR_AAD_SIZE and obj._tls_aad_rule:
@@ -133,6 +147,11 @@ def raise_for(obj: Any, code: int, index: int = -1) -> NoReturn:
     raise exc
 
 
+def batch_too_large(obj: Any) -> OverflowError:
+    """A batch whose summed output lengths cannot be represented (refused before the call)."""
+    return OverflowError(_BATCH_TOO_LARGE % type(obj).__name__)
+
+
 def buffer_size(out_len: int) -> ValueError:
     return ValueError("buffer must be %d bytes" % out_len)
 
@@ -153,6 +172,8 @@ def fast_fail(obj: Any, code: int, index: int, extra: int, exc: Optional[BaseExc
         raise_converted(exc, index)
     if code == _fast.FAIL_LENGTHS:
         raise ValueError(LENGTHS)
+    if code == _fast.FAIL_TOTAL:
+        raise batch_too_large(obj)
     if code == _fast.FAIL_UNBOUND:
         raise ValueError("%s object was not initialised by its constructor" % type(obj).__name__)
     raise_for(obj, code, index)

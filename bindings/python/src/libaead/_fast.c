@@ -7,6 +7,13 @@
  * Python error hook (set_error_hook), so exception types and messages live in one place (Python).
  * The GIL is released only for calls of at least gil_threshold input bytes (measured: below that the
  * release and re-acquire cost more than another thread could gain).
+ *
+ * Hostile callers (issue 16): every length is read once from its Py_buffer (or bytes object) into a
+ * local or a record, and only that copy is checked and passed on; nothing here re-reads caller memory.
+ * No sum or product of caller-controlled lengths is formed without a check that it fits: each input is
+ * held to the algorithm's limit before its output length is computed, and a batch's output total is
+ * checked against PY_SSIZE_T_MAX before it is added to, so a short `buf` can never match a wrapped
+ * total. Every refusal happens before the C call, with nothing written.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +26,7 @@
 #define FAIL_CONVERT (-1002)      /* an exception is pending: re-raise it naming the record index */
 #define FAIL_LENGTHS (-1003)      /* the sequences of a batch differ in length */
 #define FAIL_UNBOUND (-1004)      /* an object whose constructor did not run */
+#define FAIL_TOTAL (-1005)        /* a batch's summed output length exceeds PY_SSIZE_T_MAX */
 
 #define TAG 16
 #define RANDOM_NONCE_OVERHEAD 28  /* 12-byte nonce + 16-byte tag */
@@ -33,6 +41,7 @@ typedef struct {
     Py_ssize_t nonce_min;  /* accepted nonce lengths (pyca's), checked before the call */
     Py_ssize_t nonce_max;
     int random_nonce;      /* AEAD_POLICY_RANDOM_NONCE: no nonce argument; output nonce || ct || tag */
+    Py_ssize_t max_in;     /* longest plaintext the algorithm allows (AEAD_*_MAX_PLAINTEXT), << PY_SSIZE_T_MAX */
 } Core;
 
 /* Raises through the Python hook; always returns NULL. */
@@ -185,6 +194,15 @@ static int64_t call_one(Core *self, int op, const Input *nonce, const Input *aad
     return r;
 }
 
+/* The length checks the library would make, before any output length is computed from in_len (so the
+ * sum cannot wrap: in_len <= max_in + overhead, far below PY_SSIZE_T_MAX) or any output allocated: 0, or
+ * the code (AEAD_ERR_AUTH: too short to hold the tag; AEAD_ERR_TOO_LONG: over the algorithm's limit). */
+static Py_ssize_t check_length(const Core *self, int op, Py_ssize_t in_len, Py_ssize_t overhead) {
+    if (op == AEAD_SEAL) return in_len > self->max_in ? AEAD_ERR_TOO_LONG : 0;
+    if (in_len < overhead) return AEAD_ERR_AUTH;
+    return in_len - overhead > self->max_in ? AEAD_ERR_TOO_LONG : 0;
+}
+
 static const char *const NAMES_NONCE[] = {"nonce", "data", "associated_data", "buf"};
 static const char *const NAMES_RANDOM[] = {"data", "associated_data", "buf"};
 
@@ -216,11 +234,12 @@ static PyObject *single(Core *self, int op, int into, const char *fname, PyObjec
         goto done;
     }
     const Py_ssize_t overhead = rn ? RANDOM_NONCE_OVERHEAD : TAG;
-    Py_ssize_t out_len = op == AEAD_SEAL ? data.len + overhead : data.len - overhead;
-    if (out_len < 0) {
-        fail((PyObject *)self, AEAD_ERR_AUTH, -1, 0);
+    const Py_ssize_t code = check_length(self, op, data.len, overhead);
+    if (code != 0) {
+        fail((PyObject *)self, code, -1, 0);
         goto done;
     }
+    const Py_ssize_t out_len = op == AEAD_SEAL ? data.len + overhead : data.len - overhead;  /* no wrap */
     if (into && bufview.len != out_len) {
         fail((PyObject *)self, FAIL_BUFFER_SIZE, -1, out_len);
         goto done;
@@ -280,14 +299,16 @@ static int views_get(Views *vs, PyObject *obj, const uint8_t **ptr, size_t *len)
         return 0;
     }
     if (vs->n == vs->cap) {
-        Py_ssize_t cap = vs->cap ? vs->cap * 2 : 16;
-        Py_buffer *nv = (Py_buffer *)PyMem_Realloc(vs->v, (size_t)cap * sizeof(Py_buffer));
+        const size_t cap = vs->cap ? (size_t)vs->cap * 2 : 16;
+        Py_buffer *nv = cap > (size_t)PY_SSIZE_T_MAX / sizeof(Py_buffer)
+                            ? NULL
+                            : (Py_buffer *)PyMem_Realloc(vs->v, cap * sizeof(Py_buffer));
         if (nv == NULL) {
             PyErr_NoMemory();
             return -1;
         }
         vs->v = nv;
-        vs->cap = cap;
+        vs->cap = (Py_ssize_t)cap;
     }
     Py_buffer *view = &vs->v[vs->n];
     if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
@@ -341,7 +362,9 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
         have_buf = 1;
     }
     if (n > STACK_RECORDS) {
-        recs = (aead_record *)PyMem_Malloc((size_t)n * sizeof(aead_record));
+        recs = (size_t)n > (size_t)PY_SSIZE_T_MAX / sizeof(aead_record)
+                   ? NULL
+                   : (aead_record *)PyMem_Malloc((size_t)n * sizeof(aead_record));
         if (recs == NULL) {
             PyErr_NoMemory();
             goto done;
@@ -374,17 +397,22 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
             fail((PyObject *)self, AEAD_ERR_NONCE_SIZE, i, 0);
             goto done;
         }
-        Py_ssize_t in_len = (Py_ssize_t)rec->in_len;
-        Py_ssize_t out_len = op == AEAD_SEAL ? in_len + overhead : in_len - overhead;
-        if (out_len < 0) {
-            fail((PyObject *)self, AEAD_ERR_AUTH, i, 0);
+        const Py_ssize_t in_len = (Py_ssize_t)rec->in_len;  /* a Py_buffer length: <= PY_SSIZE_T_MAX */
+        const Py_ssize_t code = check_length(self, op, in_len, overhead);
+        if (code != 0) {
+            fail((PyObject *)self, code, i, 0);
+            goto done;
+        }
+        const Py_ssize_t out_len = op == AEAD_SEAL ? in_len + overhead : in_len - overhead;  /* no wrap */
+        if (out_len > PY_SSIZE_T_MAX - total) {
+            fail((PyObject *)self, FAIL_TOTAL, i, 0);
             goto done;
         }
         rec->out_cap = (size_t)out_len;
         rec->out = NULL;
         rec->result = 0;
         total += out_len;
-        total_in += in_len;
+        total_in = in_len > PY_SSIZE_T_MAX - total_in ? PY_SSIZE_T_MAX : total_in + in_len; /* only a threshold */
     }
     if (into) {
         if (bufview.len != total) {
@@ -457,16 +485,20 @@ static PyObject *Core_decrypt_many_into(PyObject *self, PyObject *const *args, P
     return many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
 }
 
-/* _bind(owner, address, nonce_min, nonce_max, random_nonce): once, from the Python constructor. */
+/* _bind(owner, address, nonce_min, nonce_max, random_nonce, max_plaintext): once, from the Python constructor. */
 static PyObject *Core_bind(PyObject *op, PyObject *args) {
     Core *self = (Core *)op;
     PyObject *owner;
     unsigned long long address;
-    Py_ssize_t nmin, nmax;
+    Py_ssize_t nmin, nmax, max_in;
     int rn;
-    if (!PyArg_ParseTuple(args, "OKnnp", &owner, &address, &nmin, &nmax, &rn)) return NULL;
+    if (!PyArg_ParseTuple(args, "OKnnpn", &owner, &address, &nmin, &nmax, &rn, &max_in)) return NULL;
     if (self->ctx != NULL) {
         PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
+        return NULL;
+    }
+    if (max_in < 0 || max_in > PY_SSIZE_T_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "libaead: bad plaintext limit");
         return NULL;
     }
     if (address == 0) {
@@ -479,6 +511,7 @@ static PyObject *Core_bind(PyObject *op, PyObject *args) {
     self->nonce_min = nmin;
     self->nonce_max = nmax;
     self->random_nonce = rn;
+    self->max_in = max_in;
     Py_RETURN_NONE;
 }
 
@@ -625,6 +658,7 @@ static int module_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "FAIL_CONVERT", FAIL_CONVERT) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_LENGTHS", FAIL_LENGTHS) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_UNBOUND", FAIL_UNBOUND) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_TOTAL", FAIL_TOTAL) < 0 ||
         PyModule_AddIntConstant(m, "ABI_VERSION_NUMBER", AEAD_VERSION_NUMBER) < 0)
         return -1;
     return 0;
