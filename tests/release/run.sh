@@ -42,7 +42,22 @@ versions() {
 part versions versions
 part "C source tarball" bash "$REPO/tests/release/dist-check.sh"
 part "Go module" bash "$REPO/bindings/go/test-module.sh"
-printf 'Rust crates (libaead, rustls-libaead)\t-\t-\tto do\n' >>"$AEAD_RELEASE_TABLE"
+# The .crate files into dist/, then each tested from its package: rustls-libaead's suite against the
+# libaead package (test-package.sh), and the libaead package in its pkg-config mode on build/ (the
+# bundled and vendored modes are the rust-bundled stage's, also from the package).
+rust_crates() {
+    local start size t
+    start=$(date +%s)
+    bash "$REPO/bindings/rust/package.sh" --allow-dirty --out "$AEAD_DIST_DIR" || return 1
+    bash "$REPO/bindings/rust/test-package.sh" >"$AEAD_DIST_DIR/rust-package.log" 2>&1 ||
+        { tail -30 "$AEAD_DIST_DIR/rust-package.log"; return 1; }
+    LIBAEAD_CRATE="$(ls "$AEAD_DIST_DIR"/libaead-[0-9]*.crate)" bash "$REPO/bindings/rust/test-bundled.sh" --pkg-config || return 1
+    t=$(($(date +%s) - start))
+    size=$(du -ch "$AEAD_DIST_DIR"/*.crate | tail -1 | cut -f1)
+    printf 'Rust crates (libaead, rustls-libaead)\t%s\t%s s\t%s\n' "$size" "$t" \
+        "$(grep -Eo '[0-9]+ passed' "$AEAD_DIST_DIR/rust-package.log" | awk '{n += $1} END {print n " passed (rustls-libaead from its .crate)"}'); pkg-config mode ok" >>"$AEAD_RELEASE_TABLE"
+}
+part "Rust crates" rust_crates
 printf 'Python sdist + abi3 manylinux wheel\t-\t-\tto do\n' >>"$AEAD_RELEASE_TABLE"
 
 echo "=== release artifacts (in $AEAD_DIST_DIR)"
