@@ -87,6 +87,9 @@ func (a *aeadImpl) Usage() Usage {
 	return Usage{Seals: uint64(out[0]), Forgeries: uint64(out[1])}
 }
 
+// Usage reports the random-nonce AEAD's seal and forgery counts.
+func (g *randomNonceGCM) Usage() Usage { return g.a.Usage() }
+
 // UsageOf returns the usage counts of an AEAD made by this package (a QUIC AEAD's, to schedule its
 // key update); ok is false for any other cipher.AEAD.
 func UsageOf(a cipher.AEAD) (u Usage, ok bool) {

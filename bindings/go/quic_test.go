@@ -459,6 +459,31 @@ func TestQUICConstructors(t *testing.T) {
 	}
 }
 
+// TestUsageEveryAEAD: every AEAD of the package has Usage() (and UsageOf): seals are counted on
+// random-nonce AEADs, forgeries on all; another cipher.AEAD is not ok.
+func TestUsageEveryAEAD(t *testing.T) {
+	g, _ := NewGCMWithRandomNonce(make([]byte, 16))
+	plain, _ := NewGCM(make([]byte, 16))
+	ct := g.Seal(nil, nil, []byte("x"), nil)
+	g.Open(nil, nil, flip(ct, 0), nil)
+	plain.Seal(nil, make([]byte, 12), nil, nil)
+	plain.Open(nil, make([]byte, 12), make([]byte, 16), nil)
+	for _, c := range []struct {
+		a    cipher.AEAD
+		want Usage
+	}{{g, Usage{1, 1}}, {plain, Usage{0, 1}}} {
+		u, ok := UsageOf(c.a)
+		if m := c.a.(interface{ Usage() Usage }).Usage(); !ok || u != c.want || m != u {
+			t.Errorf("usage %+v / %+v, want %+v", u, m, c.want)
+		}
+	}
+	blk, _ := aes.NewCipher(make([]byte, 16))
+	std, _ := cipher.NewGCM(blk)
+	if _, ok := UsageOf(std); ok {
+		t.Error("UsageOf(crypto/cipher's GCM) is ok")
+	}
+}
+
 func second[T any](_ T, err error) error { return err }
 
 // TestQUICConcurrent: 8 goroutines protect on one sender (each packet number taken from a shared
