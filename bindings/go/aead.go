@@ -63,7 +63,9 @@ func (e *Error) Error() string {
 
 // Is makes every error returned by Open match ErrOpen, a constructor's AEAD_ERR_UNSUPPORTED (no
 // provider offers the algorithm for the property query) match errors.ErrUnsupported, the
-// random-nonce seal limit match ErrNonceLimit, and a seal refused after fork() match ErrForked.
+// random-nonce seal limit match ErrNonceLimit, a seal refused after fork() match ErrForked, a
+// QUIC key's usage limit match ErrKeyLimit, and a QUIC packet number refused by Protect match
+// ErrPacketNumber.
 func (e *Error) Is(target error) bool {
 	switch target {
 	case ErrOpen:
@@ -74,6 +76,10 @@ func (e *Error) Is(target error) bool {
 		return e.Code == codeNonceLimit
 	case ErrForked:
 		return e.Code == codeForked
+	case ErrKeyLimit:
+		return e.Code == codeKeyLimit
+	case ErrPacketNumber:
+		return e.Code == codeNonceOrder || e.Code == codeNonceExhaust
 	}
 	return false
 }

@@ -49,6 +49,9 @@ echo
 echo "== Batch per record (256 records a batch) against a Seal/Open loop and the C call (issue 20)"
 go tool benchstat -col /what -filter '.name:BatchPerRecord .unit:sec/op' "$raw"
 echo
+echo "== QUIC packets (issue 18): one call vs two calls (ForQUIC AEAD + HeaderProtection) vs pure Go, ns per packet"
+go tool benchstat -col /impl -filter '.name:QUICPacket .unit:(sec/op OR allocs/op)' "$raw"
+echo
 go run ./cmd/ratios -json "$OUT/results.json" "$raw"
 echo
 echo "== load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine may be shared: compare within this run only)"

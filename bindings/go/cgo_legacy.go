@@ -27,3 +27,8 @@ func setCleanup(a *aeadImpl) {
 func setScratchCleanup(s *batchScratch) {
 	runtime.SetFinalizer(s, func(s *batchScratch) { freeScratch(s.mem) })
 }
+
+// setHPCleanup frees the C header-protection key once h becomes unreachable.
+func setHPCleanup(h *HeaderProtection) {
+	runtime.SetFinalizer(h, func(h *HeaderProtection) { C.aead_hp_free(h.hp) })
+}

@@ -55,13 +55,21 @@ echo "== zero allocations per Seal/Open (benchmarks, short run)"
 # 0 allocs/op" for a serial loop) does not count, while one allocation per call does. B/op is
 # timing-dependent and checked by nothing. The exact per-call and per-batch counts are the
 # tests' (testing.AllocsPerRun after a warm-up: TestZeroAllocs, TestBatchAllocs).
-out="$(cd bench && go test -run '^$' -bench '^Benchmark(AESGCM|ChaCha20Poly1305|GCMRandomNonce)$/./././^impl=libaead$' -benchtime=2000x -benchmem .)"
-echo "$out" | grep '^Benchmark' || true
-lines="$(echo "$out" | grep -c '^Benchmark' || true)"
-bad="$(echo "$out" | grep '^Benchmark' | grep -Ev '[[:space:]]0 allocs/op' || true)"
-if [ "$lines" -ne 20 ] || [ -n "$bad" ]; then
-    echo "FAIL: expected 20 libaead benchmarks at 0 allocs/op; got $lines, offenders:" >&2
-    echo "$bad" >&2
-    exit 1
-fi
+# zero_allocs PATTERN COUNT WHAT: the bench module's benchmarks matching PATTERN, 2000 iterations
+# each, must be COUNT lines all at 0 allocs/op.
+zero_allocs() {
+    local out lines bad
+    out="$(cd bench && go test -run '^$' -bench "$1" -benchtime=2000x -benchmem .)"
+    echo "$out" | grep '^Benchmark' || true
+    lines="$(echo "$out" | grep -c '^Benchmark' || true)"
+    bad="$(echo "$out" | grep '^Benchmark' | grep -Ev '[[:space:]]0 allocs/op' || true)"
+    if [ "$lines" -ne "$2" ] || [ -n "$bad" ]; then
+        echo "FAIL: expected $2 $3 at 0 allocs/op; got $lines, offenders:" >&2
+        echo "$bad" >&2
+        exit 1
+    fi
+}
+zero_allocs '^Benchmark(AESGCM|ChaCha20Poly1305|GCMRandomNonce)$/./././^impl=libaead$' 20 "libaead benchmarks"
+echo "== zero allocations per QUIC packet (one call and two calls, protect and unprotect, short run)"
+zero_allocs '^BenchmarkQUICPacket$/./././^impl=(onecall|twocall)$' 16 "libaead QUIC benchmarks"
 echo "== all Go binding tests passed"
