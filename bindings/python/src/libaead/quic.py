@@ -29,6 +29,7 @@ payload protection and header protection, packet-number encoding and decoding in
 from typing import Any, NamedTuple, Optional, Tuple
 
 from libaead import _properties_arg as _properties
+from libaead._binding import fast as _fast
 from libaead._binding import ffi as _ffi
 from libaead._binding import lib as _lib
 from libaead._errors import NonceReuseError, UnsupportedAlgorithm
@@ -94,6 +95,24 @@ _Z16 = bytes(16)
 # As _cffi_core: results are written into a fresh ``bytes`` object nothing else references yet
 # (CPython passes a bytes object's own storage to a ``uint8_t *`` parameter). Elsewhere: bytearray + copy.
 from libaead._cffi_core import _FRESH_BYTES, _writable  # noqa: E402
+
+
+def _address(ptr: Any) -> int:
+    return int(_ffi.cast("uintptr_t", ptr))
+
+
+# The compiled one-call path (_fast.c), when the fast backend is in use: the functions' addresses come
+# from cffi's lib, so _fast itself never links them (and still loads on a 1.1 library).
+_fast_protect: Any = None
+_fast_unprotect: Any = None
+_fast_mask: Any = None
+_fast_seal_open: Any = None
+if _fast is not None and hasattr(_fast, "quic_protect"):
+    _fast.set_quic(_address(_ffi.addressof(_lib, "aead_quic_protect")),
+                   _address(_ffi.addressof(_lib, "aead_quic_unprotect")),
+                   _address(_ffi.addressof(_lib, "aead_hp_mask")))
+    _fast_protect, _fast_unprotect = _fast.quic_protect, _fast.quic_unprotect
+    _fast_mask, _fast_seal_open = _fast.hp_mask, _fast.seal_open
 
 
 def _cipher_name(name: Any) -> str:
@@ -209,16 +228,22 @@ class AEAD(_Frozen):
     (:class:`KeyLimitError`); ``decrypt`` raises :class:`CryptoError` on any failure and
     :class:`KeyLimitError` once the integrity limit is reached."""
 
-    __slots__ = ("_ctx", "_iv")
+    __slots__ = ("_ctx", "_iv", "_ctx_addr")
 
     def __init__(self, cipher_name: bytes, key: Buffer, iv: Buffer, *, properties: Optional[str] = None) -> None:
         ctx = _new_ctx(cipher_name, key, iv, properties, "AEAD %s" % _cipher_name(cipher_name))
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "_iv", int.from_bytes(bytes(iv), "big"))
+        object.__setattr__(self, "_ctx_addr", _address(ctx))
 
     def encrypt(self, data: Buffer, associated_data: Buffer, packet_number: int) -> bytes:
         """The ciphertext and tag of ``data`` with the header ``associated_data`` as AAD."""
         nonce = (self._iv ^ packet_number).to_bytes(12, "big")
+        if _fast_seal_open is not None:
+            r = _fast_seal_open(self._ctx_addr, 1, nonce, associated_data, data)
+            if type(r) is int:
+                raise _call_error(self, r)
+            return r  # type: ignore[no-any-return]
         d_, a_ = _in(data), _in(associated_data)
         n = len(d_) + _TAG
         if _FRESH_BYTES:
@@ -236,6 +261,11 @@ class AEAD(_Frozen):
     def decrypt(self, data: Buffer, associated_data: Buffer, packet_number: int) -> bytes:
         """The plaintext of ``data`` (ciphertext and tag); :class:`CryptoError` if it does not verify."""
         nonce = (self._iv ^ packet_number).to_bytes(12, "big")
+        if _fast_seal_open is not None:
+            r = _fast_seal_open(self._ctx_addr, 2, nonce, associated_data, data)
+            if type(r) is int:
+                raise _call_error(self, r)
+            return r  # type: ignore[no-any-return]
         d_, a_ = _in(data), _in(associated_data)
         n = len(d_) - _TAG
         if n < 0:
@@ -263,13 +293,19 @@ class HeaderProtection(_Frozen):
     """aioquic's ``HeaderProtection(cipher_name, key)``: b"aes-128-ecb", b"aes-256-ecb" or b"chacha20"
     and the "quic hp" key (RFC 9001 section 5.4)."""
 
-    __slots__ = ("_hp",)
+    __slots__ = ("_hp", "_hp_addr")
 
     def __init__(self, cipher_name: bytes, key: Buffer, *, properties: Optional[str] = None) -> None:
-        object.__setattr__(self, "_hp", _new_hp(cipher_name, key, properties,
-                                                "HeaderProtection %s" % _cipher_name(cipher_name)))
+        hp = _new_hp(cipher_name, key, properties, "HeaderProtection %s" % _cipher_name(cipher_name))
+        object.__setattr__(self, "_hp", hp)
+        object.__setattr__(self, "_hp_addr", _address(hp))
 
     def _mask(self, sample: Any) -> bytes:
+        if _fast_mask is not None:
+            r = _fast_mask(self._hp_addr, sample)
+            if type(r) is int:
+                raise _call_error(self, r)
+            return r  # type: ignore[no-any-return]
         mask = bytes(5) if _FRESH_BYTES else _ffi.new("uint8_t[5]")
         rc = _hp_mask(self._hp, sample, _SAMPLE, mask, 5)
         if rc < 0:
@@ -328,7 +364,7 @@ class PacketProtector(_Frozen):
     the "quic key", "quic iv" and "quic hp". Use one object per direction and key phase (a key update is
     a new object; the hp key stays the same, RFC 9001 section 6)."""
 
-    __slots__ = ("_ctx", "_hp")
+    __slots__ = ("_ctx", "_hp", "_ctx_addr", "_hp_addr")
 
     def __init__(self, cipher_name: bytes, key: Buffer, iv: Buffer, hp_key: Buffer, *,
                  properties: Optional[str] = None) -> None:
@@ -338,6 +374,8 @@ class PacketProtector(_Frozen):
         hp = _new_hp(hp_name, hp_key, properties, what)
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "_hp", hp)
+        object.__setattr__(self, "_ctx_addr", _address(ctx))
+        object.__setattr__(self, "_hp_addr", _address(hp))
 
     def protect(self, header: Buffer, payload: Buffer, packet_number: int) -> bytes:
         """The protected packet (header, ciphertext, tag; header protection applied). ``header`` ends
@@ -345,6 +383,11 @@ class PacketProtector(_Frozen):
         ``packet_number``: its content is ignored. Raises :class:`PacketNumberError`,
         :class:`KeyLimitError`, :class:`CryptoError` (pn length + payload below 4 bytes: no sample) or
         ``ValueError`` (a header shorter than its packet-number field plus one byte)."""
+        if _fast_protect is not None:
+            r = _fast_protect(self._ctx_addr, self._hp_addr, packet_number, header, payload)
+            if type(r) is int:
+                raise _call_error(self, r)
+            return r  # type: ignore[no-any-return]
         h_, p_ = _in(header), _in(payload)
         hl, pl = len(h_), len(p_)
         if _FRESH_BYTES:
@@ -380,6 +423,12 @@ class PacketProtector(_Frozen):
         ``largest_pn``, the largest received so far in the packet-number space (None: none yet).
         :class:`CryptoError` when it does not verify or is too short; :class:`KeyLimitError` once the
         integrity limit is reached."""
+        if _fast_unprotect is not None:
+            r = _fast_unprotect(self._ctx_addr, self._hp_addr, _UINT64_MAX if largest_pn is None else largest_pn,
+                                packet, pn_offset)
+            if type(r) is int:
+                raise _call_error(self, r)
+            return r  # type: ignore[no-any-return]
         buf = bytearray(packet)
         b_ = _from_buffer(_U8_ARRAY, buf, True)
         pn = _ffi.new("uint64_t *")
