@@ -3,8 +3,11 @@
 # each libcrypto. For each of LIBCRYPTOS (default "vendored system"): builds the wheel as a user gets it
 # (LIBAEAD_LIBCRYPTO=<kind>), installs it with cryptography into a fresh venv, runs bench/bench.py there
 # and writes bench/results/<kind>.json. The machine is shared: run it when nothing else is measuring.
+# BENCH=quic runs only bench/bench_quic.py (QUIC packet protection vs aioquic 1.7.2, results in
+# bench/results/quic-<kind>.json); BENCH=aead only bench.py; the default runs both (options go to bench.py).
 # Usage: bash bindings/python/bench.sh [bench.py options, e.g. --rounds 9 --gil]
 #        LIBCRYPTOS=vendored bash bindings/python/bench.sh --quick
+#        BENCH=quic LIBCRYPTOS=vendored bash bindings/python/bench.sh
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PY="${PYTHON:-python3}"
@@ -17,7 +20,12 @@ for kind in ${LIBCRYPTOS:-vendored system}; do
     "$PY" -m venv "$TMP/$kind"
     LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 nice -n 10 "$TMP/$kind/bin/pip" wheel --quiet --no-deps \
         -w "$TMP/$kind-wheel" "$HERE"
-    "$TMP/$kind/bin/pip" install --quiet "$TMP/$kind-wheel"/libaead-*.whl "cryptography>=50"
-    (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench.py" --json "$HERE/bench/results/$kind.json" "$@")
+    "$TMP/$kind/bin/pip" install --quiet "$TMP/$kind-wheel"/libaead-*.whl "cryptography>=50" "aioquic==1.7.2"
+    if [ "${BENCH:-all}" != quic ]; then
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench.py" --json "$HERE/bench/results/$kind.json" "$@")
+    fi
+    if [ "${BENCH:-all}" != aead ]; then
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_quic.py" --json "$HERE/bench/results/quic-$kind.json")
+    fi
     echo
 done

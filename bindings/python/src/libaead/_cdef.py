@@ -55,6 +55,20 @@ enum {
     AEAD_ERR_FORKED = -17
 };
 
+/* ABI 1.2: QUIC packet protection (RFC 9001) */
+enum {
+    AEAD_POLICY_QUIC = 4
+};
+
+enum {
+    AEAD_ERR_KEY_LIMIT = -18
+};
+
+#define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT 8388608
+#define AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT 4503599627370496
+#define AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT 68719476736
+#define AEAD_QUIC_MAX_PACKET_NUMBER 4611686018427387903
+
 enum {
     AEAD_IND_FIPS_PROVIDER = 1,
     AEAD_IND_SEAL_APPROVED = 2,
@@ -97,4 +111,15 @@ uint32_t aead_ctx_indicator(const aead_ctx *ctx);
 const char *aead_ctx_provider(const aead_ctx *ctx);
 int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records, size_t count);
 uint32_t aead_version_number(void);
+
+/* ABI 1.2: QUIC */
+typedef struct aead_hp aead_hp;
+int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries);
+int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t key_len, const char *properties);
+int64_t aead_hp_mask(aead_hp *hp, const uint8_t *sample, size_t sample_len, uint8_t *mask, size_t mask_cap);
+void aead_hp_free(aead_hp *hp);
+int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint8_t *packet,
+                          size_t header_len, size_t payload_len, size_t packet_cap);
+int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
+                            size_t pn_offset, size_t packet_len, uint64_t *pn_out);
 """

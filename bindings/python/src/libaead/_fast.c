@@ -634,11 +634,201 @@ static PyObject *get_gil_threshold(PyObject *mod, PyObject *unused) {
     return PyLong_FromSsize_t(gil_threshold);
 }
 
+/* QUIC (library 1.2): one packet per call for libaead.quic.PacketProtector. The two functions are
+ * reached through pointers that libaead/quic.py hands over (set_quic, from cffi's lib), so this module
+ * still loads on a 1.1 library, which lacks them. ctx and hp are the addresses of the objects the
+ * PacketProtector keeps alive (ffi.gc) for as long as it can call here. A refusal of the library is
+ * returned as its negative code (an int), for Python to raise; argument errors raise here. */
+typedef int64_t (*quic_protect_fn)(aead_ctx *, aead_hp *, uint64_t, uint8_t *, size_t, size_t, size_t);
+typedef int64_t (*quic_unprotect_fn)(aead_ctx *, aead_hp *, uint64_t, uint8_t *, size_t, size_t, uint64_t *);
+typedef int64_t (*hp_mask_fn)(aead_hp *, const uint8_t *, size_t, uint8_t *, size_t);
+static quic_protect_fn quic_protect_p;
+static quic_unprotect_fn quic_unprotect_p;
+static hp_mask_fn hp_mask_p;
+
+static PyObject *set_quic(PyObject *mod, PyObject *args) {
+    (void)mod;
+    unsigned long long protect, unprotect, mask;
+    if (!PyArg_ParseTuple(args, "KKK", &protect, &unprotect, &mask)) return NULL;
+    quic_protect_p = (quic_protect_fn)(uintptr_t)protect;
+    quic_unprotect_p = (quic_unprotect_fn)(uintptr_t)unprotect;
+    hp_mask_p = (hp_mask_fn)(uintptr_t)mask;
+    Py_RETURN_NONE;
+}
+
+/* hp_mask(hp, sample) -> the 5-byte mask (bytes), or a negative code (a sample that is not 16 bytes). */
+static PyObject *hp_mask(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 2 || hp_mask_p == NULL) {
+        PyErr_SetString(PyExc_TypeError, "hp_mask(hp, sample) (after set_quic)");
+        return NULL;
+    }
+    aead_hp *hp = (aead_hp *)PyLong_AsVoidPtr(args[0]);
+    if (hp == NULL && PyErr_Occurred()) return NULL;
+    Input in;
+    if (get_input(args[1], &in) < 0) return NULL;
+    uint8_t mask[5];
+    const int64_t r = hp_mask_p(hp, in.ptr, (size_t)in.len, mask, sizeof mask);
+    release_input(&in);
+    if (r < 0) return PyLong_FromLongLong(r);
+    return PyBytes_FromStringAndSize((const char *)mask, sizeof mask);
+}
+
+/* seal_open(ctx, op, nonce, aad, data) -> bytes, or a negative code: libaead.quic.AEAD's encrypt and
+ * decrypt (packets: the GIL is kept). */
+static PyObject *seal_open(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "seal_open(ctx, op, nonce, aad, data)");
+        return NULL;
+    }
+    aead_ctx *ctx = (aead_ctx *)PyLong_AsVoidPtr(args[0]);
+    if (ctx == NULL && PyErr_Occurred()) return NULL;
+    const long op = PyLong_AsLong(args[1]);
+    if (op == -1 && PyErr_Occurred()) return NULL;
+    Input n, a, d;
+    if (get_input(args[2], &n) < 0) return NULL;
+    if (get_input(args[3], &a) < 0) {
+        release_input(&n);
+        return NULL;
+    }
+    if (get_input(args[4], &d) < 0) {
+        release_input(&n);
+        release_input(&a);
+        return NULL;
+    }
+    const Py_ssize_t dl = d.len; /* read once */
+    PyObject *result = NULL;
+    if (op == AEAD_OPEN && dl < TAG) {
+        result = PyLong_FromLong(AEAD_ERR_AUTH);
+    } else if (op == AEAD_SEAL && dl > PY_SSIZE_T_MAX - TAG) {
+        result = PyLong_FromLong(AEAD_ERR_TOO_LONG);
+    } else {
+        const Py_ssize_t out_len = op == AEAD_SEAL ? dl + TAG : dl - TAG;
+        PyObject *out = PyBytes_FromStringAndSize(NULL, out_len);
+        if (out != NULL) {
+            const int64_t r = aead_seal_open(ctx, (int)op, n.ptr, (size_t)n.len, a.ptr, (size_t)a.len, d.ptr,
+                                             (size_t)dl, (uint8_t *)PyBytes_AsString(out), (size_t)out_len);
+            if (r < 0) {
+                Py_DECREF(out);
+                result = PyLong_FromLongLong(r);
+            } else {
+                result = out;
+            }
+        }
+    }
+    release_input(&n);
+    release_input(&a);
+    release_input(&d);
+    return result;
+}
+
+static int quic_keys(PyObject *const *args, Py_ssize_t nargs, const char *fname, aead_ctx **ctx, aead_hp **hp,
+                     uint64_t *number) {
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "%s takes 5 arguments", fname);
+        return -1;
+    }
+    if ((fname[5] == 'p' ? quic_protect_p == NULL : quic_unprotect_p == NULL)) {
+        PyErr_SetString(PyExc_RuntimeError, "libaead._fast: set_quic was not called");
+        return -1;
+    }
+    *ctx = (aead_ctx *)PyLong_AsVoidPtr(args[0]);
+    if (*ctx == NULL && PyErr_Occurred()) return -1;
+    *hp = (aead_hp *)PyLong_AsVoidPtr(args[1]);
+    if (*hp == NULL && PyErr_Occurred()) return -1;
+    unsigned long long n = PyLong_AsUnsignedLongLong(args[2]);
+    if (n == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *number = (uint64_t)n;
+    return 0;
+}
+
+/* quic_protect(ctx, hp, pn, header, payload) -> the protected packet (bytes), or a negative code. */
+static PyObject *quic_protect(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    aead_ctx *ctx;
+    aead_hp *hp;
+    uint64_t pn;
+    if (quic_keys(args, nargs, "quic_protect", &ctx, &hp, &pn) < 0) return NULL;
+    Input h, p;
+    if (get_input(args[3], &h) < 0) return NULL;
+    if (get_input(args[4], &p) < 0) {
+        release_input(&h);
+        return NULL;
+    }
+    const Py_ssize_t hl = h.len, pl = p.len; /* read once */
+    PyObject *out = NULL;
+    if (pl > PY_SSIZE_T_MAX - TAG - hl) {
+        PyErr_SetString(PyExc_OverflowError, "packet too long");
+    } else {
+        out = PyBytes_FromStringAndSize(NULL, hl + pl + TAG);
+        if (out != NULL) {
+            uint8_t *buf = (uint8_t *)PyBytes_AsString(out);
+            memcpy(buf, h.ptr, (size_t)hl);
+            memcpy(buf + hl, p.ptr, (size_t)pl);
+        }
+    }
+    release_input(&h);
+    release_input(&p);
+    if (out == NULL) return NULL;
+    const int64_t r = quic_protect_p(ctx, hp, pn, (uint8_t *)PyBytes_AsString(out), (size_t)hl, (size_t)pl,
+                                     (size_t)(hl + pl + TAG));
+    if (r < 0) {
+        Py_DECREF(out);
+        return PyLong_FromLongLong(r);
+    }
+    return out;
+}
+
+/* quic_unprotect(ctx, hp, largest_pn, packet, pn_offset) -> (header, payload, pn), or a negative code. */
+static PyObject *quic_unprotect(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    aead_ctx *ctx;
+    aead_hp *hp;
+    uint64_t largest;
+    if (quic_keys(args, nargs, "quic_unprotect", &ctx, &hp, &largest) < 0) return NULL;
+    const Py_ssize_t pn_offset = PyLong_AsSsize_t(args[4]);
+    if (pn_offset == -1 && PyErr_Occurred()) return NULL;
+    if (pn_offset < 0) {
+        PyErr_SetString(PyExc_OverflowError, "can't convert negative number to unsigned long");
+        return NULL;
+    }
+    Input in;
+    if (get_input(args[3], &in) < 0) return NULL;
+    const Py_ssize_t n = in.len; /* read once */
+    uint8_t stack[2048];
+    uint8_t *buf = n <= (Py_ssize_t)sizeof stack ? stack : (uint8_t *)PyMem_Malloc((size_t)n);
+    if (buf == NULL) {
+        release_input(&in);
+        return PyErr_NoMemory();
+    }
+    memcpy(buf, in.ptr, (size_t)n);
+    release_input(&in);
+    uint64_t pn = 0;
+    const int64_t r = quic_unprotect_p(ctx, hp, largest, buf, (size_t)pn_offset, (size_t)n, &pn);
+    PyObject *result;
+    if (r < 0) {
+        result = PyLong_FromLongLong(r);
+    } else {
+        const Py_ssize_t hl = n - TAG - (Py_ssize_t)r;
+        result = Py_BuildValue("(y#y#K)", (const char *)buf, hl, (const char *)buf + hl, (Py_ssize_t)r,
+                               (unsigned long long)pn);
+    }
+    memset(buf, 0, (size_t)n);
+    if (buf != stack) PyMem_Free(buf);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"set_error_hook", set_error_hook, METH_O, NULL},
     {"set_gil_threshold", set_gil_threshold, METH_O,
      "Sets the input size (bytes) from which calls release the GIL; returns the previous value."},
     {"gil_threshold", get_gil_threshold, METH_NOARGS, NULL},
+    {"set_quic", set_quic, METH_VARARGS, NULL},
+    {"quic_protect", (PyCFunction)(void (*)(void))quic_protect, METH_FASTCALL, NULL},
+    {"quic_unprotect", (PyCFunction)(void (*)(void))quic_unprotect, METH_FASTCALL, NULL},
+    {"hp_mask", (PyCFunction)(void (*)(void))hp_mask, METH_FASTCALL, NULL},
+    {"seal_open", (PyCFunction)(void (*)(void))seal_open, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };
 
