@@ -25,6 +25,7 @@ struct CipherSource {
     std::array<std::atomic<int>, 4> copy_probe{};
     std::array<std::atomic<int>, 4> fips{};  // kProbeUnknown, or 1 + whether the cipher is a FIPS provider's
     std::array<std::atomic<const Dispatch *>, 4> dispatch{};  // NULL: not decided yet; &g_via_evp: EVP
+    std::array<std::atomic<EVP_CIPHER *>, 3> hp_ciphers{};    // QUIC header protection, by HpCipher
     CipherSource *next = nullptr;
 
     const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
@@ -35,6 +36,8 @@ namespace {
 constexpr std::array<const char *, 4> kCipherNames = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM",
                                                       "ChaCha20-Poly1305"};
 constexpr std::array<int, 4> kKeySizes = {16, 24, 32, 32};
+constexpr std::array<const char *, 3> kHpCipherNames = {"AES-128-ECB", "AES-256-ECB", "ChaCha20"};
+constexpr std::array<int, 3> kHpKeySizes = {16, 32, 32};
 
 CipherSource g_default_source;                   // NULL / "": no list walk on the 1.0 constructor's path
 std::atomic<CipherSource *> g_sources{nullptr};  // every other query, newest first
@@ -301,16 +304,20 @@ int cipher_source(const char *properties, CipherSource **out) noexcept {
     }
 }
 
-const EVP_CIPHER *fetched_cipher(CipherSource &src, int index) noexcept {
-    auto &slot = src.ciphers[static_cast<size_t>(index)];
+namespace {
+
+// The cipher in slot, fetched by name with the source's query on first use; NULL if no provider offers
+// it with that key length.
+const EVP_CIPHER *fetch_once(std::atomic<EVP_CIPHER *> &slot, const CipherSource &src, const char *name,
+                             int key_len) noexcept {
     EVP_CIPHER *c = slot.load(std::memory_order_acquire);
     if (c != nullptr) return c;
-    c = EVP_CIPHER_fetch(nullptr, kCipherNames[static_cast<size_t>(index)], src.query());
+    c = EVP_CIPHER_fetch(nullptr, name, src.query());
     if (c == nullptr) {
         ERR_clear_error();
         return nullptr;
     }
-    if (EVP_CIPHER_get_key_length(c) != kKeySizes[static_cast<size_t>(index)]) {
+    if (EVP_CIPHER_get_key_length(c) != key_len) {
         EVP_CIPHER_free(c);
         return nullptr;
     }
@@ -320,6 +327,18 @@ const EVP_CIPHER *fetched_cipher(CipherSource &src, int index) noexcept {
         return expected;
     }
     return c;  // kept for the life of the process
+}
+
+}  // namespace
+
+const EVP_CIPHER *fetched_cipher(CipherSource &src, int index) noexcept {
+    const auto i = static_cast<size_t>(index);
+    return fetch_once(src.ciphers[i], src, kCipherNames[i], kKeySizes[i]);
+}
+
+const EVP_CIPHER *fetched_hp_cipher(CipherSource &src, HpCipher c) noexcept {
+    const auto i = static_cast<size_t>(c);
+    return fetch_once(src.hp_ciphers[i], src, kHpCipherNames[i], kHpKeySizes[i]);
 }
 
 bool context_copy_works(CipherSource &src, int index) noexcept {
@@ -380,8 +399,6 @@ bool drbg_is_fips() noexcept {
         return f;
     });
 }
-
-const char *cipher_source_query(const CipherSource &src) noexcept { return src.query(); }
 
 const char *libcrypto_version() noexcept { return OpenSSL_version(OPENSSL_VERSION); }
 

@@ -1,7 +1,6 @@
 // QUIC header protection: the 5-byte mask of RFC 9001 section 5.4 from AES-ECB or ChaCha20, on fetched
 // ciphers and per-thread working contexts, as for the AEADs.
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <new>
 
@@ -28,66 +27,15 @@ struct HpWorker {
 
 namespace {
 
-constexpr std::array<const char *, 3> kNames = {"AES-128-ECB", "AES-256-ECB", "ChaCha20"};
-constexpr std::array<int, 3> kKeySizes = {16, 32, 32};
-
-// Fetched header-protection ciphers of one cipher source, for the life of the process, in a lock-free
-// list (a handful of property queries at most).
-struct Fetched {
-    const CipherSource *source;
-    std::array<std::atomic<EVP_CIPHER *>, 3> ciphers{};
-    Fetched *next = nullptr;
-};
-std::atomic<Fetched *> g_fetched{nullptr};
-
-Fetched *node_for(const CipherSource &src) noexcept {
-    Fetched *head = g_fetched.load(std::memory_order_acquire);
-    for (Fetched *f = head; f != nullptr; f = f->next)
-        if (f->source == &src) return f;
-    auto *fresh = new (std::nothrow) Fetched{&src};
-    if (fresh == nullptr) return nullptr;
-    for (;;) {
-        fresh->next = head;
-        if (g_fetched.compare_exchange_weak(head, fresh, std::memory_order_acq_rel, std::memory_order_acquire))
-            return fresh;
-        for (Fetched *f = head; f != nullptr; f = f->next)
-            if (f->source == &src) {
-                delete fresh;
-                return f;
-            }
-    }
-}
-
-// NULL and *unsupported false: out of memory; NULL and *unsupported true: no provider has it.
-const EVP_CIPHER *fetched(CipherSource &src, const char *query, HpCipher c, bool *unsupported) noexcept {
-    *unsupported = false;
-    Fetched *node = node_for(src);
-    if (node == nullptr) return nullptr;
-    auto &slot = node->ciphers[static_cast<size_t>(c)];
-    if (EVP_CIPHER *have = slot.load(std::memory_order_acquire)) return have;
-    EVP_CIPHER *cipher = EVP_CIPHER_fetch(nullptr, kNames[static_cast<size_t>(c)], query);
-    if (cipher == nullptr || EVP_CIPHER_get_key_length(cipher) != kKeySizes[static_cast<size_t>(c)]) {
-        EVP_CIPHER_free(cipher);
-        ERR_clear_error();
-        *unsupported = true;
-        return nullptr;
-    }
-    EVP_CIPHER *expected = nullptr;
-    if (!slot.compare_exchange_strong(expected, cipher, std::memory_order_acq_rel)) {
-        EVP_CIPHER_free(cipher);
-        return expected;
-    }
-    return cipher;
-}
+constexpr std::array<size_t, 3> kKeySizes = {16, 32, 32};
 
 }  // namespace
 
 int hp_key_new(HpKey **out, CipherSource &src, HpCipher c, Bytes key) noexcept {
     *out = nullptr;
-    if (key.size != static_cast<size_t>(kKeySizes[static_cast<size_t>(c)])) return AEAD_ERR_KEY_SIZE;
-    bool unsupported = false;
-    const EVP_CIPHER *cipher = fetched(src, cipher_source_query(src), c, &unsupported);
-    if (cipher == nullptr) return unsupported ? AEAD_ERR_UNSUPPORTED : AEAD_ERR_NOMEM;
+    if (key.size != kKeySizes[static_cast<size_t>(c)]) return AEAD_ERR_KEY_SIZE;
+    const EVP_CIPHER *cipher = fetched_hp_cipher(src, c);
+    if (cipher == nullptr) return AEAD_ERR_UNSUPPORTED;
     auto *k = new (std::nothrow) HpKey;
     if (k == nullptr) return AEAD_ERR_NOMEM;
     k->cipher = cipher;

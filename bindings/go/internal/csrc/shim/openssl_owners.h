@@ -60,8 +60,8 @@ inline int failure_code() noexcept {
 // provider offers it for that query.
 const EVP_CIPHER *fetched_cipher(CipherSource &src, int cipher_index) noexcept;
 
-// A source's property query for EVP_*_fetch (NULL: the library context's defaults).
-const char *cipher_source_query(const CipherSource &src) noexcept;
+// The same for a QUIC header-protection cipher (AES-ECB, ChaCha20).
+const EVP_CIPHER *fetched_hp_cipher(CipherSource &src, HpCipher cipher) noexcept;
 
 // Whether EVP_CIPHER_CTX_copy yields an independent, working AEAD context for that source's cipher
 // (broken before 3.0.13 / 3.1.5; refused by some FIPS providers).
