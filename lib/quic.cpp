@@ -5,6 +5,7 @@
 
 #include "aead.h"
 #include "context.h"
+#include "ranges.h"
 
 struct aead_hp {
     explicit aead_hp(aead::shim::HpKey *k) noexcept : key(k) {}
@@ -26,20 +27,13 @@ constexpr size_t kMaskSize = 5;
 constexpr size_t kTagSize = 16;
 constexpr size_t kNonceSize = 12;
 
-// As in seal_open.cpp: NULL with a length, or a range past the end of the address space.
-bool bad_range(const void *p, size_t len) noexcept {
-    const uintptr_t u = reinterpret_cast<uintptr_t>(p) - 1;
-    return u + len < u;
-}
+using aead::bad_range;
 
 // The mask for one sample on a worker of the calling thread's; a worker that failed is dropped.
 int mask_of(aead_hp &hp, const uint8_t *sample, uint8_t *mask) noexcept {
-    HpLease lease = hp.workers.take();
-    if (lease.worker == nullptr) [[unlikely]] {
-        shim::HpWorker *w = nullptr;
-        if (const int rc = shim::hp_worker_new(*hp.key, &w)) return rc;
-        lease = hp.workers.adopt(w);
-    }
+    HpLease lease;
+    if (const int rc = hp.workers.take_or_make(lease, [&](shim::HpWorker **w) { return shim::hp_worker_new(*hp.key, w); }))
+        return rc;
     if (const int rc = shim::hp_mask(*lease.worker, sample, mask)) {
         hp.workers.drop(lease);
         return rc;

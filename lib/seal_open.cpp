@@ -3,6 +3,7 @@
 
 #include "aead.h"
 #include "context.h"
+#include "ranges.h"
 
 namespace {
 
@@ -14,13 +15,7 @@ using Lease = aead::WorkerCache::Lease;
 constexpr size_t kPolicyNonceSize = 12;
 static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceSize == kPolicyNonceSize);
 
-// A buffer [p, p + len) as integers. NULL with a length, or a range running past the end of the address
-// space, is not a buffer: with u = p - 1 (so NULL becomes the top address), both make u + len wrap, one
-// test for the two. The ranges that pass can be compared as half-open intervals without overflow.
-[[gnu::always_inline]] inline bool bad_range(const void *p, size_t len) noexcept {
-    const uintptr_t u = reinterpret_cast<uintptr_t>(p) - 1;
-    return u + len < u;
-}
+using aead::bad_range;
 
 // Whether a non-empty input [p, p + len) meets the written range [o, o_end). Integers, not pointers:
 // comparing pointers into unrelated objects is undefined.
@@ -91,12 +86,8 @@ template <int Op>
     if (const int64_t refused = check_call<Op>(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap, out_len))
         return refused;
 
-    lease = ctx.workers.take();
-    if (lease.worker == nullptr) [[unlikely]] {
-        shim::Worker *w = nullptr;
-        if (const int rc = shim::worker_new(*ctx.key, &w)) return fail(ctx, lease, rc, out, out_len);
-        lease = ctx.workers.adopt(w);
-    }
+    if (const int rc = ctx.workers.take_or_make(lease, [&](shim::Worker **w) { return shim::worker_new(*ctx.key, w); }))
+        [[unlikely]] return fail(ctx, lease, rc, out, out_len);
     Bytes n{nonce, nonce_len};
     // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
     // caller's buffer read twice could change in between (another thread, shared memory) and have a

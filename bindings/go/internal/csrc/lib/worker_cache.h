@@ -52,6 +52,18 @@ public:
         return {};
     }
 
+    // take(), or, when that finds none, a worker made by make(W **) (returning 0 or a code) and adopted.
+    // On a code, l stays empty.
+    template <typename Make>
+    [[gnu::always_inline]] int take_or_make(Lease &l, Make make) noexcept {
+        l = take();
+        if (l.worker != nullptr) [[likely]] return 0;
+        W *w = nullptr;
+        if (const int rc = make(&w)) return rc;
+        l = adopt(w);
+        return 0;
+    }
+
     // Gives a new worker a slot of its own, the caller's home slot first; without a free slot (more
     // concurrent callers than slots) it stays transient.
     Lease adopt(W *w) noexcept {
