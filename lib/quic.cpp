@@ -117,7 +117,8 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
     const uint8_t first = packet[0];  // read once: it says how long the packet number is
     const size_t pn_len = (first & 3u) + 1;
     if (header_len < pn_len + 1) return AEAD_ERR_ARG;
-    if (payload_len > SIZE_MAX - kTagSize - header_len) return AEAD_ERR_TOO_LONG;
+    // Each term checked before the sum: SIZE_MAX - kTagSize - header_len itself wraps for a huge header.
+    if (header_len > SIZE_MAX - kTagSize || payload_len > SIZE_MAX - kTagSize - header_len) return AEAD_ERR_TOO_LONG;
     const size_t total = header_len + payload_len + kTagSize;
     if (packet_cap < total) return AEAD_ERR_BUFFER_TOO_SMALL;
     if (bad_range(packet, total)) return AEAD_ERR_ARG;

@@ -304,6 +304,9 @@ TEST_CASE("protect and unprotect refuse what they must, and change nothing when 
     CHECK(aead_quic_protect(q.ctx, q.hp, 10, packet.data(), 1, 30, packet.size()) == AEAD_ERR_ARG);
     CHECK(aead_quic_protect(q.ctx, q.hp, 10, packet.data(), header.size(), 1, packet.size()) == AEAD_ERR_TOO_LONG);
     CHECK(aead_quic_protect(q.ctx, q.hp, 10, packet.data(), header.size(), SIZE_MAX - 8, SIZE_MAX) == AEAD_ERR_TOO_LONG);
+    // A header length whose sum with the tag wraps (the total would come out as 7 bytes).
+    CHECK(aead_quic_protect(q.ctx, q.hp, 10, packet.data(), SIZE_MAX - 8, 0, packet.size()) == AEAD_ERR_TOO_LONG);
+    CHECK(aead_quic_protect(q.ctx, q.hp, 10, packet.data(), SIZE_MAX - 8, 8, SIZE_MAX) == AEAD_ERR_TOO_LONG);
     CHECK(aead_quic_protect(q.ctx, nullptr, 10, packet.data(), header.size(), 30, packet.size()) == AEAD_ERR_ARG);
     test::Ctx tls(AEAD_AES_256_GCM, AEAD_POLICY_TLS13, k.key, 0, k.iv);
     CHECK(aead_quic_protect(tls, q.hp, 10, packet.data(), header.size(), 30, packet.size()) == AEAD_ERR_ARG);
