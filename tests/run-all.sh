@@ -6,6 +6,9 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 export AEAD_BUILD_DIR="$repo/build"
+# ccache (meson uses it when installed) keyed on paths relative to the checkout and not on the build
+# directory, so a fresh clone elsewhere reuses the objects of the last run (CI clones main anew each time).
+export CCACHE_BASEDIR="$repo" CCACHE_NOHASHDIR=1
 # No LD_LIBRARY_PATH here: it would outrank the RUNPATH of the tests in every other build directory
 # (build-vendored, build-asan, ...) and load build/'s libaead there. Each script sets its own paths.
 

@@ -22,10 +22,15 @@ configured() {  # dir, meson setup options... : configure (if new) and compile
 
 status=0
 run() {  # label, command...
-    local label=$1
+    local label=$1 start=$SECONDS
     shift
     echo "--- fips: $label"
-    if "$@"; then echo "--- fips: $label passed"; else echo "--- fips: $label FAILED"; status=1; fi
+    if "$@"; then
+        echo "--- fips: $label passed in $((SECONDS - start)) s"
+    else
+        echo "--- fips: $label FAILED after $((SECONDS - start)) s"
+        status=1
+    fi
 }
 
 suite() {  # build dir [more tests...]: the fips test, the memory test (no allocation per call,
