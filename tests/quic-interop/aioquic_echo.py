@@ -22,10 +22,11 @@ own OpenSSL's default configuration: one FIPS provider module serves one libcryp
 OpenSSL is initialised first without it, then the variables are set and libaead is loaded.
 
 Success: one line "aioquic[+libaead] ROLE ok bytes=N suite=NAME key_updates=K initiated=I dropped=D
-[forgeries=F] [provider=P]" on stdout, exit 0. key_updates: 1-RTT key updates of the connection (either side's),
-initiated: those this side asked for, dropped: packets aioquic dropped because they did not decrypt;
+[forgeries=F seals=S provider=P [seal_approved=A/N]]" on stdout, exit 0. key_updates: 1-RTT key updates
+of the connection (either side's), initiated: those this side asked for, dropped: packets aioquic dropped because they did not decrypt;
 forgeries (--libaead): failed authentications summed over every libaead key of the connection, from
-libaead's own usage counters (aead_ctx_usage); provider: the OpenSSL provider of those keys.
+libaead's own usage counters (aead_ctx_usage), seals likewise; provider: the OpenSSL provider of those
+keys; seal_approved (--fips): how many of the N keys libaead's FIPS indicator marks as approved for sealing.
 Anything else: a message on stderr and exit status 1.
 """
 
@@ -241,8 +242,13 @@ def summary(proto, logger, n):
         # Every packet aioquic dropped as undecryptable is one libaead counted as a forgery, and no other.
         if forgeries != t.dropped:
             fail("libaead counted %d forgeries, aioquic dropped %d packets (%s)" % (forgeries, t.dropped, line))
-        if ARGS.fips and providers != ["fips"]:
-            fail("--fips: libaead keys came from %s (%s)" % (providers, line))
+        if ARGS.fips:
+            # docs/quic.md: under a FIPS provider, QUIC AES-GCM seals are reported approved (IG C.H).
+            approved = sum(1 for o in aeads if _lib.aead_ctx_indicator(o._ctx) & _lib.AEAD_IND_SEAL_APPROVED)
+            line += " seal_approved=%d/%d" % (approved, len(aeads))
+            if providers != ["fips"] or approved != len(aeads):
+                fail("--fips: libaead keys from %s, %d of %d with approved seals (%s)" % (
+                    providers, approved, len(aeads), line))
     print(line, flush=True)
 
 

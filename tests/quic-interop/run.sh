@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # QUIC interop of libaead's packet protection with stacks nobody here wrote, over loopback UDP (issue 18).
 #
-# Peers (the table below; each either speaks the echo protocol of aioquic_echo.py's docstring):
+# Peers (the table below; all speak the echo protocol of aioquic_echo.py's docstring):
 #   aioquic          aioquic 1.7.2 from PyPI, unmodified, on its own packet protection (aioquic_echo.py)
 #   aioquic+libaead  the same script with docs/quic.md's two-line swap (libaead.quic.AEAD / HeaderProtection)
 #   quic-go          quic-go v0.65.0, unmodified (quicgo/, its own go.mod)
 #   quinn+libaead    quinn on bindings/rustls-libaead (its examples quic-echo-server / quic-echo-client)
 #   quinn+ring       the same examples with --ring
-#   The quinn rows are enabled when those example sources exist in bindings/rustls-libaead/examples/.
+#   The quinn rows are enabled when those example sources exist in bindings/rustls-libaead/examples/
+#   (or AEAD_QUIC_QUINN_BIN names a directory with both binaries).
+# What the harness reads from each peer: the last line of its stdout with "bytes=N", its fields suite=
+# (the negotiated or the one forced; TLS13_ names are taken as TLS_), key_updates= / initiated= and, from a
+# libaead side, forgeries= (libaead's own count of failed authentications while the connection ran).
 # Matrix: every libaead side (aioquic+libaead, quinn+libaead) against every other enabled peer, in both
-# roles, for each suite in SUITES (the side that can choose constrains it; both sides must report it):
+# roles, for each suite in SUITES (a side that can choose constrains it; every side that reports the suite
+# must report that one):
 #   plain       1 MiB echoed byte for byte;
 #   key-update  the same, with a 1-RTT key update initiated by the libaead side mid-transfer (and followed
 #               by the peer: aioquic_echo.py checks packets decrypted under the new keys; quic-go and
-#               aioquic report the update they saw);
+#               aioquic report the update they saw). aioquic keeps no old receive keys after its own
+#               update, so the peer's packets still in flight then fail to open and are dropped: they
+#               appear in aioquic's drop count and, on libaead, in the forgery count (tens per update);
 #   proxy-flip  through flip_proxy.py, which flips the last byte of every 20th data-carrying 1-RTT packet
 #               (at most 30) travelling to the libaead side: those must be dropped (the libaead side's
 #               forgery count, read from libaead's own usage counters, is > 0) and the echo still complete;
@@ -26,7 +33,7 @@
 # reinstalled when the binding's sources change.
 # Usage: bash tests/quic-interop/run.sh   (AEAD_BUILD_DIR: the C library's build, default <repo>/build;
 #        AEAD_QUIC_PEERS / AEAD_QUIC_SUITES / AEAD_QUIC_CASES: regexes selecting rows; AEAD_INTEROP_KEEP=1
-#        keeps the work directory)
+#        keeps the work directory; AEAD_QUIC_JOBS: cases run at a time, default 2)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -100,7 +107,8 @@ elif have_example quic-echo-server && have_example quic-echo-client; then
     t0=$(date +%s)
     (
         cd "$CRATE"
-        PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+        # The tls-interop stage's flags, so both stages share one set of build artifacts.
+        PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" RUSTFLAGS="-D warnings" \
             cargo build --locked --example quic-echo-server --example quic-echo-client
     ) && QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" || QUINN_WHY="cargo build of the examples FAILED"
 fi
@@ -324,7 +332,7 @@ run_case() {
     fips)
         local prov
         prov=$(field "$our_out" provider)
-        what="$what; our keys' provider ${prov:-?}"
+        what="$what; our keys' provider ${prov:-?}, approved seals on $(field "$our_out" seal_approved) keys"
         [ "$prov" = fips ] || { ok=1; what="$what; not the FIPS provider"; }
         ;;
     esac
