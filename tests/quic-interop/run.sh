@@ -96,7 +96,7 @@ t0=$(date +%s)
 (cd "$HERE/quicgo" && GOFLAGS=-mod=readonly go build -o "$WORK/quicgo" .)
 echo "== quic-go echo built in $(($(date +%s) - t0)) s ($(cd "$HERE/quicgo" && go list -m -f '{{.Path}} {{.Version}}' github.com/quic-go/quic-go))"
 
-QUINN=0 QUINN_WHY="bindings/rustls-libaead/examples has no quic-echo-server / quic-echo-client"
+QUINN=0 QUINN_WHY="bindings/rustls-libaead/examples has no quic-echo-server / quic-echo-client" QUINN_BROKEN=0
 QBIN="$CRATE/target/debug/examples"
 have_example() { [ -e "$CRATE/examples/$1.rs" ] || [ -e "$CRATE/examples/$1/main.rs" ]; }
 if [ -n "${AEAD_QUIC_QUINN_BIN:-}" ]; then  # examples built elsewhere (a directory with both binaries)
@@ -110,7 +110,8 @@ elif have_example quic-echo-server && have_example quic-echo-client; then
         # The tls-interop stage's flags, so both stages share one set of build artifacts.
         PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" RUSTFLAGS="-D warnings" \
             cargo build --locked --example quic-echo-server --example quic-echo-client
-    ) && QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" || QUINN_WHY="cargo build of the examples FAILED"
+    ) && QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" ||
+        QUINN_WHY="cargo build of the examples FAILED" QUINN_BROKEN=1  # a failed row at the end
 fi
 export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # quinn+libaead's libaead
 
@@ -378,6 +379,10 @@ done
 wait
 
 RESULTS=()
+if [ "$QUINN_BROKEN" = 1 ]; then  # examples that exist but do not build: their rows cannot run
+    RESULTS+=("$(printf '%-42s %-29s %-11s %-7s %5s  %s' "quinn+libaead / quinn+ring" all all FAILED - "$QUINN_WHY")")
+    FAILED=$((FAILED + 1))
+fi
 for D in "${DIRS[@]}"; do
     if [ -s "$D/result" ]; then
         IFS=$'\t' read -r rc row <"$D/result"
