@@ -33,7 +33,7 @@ stage_rust() { bash bindings/rust/test.sh; }
 stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/test-bundled.sh --vendored; }
 # rustls with libaead's record protection against openssl s_server / s_client and rustls+ring (loopback).
 stage_tls-interop() { bash tests/tls-interop/run.sh; }
-# QUIC packet protection (aioquic on libaead, later quinn on libaead) against aioquic, quic-go (and quinn+ring) on loopback UDP.
+# libaead's QUIC packet protection (aioquic, quinn) against aioquic, quic-go, quinn+ring (loopback UDP).
 stage_quic-interop() { bash tests/quic-interop/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
