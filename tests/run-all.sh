@@ -36,6 +36,8 @@ stage_rust() { bash bindings/rust/test.sh; }
 stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/test-bundled.sh --vendored; }
 # rustls with libaead's record protection against openssl s_server / s_client and rustls+ring (loopback).
 stage_tls-interop() { bash tests/tls-interop/run.sh; }
+# libaead's QUIC packet protection (aioquic, quinn) against aioquic, quic-go, quinn+ring (loopback UDP).
+stage_quic-interop() { bash tests/quic-interop/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
@@ -97,7 +99,7 @@ stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
-            tls-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release)
+            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0

@@ -1,0 +1,410 @@
+#!/usr/bin/env bash
+# QUIC interop of libaead's packet protection with stacks nobody here wrote, over loopback UDP (issue 18).
+#
+# Peers (the table below; all speak the echo protocol of aioquic_echo.py's docstring):
+#   aioquic          aioquic 1.7.2 from PyPI, unmodified, on its own packet protection (aioquic_echo.py)
+#   aioquic+libaead  the same script with docs/quic.md's two-line swap (libaead.quic.AEAD / HeaderProtection)
+#   quic-go          quic-go v0.65.0, unmodified (quicgo/, its own go.mod)
+#   quinn+libaead    quinn on bindings/rustls-libaead (its examples quic-echo-server / quic-echo-client)
+#   quinn+ring       the same examples with --ring
+#   The quinn rows are enabled when those example sources exist in bindings/rustls-libaead/examples/
+#   (or AEAD_QUIC_QUINN_BIN names a directory with both binaries).
+# What the harness reads from each peer: the last line of its stdout with "bytes=N", its fields suite=
+# (the negotiated or the one forced; TLS13_ names are taken as TLS_), key_updates= / initiated= and, from a
+# libaead side, forgeries= (libaead's own count of failed authentications while the connection ran).
+# Matrix: every libaead side (aioquic+libaead, quinn+libaead) against every other enabled peer, in both
+# roles, for each suite in SUITES (a side that can choose constrains it; every side that reports the suite
+# must report that one):
+#   plain       1 MiB echoed byte for byte;
+#   key-update  the same, with a 1-RTT key update initiated by the libaead side mid-transfer (and followed
+#               by the peer: aioquic_echo.py checks packets decrypted under the new keys; quic-go and
+#               aioquic report the update they saw). aioquic keeps no old receive keys after its own
+#               update, so the peer's packets still in flight then fail to open and are dropped: they
+#               appear in aioquic's drop count and, on libaead, in the forgery count (tens per update);
+#   proxy-flip  through flip_proxy.py, which flips the last byte of every 20th data-carrying 1-RTT packet
+#               (at most 30) travelling to the libaead side: those must be dropped (the libaead side's
+#               forgery count, read from libaead's own usage counters, is > 0) and the echo still complete;
+#   fips        plain, with aioquic+libaead's packet protection under the FIPS test provider
+#               (tests/fips/env.sh), AES suites only (its handshake crypto stays pyca's own OpenSSL).
+# Every process runs under `timeout`; ports are bound on 127.0.0.1 by the kernel's choice; every log is
+# kept in a temporary directory, printed (tails) on failure, and kept when anything failed.
+# Python: a venv in ${XDG_CACHE_HOME:-~/.cache}/libaead/quic-interop (aioquic from PyPI, libaead linked to
+# $AEAD_BUILD_DIR's libaead.so.1 through pkg-config, as bindings/python/test.sh's LIBAEAD_SYSTEM=1 step),
+# reinstalled when the binding's sources change.
+# Usage: bash tests/quic-interop/run.sh   (AEAD_BUILD_DIR: the C library's build, default <repo>/build;
+#        AEAD_QUIC_PEERS / AEAD_QUIC_SUITES / AEAD_QUIC_CASES: regexes selecting rows; AEAD_INTEROP_KEEP=1
+#        keeps the work directory; AEAD_QUIC_JOBS: cases run at a time, default 2)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+CRATE="$REPO/bindings/rustls-libaead"
+die() { echo "quic-interop: $*" >&2; exit 1; }
+AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$REPO/build}" 2>/dev/null && pwd)" ||
+    die "no build directory (AEAD_BUILD_DIR, default build/): run tests/run-all.sh build first"
+[ -e "$AEAD_BUILD_DIR/libaead.so.1" ] && [ -d "$AEAD_BUILD_DIR/meson-uninstalled" ] ||
+    die "$AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: run tests/run-all.sh build first"
+for tool in go python3 openssl pkg-config timeout sha256sum; do command -v "$tool" >/dev/null 2>&1 || die "$tool not found"; done
+unset OPENSSL_CONF OPENSSL_MODULES
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+T=40          # seconds any one process may run
+BYTES=1048576 # echoed in every case
+SUITES=(TLS_AES_128_GCM_SHA256 TLS_AES_256_GCM_SHA384 TLS_CHACHA20_POLY1305_SHA256)
+started=$(date +%s)
+
+WORK="$(mktemp -d /tmp/quic-interop.XXXXXX)"
+FAILED=0
+cleanup() {
+    local p
+    for p in $(jobs -p); do kill "$p" 2>/dev/null || true; done  # running cases (each kills its processes)
+    if [ "${AEAD_INTEROP_KEEP:-0}" = 1 ] || [ "$FAILED" != 0 ]; then
+        echo "quic-interop: logs kept in $WORK"
+    else
+        rm -rf "$WORK"
+    fi
+}
+trap cleanup EXIT
+
+# --- the peers' programs ---------------------------------------------------------------------
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/quic-interop"
+mkdir -p "$CACHE"
+# One venv per checkout (its libaead links to this checkout's build directory).
+VENV="$CACHE/venv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(printf %s "$REPO" | sha256sum | cut -c1-12)"
+VPY="$VENV/bin/python"
+t0=$(date +%s)
+if ! "$VPY" -c 'import aioquic, cffi, setuptools; assert aioquic.__version__.startswith("1.7.")' 2>/dev/null; then
+    echo "== venv $VENV: aioquic 1.7.2 from PyPI"
+    rm -rf "$VENV"
+    python3 -m venv "$VENV"
+    "$VPY" -m pip install --quiet "aioquic==1.7.2" "cffi>=1.17" "setuptools>=77"
+fi
+# The binding, linked to $AEAD_BUILD_DIR's library (bindings/python/test.sh's LIBAEAD_SYSTEM=1 mode, with
+# its compiled modules): reinstalled when its sources, the public header or the build directory change.
+stamp=$(cd "$REPO" && { echo "$AEAD_BUILD_DIR"; find bindings/python/src bindings/python/setup.py \
+    bindings/python/ffi_build.py bindings/python/pyproject.toml include/aead.h -type f -not -name '*.pyc' \
+    -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
+if [ "$(cat "$VENV/libaead.stamp" 2>/dev/null)" != "$stamp" ]; then
+    echo "== libaead's Python binding into the venv (linked to $AEAD_BUILD_DIR)"
+    PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 LIBAEAD_REQUIRE_COMPILED=1 \
+        "$VPY" -m pip install --quiet --force-reinstall --no-deps --no-build-isolation "$REPO/bindings/python" \
+        >"$WORK/pip-libaead.log" 2>&1 || { cat "$WORK/pip-libaead.log" >&2; exit 1; }
+    echo "$stamp" >"$VENV/libaead.stamp"
+fi
+echo "== python ready in $(($(date +%s) - t0)) s: $("$VPY" -c 'import aioquic, libaead; print("aioquic", aioquic.__version__, "/", libaead.library_version())')"
+
+t0=$(date +%s)
+(cd "$HERE/quicgo" && GOFLAGS=-mod=readonly go build -o "$WORK/quicgo" .)
+echo "== quic-go echo built in $(($(date +%s) - t0)) s ($(cd "$HERE/quicgo" && go list -m -f '{{.Path}} {{.Version}}' github.com/quic-go/quic-go))"
+
+QUINN=0 QUINN_WHY="bindings/rustls-libaead/examples has no quic-echo-server / quic-echo-client" QUINN_BROKEN=0
+QBIN="$CRATE/target/debug/examples"
+have_example() { [ -e "$CRATE/examples/$1.rs" ] || [ -e "$CRATE/examples/$1/main.rs" ]; }
+if [ -n "${AEAD_QUIC_QUINN_BIN:-}" ]; then  # examples built elsewhere (a directory with both binaries)
+    QBIN=$AEAD_QUIC_QUINN_BIN
+    [ -x "$QBIN/quic-echo-server" ] && [ -x "$QBIN/quic-echo-client" ] && QUINN=1 QUINN_WHY="prebuilt, from $QBIN" ||
+        QUINN_WHY="AEAD_QUIC_QUINN_BIN=$QBIN has no quic-echo-server / quic-echo-client"
+elif have_example quic-echo-server && have_example quic-echo-client; then
+    t0=$(date +%s)
+    (
+        cd "$CRATE"
+        # The tls-interop stage's flags, so both stages share one set of build artifacts.
+        PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" RUSTFLAGS="-D warnings" \
+            cargo build --locked --example quic-echo-server --example quic-echo-client
+    ) && QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" ||
+        QUINN_WHY="cargo build of the examples FAILED" QUINN_BROKEN=1  # a failed row at the end
+fi
+export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # quinn+libaead's libaead
+
+FIPS_CONF="" FIPS_MODULES="" FIPS_WHY=""
+if fips_vars=$(cd "$REPO" && bash -c 'source tests/fips/env.sh >/dev/null && printf "%s\n%s\n" "$OPENSSL_CONF" "$OPENSSL_MODULES"'); then
+    { read -r FIPS_CONF; read -r FIPS_MODULES; } <<<"$fips_vars"
+else
+    FIPS_WHY="tests/fips/env.sh failed"
+fi
+
+# --- the peer table --------------------------------------------------------------------------
+# name | enabled (1/0) | libaead side | chooses the suite | key update as client | as server | FIPS |
+# reports the key updates it saw (key_updates=) | server exits after one connection (else: killed once it
+# printed its line)
+PEERS=(
+    "aioquic          1        0 1 1 1 0 1 1"
+    "aioquic+libaead  1        1 1 1 1 1 1 1"
+    "quic-go          1        0 0 0 0 0 1 1"
+    "quinn+libaead    $QUINN   1 1 1 0 0 0 0"
+    "quinn+ring       $QUINN   0 1 1 0 0 0 0"
+)
+peer_field() { printf '%s\n' "${PEERS[@]}" | awk -v n="$1" -v c="$2" '$1 == n { print $c }'; }
+echo "== peers"
+printf '   %-16s %-8s %-8s %-7s %-18s %s\n' peer enabled libaead suites key-update fips
+for row in "${PEERS[@]}"; do
+    set -- $row
+    note=""
+    case $1 in quinn*) note="  ($QUINN_WHY)" ;; esac
+    printf '   %-16s %-8s %-8s %-7s %-18s %s%s\n' "$1" "$([ "$2" = 1 ] && echo yes || echo NO)" \
+        "$([ "$3" = 1 ] && echo yes || echo no)" "$([ "$4" = 1 ] && echo choose || echo fixed)" \
+        "client:$5 server:$6" "$([ "$7" = 1 ] && echo yes || echo no)" "$note"
+done
+
+# The command of PEER in ROLE: peer_cmd PEER ROLE PORT_OR_TARGET SUITE KU FIPS -> CMD array.
+peer_cmd() {
+    local peer=$1 role=$2 where=$3 suite=$4 ku=$5 fips=$6
+    CMD=()
+    case $peer in
+    aioquic | aioquic+libaead)
+        CMD=(timeout $T env)
+        [ "$fips" = 1 ] && CMD+=(QI_FIPS_OPENSSL_CONF="$FIPS_CONF" QI_FIPS_OPENSSL_MODULES="$FIPS_MODULES")
+        CMD+=("$VPY" "$HERE/aioquic_echo.py" "$role" --suite "$suite" --timeout $((T - 5)))
+        [ "$peer" = aioquic+libaead ] && CMD+=(--libaead)
+        [ "$fips" = 1 ] && CMD+=(--fips)
+        [ "$ku" = 1 ] && CMD+=(--key-update)
+        ;;
+    quic-go) CMD=(timeout $T "$WORK/quicgo" "$role") ;;
+    quinn+libaead | quinn+ring)  # rustls's names: TLS13_AES_128_GCM_SHA256
+        CMD=(timeout $T "$QBIN/quic-echo-$role" --suite "${suite/#TLS_/TLS13_}")
+        [ "$peer" = quinn+ring ] && CMD+=(--ring)
+        [ "$ku" = 1 ] && CMD+=(--key-update)
+        ;;
+    esac
+    if [ "$role" = server ]; then
+        CMD+=(--listen "$where" --cert "$WORK/cert.pem" --key "$WORK/key.pem")
+    else
+        CMD+=(--connect "127.0.0.1:$where" --ca "$WORK/ca.pem" --bytes "$BYTES")
+    fi
+}
+
+# --- certificates: a test CA and a leaf for localhost / 127.0.0.1 (webpki refuses a CA as end entity) --
+cat >"$WORK/leaf.ext" <<'EOF'
+basicConstraints=critical,CA:FALSE
+keyUsage=digitalSignature
+extendedKeyUsage=serverAuth
+subjectAltName=DNS:localhost,IP:127.0.0.1
+EOF
+(
+    cd "$WORK"
+    openssl req -x509 -nodes -days 2 -subj "/CN=quic-interop CA" -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
+        -keyout ca.key -out ca.pem
+    openssl req -new -nodes -subj /CN=localhost -newkey ec -pkeyopt ec_paramgen_curve:P-256 -keyout key.pem -out leaf.csr
+    openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile leaf.ext -out cert.pem
+) 2>"$WORK/openssl.err" || { cat "$WORK/openssl.err" >&2; exit 1; }
+
+# --- helpers ---------------------------------------------------------------------------------
+# next_ports: two distinct free UDP ports on 127.0.0.1 into SPORT / PPORT, never one handed out before in
+# this run (cases run in parallel); the kernel picks them (bound at once, then released).
+USED_PORTS=" "
+next_ports() {
+    local p got=()
+    while [ ${#got[@]} -lt 2 ]; do
+        for p in $(python3 -c 'import socket
+socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(4)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in socks))'); do
+            case $USED_PORTS in *" $p "*) continue ;; esac
+            [ ${#got[@]} -lt 2 ] && got+=("$p") && USED_PORTS+="$p "
+        done
+    done
+    SPORT=${got[0]} PPORT=${got[1]}
+}
+# wait_udp PORT PID: until a socket is bound to 127.0.0.1:PORT (/proc/net/udp), or PID ended, or 20 s.
+wait_udp() {
+    local hex i
+    hex=$(printf '0100007F:%04X' "$1")
+    for i in $(seq 1 400); do
+        awk -v a="$hex" '$2 == a { found = 1 } END { exit !found }' /proc/net/udp && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+# reap VAR PID [GRACE]: waits for PID (GRACE seconds at most, then kills it) and stores its status in VAR.
+reap() {
+    local i rc=0
+    for i in $(seq 1 $((${3:-$T} * 20))); do kill -0 "$2" 2>/dev/null || break; sleep 0.05; done
+    kill "$2" 2>/dev/null && echo "quic-interop: killed pid $2 (still running)" >>"$D/harness.log"
+    wait "$2" || rc=$?
+    printf -v "$1" %s "$rc"
+}
+# field FILE NAME: NAME=value from the last line of FILE that reports bytes= (empty when absent).
+field() { { grep 'bytes=' "$1" 2>/dev/null || true; } | tail -n 1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# record LABEL SUITE CASE OK(0/1) DETAIL: the case's row, into $D/result (read back by the main shell).
+record() {
+    printf '%s\t%s\n' "$4" "$(printf '%-42s %-29s %-11s %-7s %4ss  %s' "$1" "$2" "$3" \
+        "$([ "$4" = 0 ] && echo ok || echo FAILED)" "$(($(date +%s) - CASE_START))" "$5")" >"$D/result"
+}
+
+# --- one run (in a subshell of its own) ----------------------------------------------------------
+# run_case OURS ROLE PEER SUITE CASE: the libaead side OURS in ROLE (client|server) against PEER, in $D,
+# on ports $SPORT (server) and $PPORT (proxy).
+run_case() {
+    local ours=$1 role=$2 peer=$3 suite=$4 case=$5
+    local cl sv ku_c=0 ku_s=0 fips_c=0 fips_s=0 target label
+    CASE_START=$(date +%s)
+    PIDS=()
+    trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+    if [ "$role" = client ]; then cl=$ours sv=$peer; else cl=$peer sv=$ours; fi
+    [ "$role" = client ] && label="$ours(client) -> $peer" || label="$peer -> $ours(server)"
+    if [ "$case" = key-update ]; then
+        if [ "$role" = client ]; then ku_c=1; else ku_s=1; fi
+    fi
+    if [ "$case" = fips ]; then
+        if [ "$role" = client ]; then fips_c=1; else fips_s=1; fi
+        if [ -z "$FIPS_CONF" ]; then
+            record "$label" "$suite" "$case" 1 "no FIPS provider: $FIPS_WHY"
+            return
+        fi
+    fi
+    peer_cmd "$sv" server "$SPORT" "$suite" "$ku_s" "$fips_s"
+    echo "${CMD[*]}" >"$D/server.cmd"
+    "${CMD[@]}" >"$D/server.out" 2>"$D/server.err" &
+    local spid=$! ppid=""
+    PIDS+=("$spid")
+    if ! wait_udp "$SPORT" "$spid"; then
+        echo "server not listening on $SPORT" >>"$D/harness.log"
+        kill "$spid" 2>/dev/null || true
+        local rc=0
+        wait "$spid" || rc=$?
+        record "$label" "$suite" "$case" 1 "the server did not start (exit $rc)"
+        return
+    fi
+    target=$SPORT
+    if [ "$case" = proxy-flip ]; then
+        timeout $T python3 "$HERE/flip_proxy.py" --listen "$PPORT" --upstream "$SPORT" --flip-to "$role" \
+            --stats "$D/proxy.json" >"$D/proxy.out" 2>"$D/proxy.err" &
+        ppid=$!
+        PIDS+=("$ppid")
+        wait_udp "$PPORT" "$ppid" || echo "proxy not listening on $PPORT" >>"$D/harness.log"
+        target=$PPORT
+    fi
+    peer_cmd "$cl" client "$target" "$suite" "$ku_c" "$fips_c"
+    echo "${CMD[*]}" >"$D/client.cmd"
+    local rc_cl=0 rc_sv rc_px
+    "${CMD[@]}" >"$D/client.out" 2>"$D/client.err" || rc_cl=$?
+    # The server ends once the client's close has arrived (aioquic: after its draining period); one that
+    # serves on (quinn's example) is stopped once it has printed its line for the connection.
+    if [ "$(peer_field "$sv" 9)" = 1 ]; then
+        reap rc_sv "$spid" $([ "$rc_cl" = 0 ] && echo 10 || echo 2)
+    else
+        local i
+        for i in $(seq 1 100); do [ -n "$(field "$D/server.out" bytes)" ] && break; sleep 0.05; done
+        kill "$spid" 2>/dev/null || true
+        wait "$spid" 2>/dev/null || true
+        rc_sv=0
+        [ -n "$(field "$D/server.out" bytes)" ] || rc_sv="(no line for the connection)"
+    fi
+    if [ -n "$ppid" ]; then kill -TERM "$ppid" 2>/dev/null || true; reap rc_px "$ppid" 5; fi
+
+    local ok=0 what="" our_out peer_out f s
+    if [ "$role" = client ]; then our_out=$D/client.out peer_out=$D/server.out; else our_out=$D/server.out peer_out=$D/client.out; fi
+    [ "$rc_cl" = 0 ] || { ok=1; what="$what; client exit $rc_cl"; }
+    [ "$rc_sv" = 0 ] || { ok=1; what="$what; server exit $rc_sv"; }
+    for f in "$D/client.out" "$D/server.out"; do
+        [ "$(field "$f" bytes)" = "$BYTES" ] || { ok=1; what="$what; $(basename "$f" .out) did not report bytes=$BYTES"; }
+        s=$(field "$f" suite)
+        [ -z "$s" ] || [ "${s/#TLS13_/TLS_}" = "$suite" ] || { ok=1; what="$what; $(basename "$f" .out) negotiated $s"; }
+    done
+    [ -n "$(field "$D/client.out" suite)$(field "$D/server.out" suite)" ] || { ok=1; what="$what; neither side reported a suite"; }
+    [ "$ok" = 0 ] && what="1 MiB echoed"
+    case $case in
+    key-update)
+        local ours_k peer_k
+        ours_k=$(field "$our_out" initiated)
+        [ -n "$ours_k" ] || ours_k=$(field "$our_out" key_updates)
+        peer_k=$(field "$peer_out" key_updates)
+        what="$what; ours initiated ${ours_k:-?}, peer saw ${peer_k:-?} update(s)"
+        [ "${ours_k:-0}" -ge 1 ] 2>/dev/null || { ok=1; what="$what; no key update by our side"; }
+        # The peers that report what they saw (aioquic, quic-go) must have seen ours.
+        if [ "$(peer_field "$peer" 8)" = 1 ] && ! [ "${peer_k:-0}" -ge 1 ] 2>/dev/null; then
+            ok=1; what="$what; the peer saw none"
+        fi
+        ;;
+    proxy-flip)
+        local flipped forg
+        flipped=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d[sys.argv[2]]["flipped"])' \
+            "$D/proxy.json" "$([ "$role" = server ] && echo c2s || echo s2c)" 2>/dev/null || echo "")
+        forg=$(field "$our_out" forgeries)
+        what="$what; proxy flipped ${flipped:-?}, our forgeries ${forg:-?}"
+        [ "${flipped:-0}" -ge 1 ] 2>/dev/null || { ok=1; what="$what; nothing flipped"; }
+        if [ -z "$forg" ]; then
+            ok=1 what="$what; our side printed no forgeries= (every libaead side must)"
+        elif ! [ "$forg" -ge 1 ] 2>/dev/null; then
+            ok=1 what="$what; no forgery counted"
+        fi
+        ;;
+    fips)
+        local prov
+        prov=$(field "$our_out" provider)
+        what="$what; our keys' provider ${prov:-?}, approved seals on $(field "$our_out" seal_approved) keys"
+        [ "$prov" = fips ] || { ok=1; what="$what; not the FIPS provider"; }
+        ;;
+    esac
+    record "$label" "$suite" "$case" "$ok" "${what#; }"
+}
+
+# --- the matrix: AEAD_QUIC_JOBS cases at a time (default 2) ----------------------------------------
+JOBS=${AEAD_QUIC_JOBS:-2}
+CASES=(plain key-update proxy-flip fips)
+DIRS=()
+launch() {  # run_case's arguments
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+    next_ports
+    D="$WORK/$(printf %03d $((${#DIRS[@]} + 1)))-$1-$2-$3-$4-$5"
+    mkdir -p "$D"
+    DIRS+=("$D")
+    echo "   [${#DIRS[@]}] $1 as $2 / $3 / $4 / $5"
+    ( run_case "$@" ) </dev/null &
+}
+for ours in aioquic+libaead quinn+libaead; do
+    [ "$(peer_field "$ours" 2)" = 1 ] || continue
+    for peer in aioquic quic-go quinn+ring aioquic+libaead quinn+libaead; do
+        [ "$peer" != "$ours" ] && [ "$(peer_field "$peer" 2)" = 1 ] || continue
+        # a pair of two libaead sides runs once (under the first of them)
+        [ "$ours" = quinn+libaead ] && [ "$peer" = aioquic+libaead ] && continue
+        [[ "$ours $peer" =~ ${AEAD_QUIC_PEERS:-.} ]] || continue
+        for role in client server; do
+            for suite in "${SUITES[@]}"; do
+                [[ $suite =~ ${AEAD_QUIC_SUITES:-.} ]] || continue
+                for case in "${CASES[@]}"; do
+                    [[ $case =~ ${AEAD_QUIC_CASES:-.} ]] || continue
+                    case $case in
+                    key-update)  # initiated by our side, in its role
+                        [ "$(peer_field "$ours" $([ "$role" = client ] && echo 5 || echo 6))" = 1 ] || continue ;;
+                    fips) [ "$(peer_field "$ours" 7)" = 1 ] && [[ $suite != *CHACHA* ]] || continue ;;
+                    esac
+                    launch "$ours" "$role" "$peer" "$suite" "$case"
+                done
+            done
+        done
+    done
+done
+wait
+
+RESULTS=()
+if [ "$QUINN_BROKEN" = 1 ]; then  # examples that exist but do not build: their rows cannot run
+    RESULTS+=("$(printf '%-42s %-29s %-11s %-7s %5s  %s' "quinn+libaead / quinn+ring" all all FAILED - "$QUINN_WHY")")
+    FAILED=$((FAILED + 1))
+fi
+for D in "${DIRS[@]}"; do
+    if [ -s "$D/result" ]; then
+        IFS=$'\t' read -r rc row <"$D/result"
+    else
+        rc=1 row="$(basename "$D"): FAILED, the case left no result"
+    fi
+    RESULTS+=("$row")
+    if [ "$rc" != 0 ]; then
+        FAILED=$((FAILED + 1))
+        echo "---- FAILED: $row; logs in $D:" >&2
+        for f in "$D"/*.cmd "$D"/*.out "$D"/*.err "$D"/harness.log; do
+            [ -s "$f" ] && { echo "  -- $(basename "$f"):" >&2; tail -n 8 "$f" | sed 's/^/     /' >&2; }
+        done
+    fi
+done
+
+echo
+echo "== results (the libaead side of each row is the one named with its role)"
+printf '%-42s %-29s %-11s %-7s %5s  %s\n' "pair" "suite" "case" "result" "time" "detail"
+printf '%s\n' "${RESULTS[@]}"
+echo "peers run: $(for row in "${PEERS[@]}"; do set -- $row; [ "$2" = 1 ] && printf '%s ' "$1"; done)"
+echo "peers not run: $(for row in "${PEERS[@]}"; do set -- $row; [ "$2" = 1 ] || printf '%s ' "$1"; done)"
+echo "quic-interop: $(($(date +%s) - started)) s, $JOBS cases at a time"
+echo "quic-interop: $((${#RESULTS[@]} - FAILED)) passed, $FAILED failed"
+[ "$FAILED" = 0 ]
