@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The release stage (tests/run-all.sh release): the version check, the C source tarball built and
 # tested on its own, the Go module fetched with `go get` from a file GOPROXY, the Rust crates, the Python
-# sdist and wheel. Every part runs even if
-# an earlier one failed; then one table: artifact, size, build/install time, tests. docs/releasing.md.
+# sdist and abi3 wheel. Every part runs even if an earlier one failed; then one table: artifact, size,
+# build/install time, tests. docs/releasing.md.
 set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export AEAD_DIST_DIR="${AEAD_DIST_DIR:-$REPO/build-release/dist}"
