@@ -5,10 +5,9 @@ still installs a working package, which then uses ``ffi.dlopen``): ``libaead._fa
 CPython's stable ABI from 3.11) and ``libaead._aead_cffi`` (cffi API mode, from ffi_build.py).
 
 Where libaead comes from, chosen at build time:
-* default: built from the C sources (the repository's, or the copy in an sdist: see build_libaead.py) by
-  build_libaead.py (meson, vendored OpenSSL; set
-  LIBAEAD_LIBCRYPTO=system for the system libcrypto), copied into the package as libaead.so.1, and
-  found by the modules through an rpath of $ORIGIN;
+* default: built by build_libaead.py from the C sources (the repository's, or an sdist's copy) with
+  meson on the vendored OpenSSL (LIBAEAD_LIBCRYPTO=system: the system libcrypto), copied into the
+  package as libaead.so.1, and found by the modules through an rpath of $ORIGIN;
 * LIBAEAD_SYSTEM=1: an installed libaead found by ``pkg-config aead`` (rpath to its directory unless it
   is a system one or LIBAEAD_NO_RPATH=1).
 LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback; LIBAEAD_WERROR=1
