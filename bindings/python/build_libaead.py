@@ -1,5 +1,9 @@
-"""Builds the libaead.so.1 that the wheel carries, from this repository's sources (../../), with meson.
+"""Builds the libaead.so.1 that the wheel carries, from the C sources, with meson.
 
+The C sources: this repository's (../../) in a checkout; in an sdist, the copy setup.py's sdist command
+generated into it (libaead-c/: meson files, include/, lib/, shim/, LICENSE; see C_TREE). Nothing
+else is kept in two places: the sdist is made from the checkout, and tests/release/python-dist.sh
+checks that its copy matches.
 Used by setup.py (default mode). The build directory is kept (bindings/python/build/libaead-<libcrypto>)
 so that a second ``pip install`` only relinks; it is wiped when the meson executable or the options
 change, and configured afresh when reusing it fails (pip's isolated build environments come and go, and a
@@ -16,6 +20,39 @@ from typing import List
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SONAME = "libaead.so.1"
+# What the bundled build needs of the repository (paths relative to its root), and where an sdist keeps it.
+C_TREE = ("meson.build", "meson_options.txt", "LICENSE", "include", "lib", "shim")
+SDIST_C_DIR = "libaead-c"
+
+
+def source_root() -> str:
+    """The directory holding meson.build, include/, lib/ and shim/: the sdist's copy, else the checkout."""
+    bundled = os.path.join(HERE, SDIST_C_DIR)
+    if os.path.exists(os.path.join(bundled, "include", "aead.h")):
+        return bundled
+    return REPO
+
+
+def c_tree_files() -> List[str]:
+    """The files of C_TREE (relative to source_root()): the tracked ones in a git checkout (no build
+    leftovers), else every file under it (an sdist's copy)."""
+    root = source_root()
+    if root == REPO and os.path.exists(os.path.join(REPO, ".git")):
+        try:
+            out = subprocess.run(["git", "-C", REPO, "ls-files", "-z", "--"] + list(C_TREE), check=True,
+                                 capture_output=True, text=True).stdout
+            return sorted(f for f in out.split("\0") if f and os.path.isfile(os.path.join(REPO, f)))
+        except (OSError, subprocess.CalledProcessError):
+            pass
+    files: List[str] = []
+    for entry in C_TREE:
+        path = os.path.join(root, entry)
+        if os.path.isfile(path):
+            files.append(entry)
+        for dirpath, dirnames, filenames in os.walk(path):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            files.extend(os.path.relpath(os.path.join(dirpath, f), root) for f in filenames)
+    return sorted(files)
 
 
 def _meson_command() -> List[str]:
@@ -31,7 +68,7 @@ def _meson_command() -> List[str]:
 
 
 def _has_option(name: str) -> bool:
-    path = os.path.join(REPO, "meson_options.txt")
+    path = os.path.join(source_root(), "meson_options.txt")
     try:
         with open(path) as f:
             return ("option('%s'" % name) in f.read()
@@ -46,11 +83,12 @@ def _run(cmd: List[str]) -> None:
 
 def build(libcrypto: str) -> str:
     """Configures (once) and builds the shared library; returns the path of the built libaead.so.1."""
-    if not os.path.exists(os.path.join(REPO, "include", "aead.h")):
+    src = source_root()
+    if not os.path.exists(os.path.join(src, "include", "aead.h")):
         raise RuntimeError(
-            "libaead: the repository's sources (%s/include, lib, shim) are not reachable from this build; "
-            "build from the repository (pip install ./bindings/python) or set LIBAEAD_SYSTEM=1 to link an "
-            "installed libaead" % REPO
+            "libaead: the C sources are not reachable from this build (neither %s/%s nor the repository's "
+            "%s/include, lib, shim); build from the sdist or the repository (pip install ./bindings/python), "
+            "or set LIBAEAD_SYSTEM=1 to link an installed libaead" % (HERE, SDIST_C_DIR, REPO)
         )
     options = ["--buildtype=release", "-Dwerror=false"]
     if _has_option("tests"):  # only the library is needed: no Catch2, no test targets configured
@@ -63,7 +101,7 @@ def build(libcrypto: str) -> str:
     meson = _meson_command()
     version = subprocess.run(meson + ["--version"], check=True, capture_output=True, text=True).stdout.strip()
     stamp_path = os.path.join(build_dir, ".libaead-python-stamp")
-    stamp = repr((version, options))
+    stamp = repr((version, options, src))
     try:
         with open(stamp_path) as f:
             reuse = f.read() == stamp
@@ -80,7 +118,7 @@ def build(libcrypto: str) -> str:
             reuse = False
     if not reuse:
         shutil.rmtree(build_dir, ignore_errors=True)
-        _run(meson + ["setup", build_dir, REPO] + options)
+        _run(meson + ["setup", build_dir, src] + options)
         with open(stamp_path, "w") as f:
             f.write(stamp)
         _run(compile_cmd)

@@ -13,7 +13,9 @@
 # provider module serves one libcrypto per process, the first that loads it, and pytest imports hashlib
 # (the system libcrypto): so there pytest is started from a launcher that imports libaead first, which
 # makes the vendored build's hidden libcrypto the provider's user (the system build shares it anyway).
-# Usage (from anywhere): bash bindings/python/test.sh
+# --system-only: just step 2 (the python-vendored stage: step 1 does not depend on $AEAD_BUILD_DIR, so
+# there it would repeat the python stage's wheels and six suite runs exactly).
+# Usage (from anywhere): bash bindings/python/test.sh [--system-only]
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -24,6 +26,12 @@ TEST_OPENSSL_MODULES="${OPENSSL_MODULES:-}"
 unset OPENSSL_CONF OPENSSL_MODULES LD_LIBRARY_PATH PKG_CONFIG_PATH
 # The libcryptos to bundle: both by default (issue 9).
 KINDS="${LIBAEAD_LIBCRYPTO:-vendored system}"
+SYSTEM_ONLY=0
+case "${1:-}" in
+    --system-only) SYSTEM_ONLY=1 ;;
+    "") ;;
+    *) echo "usage: $0 [--system-only]" >&2; exit 2 ;;
+esac
 PYTEST=(-m pytest)
 if [ "${LIBAEAD_TEST_FIPS:-${AEAD_TEST_FIPS:-0}}" != 0 ]; then
     export LIBAEAD_TEST_FIPS=1
@@ -46,6 +54,7 @@ run_suite() {  # $1 = expected backend, rest = env assignments; runs from a dire
         "$VPY" "${PYTEST[@]}" -q -p no:cacheprovider -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests")
 }
 
+[ $SYSTEM_ONLY = 0 ] || KINDS=""
 for kind in $KINDS; do
     echo "== pip wheel in a fresh venv (bundles libaead.so.1, libcrypto=$kind)"
     "$PY" -m venv "$TMP/build-venv-$kind"
@@ -67,6 +76,11 @@ done
 SECOND_FILE=test_differential.py
 [ "${LIBAEAD_TEST_FIPS:-0}" = 0 ] || SECOND_FILE=test_vectors.py
 if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
+    if [ $SYSTEM_ONLY = 1 ]; then
+        "$PY" -m venv "$TMP/venv-tests"
+        VPY="$TMP/venv-tests/bin/python"
+        "$VPY" -m pip install --quiet pytest "cryptography>=48" "cffi>=1.17"
+    fi
     echo "== LIBAEAD_SYSTEM=1 without a C compiler (CC=false): must fall back to ABI mode"
     PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 CC=false LDSHARED=false \
         "$VPY" -m pip install --quiet --no-deps --target "$TMP/site" "$HERE" >"$TMP/pip.log" 2>&1 || {
@@ -76,6 +90,8 @@ if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
     fi
     (cd "$TMP" && env PYTHONPATH="$TMP/site" LIBAEAD_EXPECT_BACKEND=abi "${TEST_ENV[@]}" "$VPY" "${PYTEST[@]}" -q -p no:cacheprovider \
         -c "$HERE/pyproject.toml" --rootdir "$HERE" "$HERE/tests/test_backend.py" "$HERE/tests/$SECOND_FILE")
+elif [ $SYSTEM_ONLY = 1 ]; then
+    echo "test.sh: --system-only needs a meson build at $AEAD_BUILD_DIR" >&2; exit 1
 else
     echo "== skipped the LIBAEAD_SYSTEM=1 / no-compiler check: no meson build at $AEAD_BUILD_DIR"
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The release stage (tests/run-all.sh release): the version check, the C source tarball built and
-# tested on its own, the Go module fetched with `go get` from a file GOPROXY. Every part runs even if
-# an earlier one failed; then one table: artifact, size, build/install time, tests. docs/releasing.md.
+# tested on its own, the Go module fetched with `go get` from a file GOPROXY, the Rust crates, the Python
+# sdist and abi3 wheel. Every part runs even if an earlier one failed; then one table: artifact, size,
+# build/install time, tests. docs/releasing.md.
 set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export AEAD_DIST_DIR="${AEAD_DIST_DIR:-$REPO/build-release/dist}"
@@ -58,7 +59,9 @@ rust_crates() {
         "$(grep -Eo '[0-9]+ passed' "$AEAD_DIST_DIR/rust-package.log" | awk '{n += $1} END {print n " passed (rustls-libaead from its .crate)"}'); pkg-config mode ok" >>"$AEAD_RELEASE_TABLE"
 }
 part "Rust crates" rust_crates
-printf 'Python sdist + abi3 manylinux wheel\t-\t-\tto do\n' >>"$AEAD_RELEASE_TABLE"
+# The sdist and the abi3 manylinux wheel: built, auditwheel-checked, installed without a compiler and
+# tested (python-dist.sh adds its own row).
+part "Python sdist + abi3 wheel" bash "$REPO/tests/release/python-dist.sh"
 
 echo "=== release artifacts (in $AEAD_DIST_DIR)"
 {
