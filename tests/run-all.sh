@@ -57,6 +57,8 @@ werror_build() {  # dir, compiler (gcc|clang), meson options...
     shift 2
     [ "$cc" = gcc ] && cxx=g++ || cxx=clang++
     echo "--- werror: $dir"
+    # meson puts ccache in front of the compiler it finds itself, not of one named in CC/CXX.
+    if command -v ccache >/dev/null; then cc="ccache $cc" cxx="ccache $cxx"; fi
     { [ -f "$dir/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$dir" -Dwerror=true "$@" >/dev/null; } &&
         meson compile -C "$dir" -j 2 >"$dir.log" 2>&1 || { grep -E -A3 "error|warning" "$dir.log" | head -60; return 1; }
 }

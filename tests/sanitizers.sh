@@ -17,11 +17,13 @@ setup() {  # dir, options...
     meson configure "$dir" -Dwerror=true  # also for a directory made before warnings were errors here
     meson compile -C "$dir" -j 2 >/dev/null
 }
+# meson puts ccache in front of the compiler it finds itself, not of one named in CC/CXX.
+ccache_=$(command -v ccache >/dev/null && echo "ccache ")
 setup_asan() {
-    CC=clang CXX=clang++ setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+    CC="${ccache_}clang" CXX="${ccache_}clang++" setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
         -Dcpp_args=-fno-sanitize-recover=all -Dc_args=-fno-sanitize-recover=all
 }
-setup_tsan() { CC=clang CXX=clang++ setup build-tsan -Db_sanitize=thread -Db_lundef=false; }
+setup_tsan() { CC="${ccache_}clang" CXX="${ccache_}clang++" setup build-tsan -Db_sanitize=thread -Db_lundef=false; }
 setup_fault() { setup build-fault -Dfault_injection=true; }
 
 run_asan() {

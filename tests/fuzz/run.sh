@@ -24,7 +24,8 @@ rt_dir=$(dirname "$asan_rt")
 opts=(-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized
       -Dcpp_args=-fsanitize=fuzzer-no-link "-Dcpp_link_args=['-shared-libasan','-Wl,-rpath,$rt_dir']")
 if [ ! -f "$build/build.ninja" ]; then
-    CC=clang CXX=clang++ meson setup "$build" "${opts[@]}"
+    ccache_=$(command -v ccache >/dev/null && echo "ccache ")  # meson adds it only to compilers it finds
+    CC="${ccache_}clang" CXX="${ccache_}clang++" meson setup "$build" "${opts[@]}"
 elif ! grep -q fuzzer-no-link "$build/meson-info/intro-buildoptions.json"; then
     meson configure "$build" "${opts[@]}"  # a build-fuzz made by hand: add what the harness needs
 fi
