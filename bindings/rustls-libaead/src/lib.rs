@@ -36,7 +36,7 @@ mod suites;
 mod tls12;
 mod tls13;
 
-pub use quic::forgeries as quic_forgeries;
+pub use quic::{forgeries as quic_forgeries, packet_keys as quic_packet_keys};
 pub use suites::{cipher_suites, suite_by_name};
 
 use rustls::crypto::CryptoProvider;

@@ -31,8 +31,20 @@ pub(crate) static AES_128_GCM: QuicAead = QuicAead::new(Algorithm::Aes128Gcm);
 pub(crate) static AES_256_GCM: QuicAead = QuicAead::new(Algorithm::Aes256Gcm);
 pub(crate) static CHACHA20_POLY1305: QuicAead = QuicAead::new(Algorithm::ChaCha20Poly1305);
 
+/// Packet keys made by this module in this process: see [`packet_keys`].
+static PACKET_KEYS: AtomicU64 = AtomicU64::new(0);
+
+/// How many QUIC packet keys this crate's suites have made in this process. rustls makes two per
+/// key set (one for each direction): Initial, Handshake, 1-RTT, and quinn asks for the next
+/// 1-RTT set once at the handshake and again at every key update, so each key update of a
+/// connection adds exactly two. A diagnostic (the tests and examples use it to see key updates).
+pub fn packet_keys() -> u64 {
+    PACKET_KEYS.load(Ordering::Relaxed)
+}
+
 impl quic::Algorithm for QuicAead {
     fn packet_key(&self, key: AeadKey, iv: Iv) -> Box<dyn quic::PacketKey> {
+        PACKET_KEYS.fetch_add(1, Ordering::Relaxed);
         let key = match <[u8; 12]>::try_from(iv.as_ref()) {
             Ok(iv) => lq::PacketKey::new(self.alg, key.as_ref(), &iv),
             Err(_) => Err(libaead::Error::NonceSize),
