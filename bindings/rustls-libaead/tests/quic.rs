@@ -10,11 +10,6 @@ use rustls::crypto::tls13::OkmBlock;
 use rustls::quic::{Algorithm, HeaderProtectionKey, Keys, PacketKey, Version};
 use rustls::{Side, Tls13CipherSuite};
 
-const NAMES: [&str; 3] = [
-    "TLS13_AES_128_GCM_SHA256",
-    "TLS13_AES_256_GCM_SHA384",
-    "TLS13_CHACHA20_POLY1305_SHA256",
-];
 
 fn ours(name: &str) -> &'static Tls13CipherSuite {
     rustls_libaead::suite_by_name(name)
@@ -34,14 +29,6 @@ fn quic(s: &'static Tls13CipherSuite) -> &'static dyn Algorithm {
     s.quic.expect("the suite has QUIC support")
 }
 
-/// The suites the loaded OpenSSL providers serve (no ChaCha20-Poly1305 under FIPS-only).
-fn available() -> Vec<&'static str> {
-    let offered = rustls_libaead::cipher_suites();
-    NAMES
-        .into_iter()
-        .filter(|n| offered.iter().any(|s| s.suite().as_str() == Some(n)))
-        .collect()
-}
 
 fn hex(s: &str) -> Vec<u8> {
     assert!(s.len() % 2 == 0);
@@ -213,7 +200,7 @@ fn rfc9001_a2_header_protection_mask() {
 /// rustls's *ring* provider tests it: keys derived from the 1-RTT secret with the version's labels.
 fn short_packet(version: Version, prefix: &str, expected: &str) {
     let name = "TLS13_CHACHA20_POLY1305_SHA256";
-    if !available().contains(&name) {
+    if !common::quic_suites().contains(&name) {
         eprintln!("{name} not available from the loaded OpenSSL providers: skipped");
         return;
     }
@@ -296,7 +283,7 @@ fn random_header(seed: u64, pn: u64) -> Vec<u8> {
 /// our keys and by rustls+ring's: byte-identical packets; each side unprotects the other's.
 #[test]
 fn differential_against_ring_random_packets() {
-    for name in available() {
+    for name in common::quic_suites() {
         for k in 0..4u64 {
             let dcid = bytes(8 + (k as usize) * 3, 1000 + k);
             let (ours_k, ring_k) = key_pair(name, &dcid);
@@ -323,7 +310,7 @@ fn differential_against_ring_random_packets() {
 /// used, the field possibly longer as quinn passes it): identical to ring's both ways.
 #[test]
 fn differential_against_ring_header_protection() {
-    for name in available() {
+    for name in common::quic_suites() {
         let (o, r) = key_pair(name, &bytes(16, 77));
         for i in 0..500u64 {
             let x = bytes(24, 5000 + i);
@@ -349,7 +336,7 @@ fn differential_against_ring_header_protection() {
 /// field over 4 bytes (ring refuses the same inputs).
 #[test]
 fn header_protection_changes_nothing_on_error() {
-    for name in available() {
+    for name in common::quic_suites() {
         let (o, r) = key_pair(name, &bytes(8, 3));
         assert_eq!(o.local.header.sample_len(), 16);
         let sample = bytes(17, 9);
@@ -368,7 +355,7 @@ fn header_protection_changes_nothing_on_error() {
 /// nothing changed (ring would seal it: a nonce reuse); limits are RFC 9001's, as ring reports.
 #[test]
 fn packet_number_rules_and_limits() {
-    for name in available() {
+    for name in common::quic_suites() {
         let (o, r) = key_pair(name, &bytes(8, 11));
         let pk = &o.local.packet;
         let header = random_header(1, 10);
@@ -407,7 +394,7 @@ fn packet_number_rules_and_limits() {
 /// (libaead's `aead_ctx_usage`) rises by one per packet.
 #[test]
 fn tampered_packets_count_as_forgeries() {
-    for name in available() {
+    for name in common::quic_suites() {
         let (o, _) = key_pair(name, &bytes(8, 21));
         let header = random_header(5, 1);
         let mut payload = bytes(100, 6);
@@ -438,7 +425,7 @@ fn fips_follows_the_indicator() {
         .indicator();
     let approved = ind.seal_approved() && ind.open_approved();
     assert_eq!(approved, ind.fips_provider());
-    for name in available() {
+    for name in common::quic_suites() {
         let q = quic(ours(name));
         assert_eq!(q.fips(), approved && !name.contains("CHACHA"), "{name}");
         assert_eq!(q.fips(), ours(name).aead_alg.fips(), "{name}: QUIC and record sides agree");

@@ -9,11 +9,6 @@ mod quic_echo;
 use quic_echo::Crypto;
 use std::net::SocketAddr;
 
-const NAMES: [&str; 3] = [
-    "TLS13_AES_128_GCM_SHA256",
-    "TLS13_AES_256_GCM_SHA384",
-    "TLS13_CHACHA20_POLY1305_SHA256",
-];
 const MIB: usize = 1 << 20;
 
 /// One connection: a server endpoint on `server`'s crypto, a client on `client`'s; returns the
@@ -37,14 +32,6 @@ async fn echo(suite: &str, client: Crypto, server: Crypto, n: usize, key_update:
     rustls_libaead::quic_packet_keys() - before
 }
 
-/// Suites the loaded OpenSSL providers serve.
-fn available() -> Vec<&'static str> {
-    let offered = rustls_libaead::cipher_suites();
-    NAMES
-        .into_iter()
-        .filter(|n| offered.iter().any(|s| s.suite().as_str() == Some(n)))
-        .collect()
-}
 
 // One test, connections one after another: the packet-key counter is process-wide.
 #[test]
@@ -55,7 +42,7 @@ fn quinn_libaead_against_quinn_ring_every_suite_with_key_update() {
         .build()
         .unwrap();
     rt.block_on(async {
-        for suite in available() {
+        for suite in common::quic_suites() {
             for (client, server) in [(Crypto::Libaead, Crypto::Ring), (Crypto::Ring, Crypto::Libaead)] {
                 let plain = tokio::time::timeout(std::time::Duration::from_secs(60), echo(suite, client, server, 64 << 10, false))
                     .await
