@@ -8,6 +8,12 @@
 //! * TLS 1.2: `TLS_ECDHE_{ECDSA,RSA}_WITH_AES_{128,256}_GCM_SHA{256,384}` and
 //!   `TLS_ECDHE_{ECDSA,RSA}_WITH_CHACHA20_POLY1305_SHA256`.
 //!
+//! The TLS 1.3 suites also carry QUIC packet protection (`Tls13CipherSuite.quic`, RFC 9001):
+//! packet keys are libaead `AEAD_POLICY_QUIC` contexts (nonce = IV XOR packet number checked
+//! inside the library, RFC 9001 key-usage limits), header protection is libaead's `aead_hp`; so
+//! quinn runs on [`provider`] (quinn still needs its own `rustls-ring` feature for Retry and
+//! token keys). [`quic_forgeries`] and [`quic_packet_keys`] are diagnostics of that side.
+//!
 //! Key exchange, signatures, HKDF / PRF and randomness are rustls's *ring* provider's.
 //! Each encrypter hands libaead the IV rustls derived (`aead_ctx_new_ex`), so the library checks
 //! every record nonce against the construction rustls uses: TLS 1.3 and TLS 1.2
