@@ -130,6 +130,10 @@ pub struct Echoed {
     pub bytes: usize,
     /// Key updates the client forced (`Connection::force_key_update`).
     pub forced_key_updates: u32,
+    /// QUIC packet keys libaead made in this process from just before the key update (after
+    /// half the data, long after the handshake) until the echo was back: two per key update on a
+    /// libaead side (the key set after next), nothing else.
+    pub packet_keys_during_transfer: u64,
 }
 
 /// The client side: connect to `addr` as "localhost", echo `n` bytes, forcing a key update after
@@ -151,6 +155,7 @@ pub async fn run_client(
     let half = n / 2;
     send.write_all(&data[..half]).await.map_err(|e| format!("write: {e}"))?;
     let mut forced = 0;
+    let keys_before = rustls_libaead::quic_packet_keys();
     if key_update {
         conn.force_key_update();
         forced += 1;
@@ -161,6 +166,7 @@ pub async fn run_client(
         .read_to_end(n.saturating_add(1))
         .await
         .map_err(|e| format!("read: {e}"))?;
+    let packet_keys_during_transfer = rustls_libaead::quic_packet_keys() - keys_before;
     conn.close(0u32.into(), b"done");
     if back.len() != n {
         return Err(format!("echo mismatch: sent {n} bytes, received {}", back.len()));
@@ -171,6 +177,7 @@ pub async fn run_client(
     Ok(Echoed {
         bytes: n,
         forced_key_updates: forced,
+        packet_keys_during_transfer,
     })
 }
 
