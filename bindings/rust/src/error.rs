@@ -51,6 +51,11 @@ pub enum Error {
     /// normally: create the connection's sealing context in the process that writes its records.
     /// Random-nonce contexts are not affected (the child draws fresh nonces).
     Forked,
+    /// `AEAD_ERR_KEY_LIMIT` (ABI 1.2): a QUIC packet key ([`quic::PacketKey`](crate::quic::PacketKey))
+    /// reached an RFC 9001 section 6.6 limit: its confidentiality limit of seals (AES-GCM 2^23)
+    /// or its integrity limit of failed opens (AES-GCM 2^52, ChaCha20-Poly1305 2^36). Refused,
+    /// nothing written: update the keys.
+    KeyLimit,
     /// A negative code this crate does not know (a newer library).
     Unknown(i64),
 }
@@ -79,6 +84,7 @@ impl Error {
             sys::AEAD_ERR_CRYPTO => Error::Crypto,
             sys::AEAD_ERR_NONCE_LIMIT => Error::NonceLimit,
             sys::AEAD_ERR_FORKED => Error::Forked,
+            sys::AEAD_ERR_KEY_LIMIT => Error::KeyLimit,
             _ => Error::Unknown(code),
         }
     }
@@ -103,6 +109,7 @@ impl Error {
             Error::Crypto => sys::AEAD_ERR_CRYPTO,
             Error::NonceLimit => sys::AEAD_ERR_NONCE_LIMIT,
             Error::Forked => sys::AEAD_ERR_FORKED,
+            Error::KeyLimit => sys::AEAD_ERR_KEY_LIMIT,
             Error::Unknown(c) => return *c,
         })
     }

@@ -131,14 +131,7 @@ impl Ctx {
         iv: &[u8],
     ) -> Result<Self, Error> {
         let mut query = [0u8; MAX_PROPERTIES + 1];
-        let query_ptr = match properties {
-            None => ptr::null(),
-            Some(p) if p.len() > MAX_PROPERTIES || p.as_bytes().contains(&0) => return Err(Error::Arg),
-            Some(p) => {
-                query[..p.len()].copy_from_slice(p.as_bytes());
-                query.as_ptr().cast::<c_char>()
-            }
-        };
+        let query_ptr = properties_ptr(properties, &mut query)?;
         let mut raw: *mut sys::aead_ctx = ptr::null_mut();
         // SAFETY: `raw` is a valid out-pointer; key and iv are (ptr, len) pairs or (NULL, 0);
         // query_ptr is NULL or a NUL-terminated string that outlives the call.
@@ -164,6 +157,53 @@ impl Ctx {
         }
         // A success with a NULL context would be a library bug: report it rather than crash.
         NonNull::new(raw).map(Ctx).ok_or(Error::Crypto)
+    }
+
+    /// `aead_ctx_usage` (ABI 1.2): (seals made, failed opens).
+    pub(crate) fn usage(&self) -> (u64, u64) {
+        let (mut seals, mut forgeries) = (0u64, 0u64);
+        // SAFETY: a live context and two valid out-pointers; aead.h allows this concurrently with
+        // any call but free. The only error is a NULL ctx, which cannot happen here.
+        unsafe { sys::aead_ctx_usage(self.0.as_ptr(), &mut seals, &mut forgeries) };
+        (seals, forgeries)
+    }
+
+    /// `aead_quic_protect` (ABI 1.2) on `packet` (capacity `packet.len()`); returns the packet length.
+    pub(crate) fn quic_protect(
+        &self,
+        hp: &Hp,
+        pn: u64,
+        packet: &mut [u8],
+        header_len: usize,
+        payload_len: usize,
+    ) -> Result<usize, Error> {
+        let cap = packet.len();
+        let p = if cap == 0 { ptr::null_mut() } else { packet.as_mut_ptr() };
+        // SAFETY: live ctx and hp; `packet` is an exclusive borrow of `cap` bytes, and the C call
+        // writes only within [packet, packet + cap) (it checks header_len + payload_len + 16 <= cap).
+        let rc = unsafe {
+            sys::aead_quic_protect(self.0.as_ptr(), hp.0.as_ptr(), pn, p, header_len, payload_len, cap)
+        };
+        check_len(rc, cap)
+    }
+
+    /// `aead_quic_unprotect` (ABI 1.2) of the whole of `packet`; returns (packet number, plaintext length).
+    pub(crate) fn quic_unprotect(
+        &self,
+        hp: &Hp,
+        largest_pn: u64,
+        packet: &mut [u8],
+        pn_offset: usize,
+    ) -> Result<(u64, usize), Error> {
+        let len = packet.len();
+        let p = if len == 0 { ptr::null_mut() } else { packet.as_mut_ptr() };
+        let mut pn = 0u64;
+        // SAFETY: live ctx and hp; `packet` is an exclusive borrow of `len` bytes, read and written
+        // only within them; `pn` is a valid out-pointer.
+        let rc = unsafe {
+            sys::aead_quic_unprotect(self.0.as_ptr(), hp.0.as_ptr(), largest_pn, p, pn_offset, len, &mut pn)
+        };
+        check_len(rc, len).map(|n| (pn, n))
     }
 
     /// `aead_ctx_indicator`: the `AEAD_IND_*` bits, fixed for the context's life.
@@ -334,6 +374,61 @@ impl Ctx {
         // SAFETY: the call initialized out[old_len..old_len + n], within the reserved capacity.
         unsafe { out.set_len(old_len + n) };
         Ok(n)
+    }
+}
+
+/// The NUL-terminated copy of an OpenSSL property query in `buf` (NULL for `None`); a query
+/// longer than aead.h's 255 bytes, or with a NUL inside, is [`Error::Arg`] as the C side would say.
+fn properties_ptr(properties: Option<&str>, buf: &mut [u8; MAX_PROPERTIES + 1]) -> Result<*const c_char, Error> {
+    match properties {
+        None => Ok(ptr::null()),
+        Some(p) if p.len() > MAX_PROPERTIES || p.as_bytes().contains(&0) => Err(Error::Arg),
+        Some(p) => {
+            buf[..p.len()].copy_from_slice(p.as_bytes());
+            buf[p.len()] = 0;
+            Ok(buf.as_ptr().cast::<c_char>())
+        }
+    }
+}
+
+/// An owned `aead_hp` (ABI 1.2, QUIC header protection). Freed on drop.
+pub(crate) struct Hp(NonNull<sys::aead_hp>);
+
+// SAFETY: aead.h: any number of threads may call aead_hp_mask concurrently on one key; it is
+// freed only in Drop, which has exclusive access.
+unsafe impl Send for Hp {}
+unsafe impl Sync for Hp {}
+
+impl Drop for Hp {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from aead_hp_new and is freed exactly once.
+        unsafe { sys::aead_hp_free(self.0.as_ptr()) }
+    }
+}
+
+impl Hp {
+    pub(crate) fn new(alg: c_int, key: &[u8], properties: Option<&str>) -> Result<Self, Error> {
+        let mut query = [0u8; MAX_PROPERTIES + 1];
+        let query_ptr = properties_ptr(properties, &mut query)?;
+        let mut raw: *mut sys::aead_hp = ptr::null_mut();
+        // SAFETY: valid out-pointer; key is a (ptr, len) pair or (NULL, 0); query_ptr is NULL or
+        // NUL-terminated and outlives the call.
+        let rc = unsafe { sys::aead_hp_new(&mut raw, alg, ptr_or_null(key), key.len(), query_ptr) };
+        if rc != 0 {
+            return Err(Error::from_code(i64::from(rc)));
+        }
+        NonNull::new(raw).map(Hp).ok_or(Error::Crypto)
+    }
+
+    /// `aead_hp_mask`: the 5-byte mask of a sample (which must be 16 bytes: [`Error::Arg`] otherwise).
+    #[inline]
+    pub(crate) fn mask(&self, sample: &[u8]) -> Result<[u8; 5], Error> {
+        let mut mask = [0u8; 5];
+        // SAFETY: live hp; sample is a (ptr, len) pair or (NULL, 0); mask is 5 writable bytes.
+        let rc = unsafe {
+            sys::aead_hp_mask(self.0.as_ptr(), ptr_or_null(sample), sample.len(), mask.as_mut_ptr(), mask.len())
+        };
+        check_len(rc, mask.len()).and_then(|n| if n == 5 { Ok(mask) } else { Err(Error::Crypto) })
     }
 }
 

@@ -12,6 +12,10 @@
 //!   `with_iv` / `with_options` (ABI 1.1) take the connection IV and an OpenSSL property query.
 //! * [`Aes128GcmRandomNonce`] / [`Aes256GcmRandomNonce`]: library-drawn nonces, output
 //!   `nonce || ciphertext || tag` (Go's `cipher.NewGCMWithRandomNonce` layout).
+//! * [`quic`] (ABI 1.2): QUIC packet protection, RFC 9001: [`quic::PacketKey`] (nonce = IV XOR
+//!   packet number, strictly increasing on seal, RFC 9001 key-usage limits enforced),
+//!   [`quic::HeaderProtectionKey`], and one C call per packet ([`quic::PacketKey::protect`] /
+//!   [`quic::PacketKey::unprotect`]).
 //! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
 //!   property queries, the FIPS [`Indicator`], batches of [`Record`]s).
 //!
@@ -44,6 +48,7 @@ mod cipher;
 mod error;
 mod ffi;
 mod indicator;
+pub mod quic;
 mod random_nonce;
 pub mod sys;
 mod tls;

@@ -10,7 +10,8 @@ use core::marker::{PhantomData, PhantomPinned};
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
 /// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.2.0
-/// (ABI 1.1 plus `AEAD_ERR_FORKED`; no new symbol).
+/// (ABI 1.1 plus `AEAD_ERR_FORKED`, and ABI 1.2's QUIC packet protection, symbol version
+/// `LIBAEAD_1.2`).
 pub const AEAD_VERSION_NUMBER: u32 = 10200;
 
 /// Opaque keyed context (`aead_ctx`).
@@ -54,6 +55,24 @@ pub const AEAD_ERR_NONCE_LIMIT: c_int = -16;
 /// Library 1.2: a seal on a TLS-policy context created before a `fork()`, in the child (refused,
 /// nothing written; opens work, the parent is unaffected).
 pub const AEAD_ERR_FORKED: c_int = -17;
+
+/// ABI 1.2: QUIC packet protection (RFC 9001). `aead_ctx_new_ex` with the 12-byte "quic iv";
+/// seal nonce = IV XOR (0^4 || BE64(pn)), pn strictly increasing and below 2^62; open unchecked.
+pub const AEAD_POLICY_QUIC: c_int = 4;
+/// ABI 1.2: the key's RFC 9001 section 6.6 confidentiality (seals) or integrity (failed opens)
+/// limit is reached (refused, nothing written).
+pub const AEAD_ERR_KEY_LIMIT: c_int = -18;
+pub const AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT: u64 = 1 << 23;
+pub const AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT: u64 = 1 << 52;
+pub const AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT: u64 = 1 << 36;
+pub const AEAD_QUIC_MAX_PACKET_NUMBER: u64 = (1 << 62) - 1;
+
+/// ABI 1.2: opaque keyed QUIC header-protection key (`aead_hp`).
+#[repr(C)]
+pub struct aead_hp {
+    _opaque: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
 
 /// ABI 1.1 bits of `aead_ctx_indicator`.
 pub const AEAD_IND_FIPS_PROVIDER: u32 = 1;
@@ -135,4 +154,40 @@ extern "C" {
         count: usize,
     ) -> i64;
     pub fn aead_version_number() -> u32;
+
+    // ABI 1.2 (symbol version LIBAEAD_1.2): QUIC.
+    pub fn aead_ctx_usage(ctx: *const aead_ctx, seals: *mut u64, forgeries: *mut u64) -> c_int;
+    pub fn aead_hp_new(
+        hp_out: *mut *mut aead_hp,
+        alg: c_int,
+        key: *const u8,
+        key_len: usize,
+        properties: *const c_char,
+    ) -> c_int;
+    pub fn aead_hp_mask(
+        hp: *mut aead_hp,
+        sample: *const u8,
+        sample_len: usize,
+        mask: *mut u8,
+        mask_cap: usize,
+    ) -> i64;
+    pub fn aead_hp_free(hp: *mut aead_hp);
+    pub fn aead_quic_protect(
+        ctx: *mut aead_ctx,
+        hp: *mut aead_hp,
+        pn: u64,
+        packet: *mut u8,
+        header_len: usize,
+        payload_len: usize,
+        packet_cap: usize,
+    ) -> i64;
+    pub fn aead_quic_unprotect(
+        ctx: *mut aead_ctx,
+        hp: *mut aead_hp,
+        largest_pn: u64,
+        packet: *mut u8,
+        pn_offset: usize,
+        packet_len: usize,
+        pn_out: *mut u64,
+    ) -> i64;
 }

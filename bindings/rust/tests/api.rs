@@ -42,6 +42,7 @@ fn error_codes_round_trip_and_describe() {
         Error::Crypto,
         Error::NonceLimit,
         Error::Forked,
+        Error::KeyLimit,
     ];
     let mut descs = std::collections::HashSet::new();
     for (i, e) in all.iter().enumerate() {

@@ -8,6 +8,12 @@
 //! * TLS 1.2: `TLS_ECDHE_{ECDSA,RSA}_WITH_AES_{128,256}_GCM_SHA{256,384}` and
 //!   `TLS_ECDHE_{ECDSA,RSA}_WITH_CHACHA20_POLY1305_SHA256`.
 //!
+//! The TLS 1.3 suites also carry QUIC packet protection (`Tls13CipherSuite.quic`, RFC 9001):
+//! packet keys are libaead `AEAD_POLICY_QUIC` contexts (nonce = IV XOR packet number checked
+//! inside the library, RFC 9001 key-usage limits), header protection is libaead's `aead_hp`; so
+//! quinn runs on [`provider`] (quinn still needs its own `rustls-ring` feature for Retry and
+//! token keys). [`quic_forgeries`] and [`quic_packet_keys`] are diagnostics of that side.
+//!
 //! Key exchange, signatures, HKDF / PRF and randomness are rustls's *ring* provider's.
 //! Each encrypter hands libaead the IV rustls derived (`aead_ctx_new_ex`), so the library checks
 //! every record nonce against the construction rustls uses: TLS 1.3 and TLS 1.2
@@ -27,12 +33,16 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+// Modules import in one direction only: lib -> suites -> {tls13, tls12, quic} -> {record, fips}
+// -> libaead. `fips` answers indicator questions and knows no suite; `suites` owns the probes.
 mod fips;
+mod quic;
 mod record;
 mod suites;
 mod tls12;
 mod tls13;
 
+pub use quic::{forgeries as quic_forgeries, packet_keys as quic_packet_keys};
 pub use suites::{cipher_suites, suite_by_name};
 
 use rustls::crypto::CryptoProvider;
@@ -56,5 +66,5 @@ pub fn provider() -> CryptoProvider {
 /// (per algorithm). `CryptoProvider::fips()` of [`provider`] is still `false`: *ring*, which
 /// does key exchange, signatures and HKDF here, is not a FIPS module.
 pub fn record_protection_fips() -> bool {
-    fips::all_approved()
+    suites::all_approved()
 }

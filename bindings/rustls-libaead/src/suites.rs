@@ -2,7 +2,7 @@
 //! schemes kept as they are) with the AEAD replaced by libaead's. Built at first use because
 //! *ring*'s hash and HKDF objects are only reachable through its suites.
 use crate::fips::Probe;
-use crate::{tls12, tls13};
+use crate::{quic, tls12, tls13};
 use rustls::crypto::cipher::{Tls12AeadAlgorithm, Tls13AeadAlgorithm};
 use rustls::crypto::ring::cipher_suite as ring;
 use rustls::{CipherSuiteCommon, SupportedCipherSuite, Tls12CipherSuite, Tls13CipherSuite};
@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 fn with_aead13(
     ring_suite: SupportedCipherSuite,
     aead: &'static dyn Tls13AeadAlgorithm,
+    quic: &'static dyn rustls::quic::Algorithm,
 ) -> Tls13CipherSuite {
     let SupportedCipherSuite::Tls13(s) = ring_suite else {
         unreachable!("a TLS 1.3 suite")
@@ -19,7 +20,7 @@ fn with_aead13(
         common: copy_common(&s.common),
         hkdf_provider: s.hkdf_provider,
         aead_alg: aead,
-        quic: None, // record protection only; QUIC packet protection is not libaead's
+        quic: Some(quic), // QUIC packet and header protection: libaead too (quic.rs)
     }
 }
 
@@ -48,8 +49,8 @@ fn copy_common(c: &CipherSuiteCommon) -> CipherSuiteCommon {
 }
 
 macro_rules! suites {
-    ($( $v:ident $name:ident = $with:ident($ring:ident, $aead:path, $probe:expr); )*) => {
-        $( static $name: LazyLock<$v> = LazyLock::new(|| $with(ring::$ring, &$aead)); )*
+    ($( $v:ident $name:ident = $with:ident($ring:ident, $($aead:path),+; $probe:expr); )*) => {
+        $( static $name: LazyLock<$v> = LazyLock::new(|| $with(ring::$ring, $(&$aead),+)); )*
 
         /// Every suite, in rustls's *ring* preference order, with whether libaead can serve it.
         fn all() -> [(SupportedCipherSuite, &'static Probe); 9] {
@@ -61,15 +62,15 @@ macro_rules! suites {
 }
 
 suites! {
-    Tls13CipherSuite TLS13_AES_256_GCM_SHA384 = with_aead13(TLS13_AES_256_GCM_SHA384, tls13::AES_256_GCM, &tls13::AES_256_GCM.probe);
-    Tls13CipherSuite TLS13_AES_128_GCM_SHA256 = with_aead13(TLS13_AES_128_GCM_SHA256, tls13::AES_128_GCM, &tls13::AES_128_GCM.probe);
-    Tls13CipherSuite TLS13_CHACHA20_POLY1305_SHA256 = with_aead13(TLS13_CHACHA20_POLY1305_SHA256, tls13::CHACHA20_POLY1305, &tls13::CHACHA20_POLY1305.probe);
-    Tls12CipherSuite ECDSA_AES_256_GCM = with_aead12(TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, tls12::AES_256_GCM, &tls12::AES_256_GCM.probe);
-    Tls12CipherSuite ECDSA_AES_128_GCM = with_aead12(TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::AES_128_GCM, &tls12::AES_128_GCM.probe);
-    Tls12CipherSuite ECDSA_CHACHA20_POLY1305 = with_aead12(TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, tls12::CHACHA20_POLY1305, &tls12::CHACHA20_POLY1305.probe);
-    Tls12CipherSuite RSA_AES_256_GCM = with_aead12(TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, tls12::AES_256_GCM, &tls12::AES_256_GCM.probe);
-    Tls12CipherSuite RSA_AES_128_GCM = with_aead12(TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, tls12::AES_128_GCM, &tls12::AES_128_GCM.probe);
-    Tls12CipherSuite RSA_CHACHA20_POLY1305 = with_aead12(TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, tls12::CHACHA20_POLY1305, &tls12::CHACHA20_POLY1305.probe);
+    Tls13CipherSuite TLS13_AES_256_GCM_SHA384 = with_aead13(TLS13_AES_256_GCM_SHA384, tls13::AES_256_GCM, quic::AES_256_GCM; &tls13::AES_256_GCM.probe);
+    Tls13CipherSuite TLS13_AES_128_GCM_SHA256 = with_aead13(TLS13_AES_128_GCM_SHA256, tls13::AES_128_GCM, quic::AES_128_GCM; &tls13::AES_128_GCM.probe);
+    Tls13CipherSuite TLS13_CHACHA20_POLY1305_SHA256 = with_aead13(TLS13_CHACHA20_POLY1305_SHA256, tls13::CHACHA20_POLY1305, quic::CHACHA20_POLY1305; &tls13::CHACHA20_POLY1305.probe);
+    Tls12CipherSuite ECDSA_AES_256_GCM = with_aead12(TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, tls12::AES_256_GCM; &tls12::AES_256_GCM.probe);
+    Tls12CipherSuite ECDSA_AES_128_GCM = with_aead12(TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls12::AES_128_GCM; &tls12::AES_128_GCM.probe);
+    Tls12CipherSuite ECDSA_CHACHA20_POLY1305 = with_aead12(TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, tls12::CHACHA20_POLY1305; &tls12::CHACHA20_POLY1305.probe);
+    Tls12CipherSuite RSA_AES_256_GCM = with_aead12(TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384, tls12::AES_256_GCM; &tls12::AES_256_GCM.probe);
+    Tls12CipherSuite RSA_AES_128_GCM = with_aead12(TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, tls12::AES_128_GCM; &tls12::AES_128_GCM.probe);
+    Tls12CipherSuite RSA_CHACHA20_POLY1305 = with_aead12(TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256, tls12::CHACHA20_POLY1305; &tls12::CHACHA20_POLY1305.probe);
 }
 
 /// Every suite whose AEAD libaead can serve with the loaded OpenSSL providers (all nine with
@@ -93,7 +94,10 @@ pub fn suite_by_name(name: &str) -> Option<SupportedCipherSuite> {
         .find(|s| s.suite().as_str() == Some(name))
 }
 
-/// The indicator probes of the suites [`cipher_suites`] offers.
-pub(crate) fn probes() -> impl Iterator<Item = &'static Probe> {
-    all().into_iter().map(|(_, p)| p)
+/// True when the record-protection probe of every suite libaead can serve is approved
+/// (`rustls_libaead::record_protection_fips`).
+pub(crate) fn all_approved() -> bool {
+    all()
+        .into_iter()
+        .all(|(_, p)| !p.available() || p.approved())
 }

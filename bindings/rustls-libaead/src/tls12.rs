@@ -29,7 +29,7 @@ impl Tls12Aead {
     const fn new(alg: Algorithm) -> Self {
         Tls12Aead {
             alg,
-            probe: Probe::new(alg, Policy::Tls12),
+            probe: Probe::record(alg, Policy::Tls12),
         }
     }
 

@@ -19,7 +19,7 @@ impl Tls13Aead {
     pub(crate) const fn new(alg: Algorithm) -> Self {
         Tls13Aead {
             alg,
-            probe: Probe::new(alg, Policy::Tls13),
+            probe: Probe::record(alg, Policy::Tls13),
         }
     }
 

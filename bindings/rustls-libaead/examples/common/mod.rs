@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod pump;
+pub mod quic_echo;
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};

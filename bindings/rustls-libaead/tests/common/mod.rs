@@ -301,3 +301,17 @@ pub fn open(
     let msg = InboundOpaqueMessage::new(typ, ProtocolVersion::TLSv1_2, &mut buf);
     dec.decrypt(msg, seq).map(|p| (p.typ, p.payload.to_vec()))
 }
+
+/// The TLS 1.3 suites (the QUIC ones) the loaded OpenSSL providers let libaead serve: all three
+/// with the default provider, no ChaCha20-Poly1305 under a FIPS-only configuration.
+pub fn quic_suites() -> Vec<&'static str> {
+    let offered = rustls_libaead::cipher_suites();
+    [
+        "TLS13_AES_128_GCM_SHA256",
+        "TLS13_AES_256_GCM_SHA384",
+        "TLS13_CHACHA20_POLY1305_SHA256",
+    ]
+    .into_iter()
+    .filter(|n| offered.iter().any(|s| s.suite().as_str() == Some(n)))
+    .collect()
+}

@@ -1,0 +1,77 @@
+//! quic-echo-client --connect HOST:PORT --ca CERT.pem [--suite NAME] [--bytes N] [--key-update] [--ring]
+//!
+//! The client of the QUIC echo protocol (quinn, ALPN "libaead-echo"; the server is checked as
+//! "localhost" against CERT.pem): opens one bidirectional stream, writes N bytes (default 1 MiB)
+//! of the deterministic pattern, finishes, reads the echo and checks it byte for byte. With
+//! `--key-update`, forces a key update (`Connection::force_key_update`) after half of the data.
+//! `--ring`: rustls's *ring* QUIC packet protection instead of libaead's. On success prints
+//!   quic-echo-client: ok bytes=N suite=NAME key_updates=K
+//! and exits 0 (K: key updates forced, on libaead checked: the two packet keys an update makes; suite:
+//! the `--suite` name, or "any"); any failure or mismatch is a message on standard error, exit 1.
+mod common;
+
+use common::args;
+use common::quic_echo::{self, Crypto};
+use std::net::ToSocketAddrs;
+
+const USAGE: &str = "usage: quic-echo-client --connect HOST:PORT --ca CERT.pem [--suite NAME] [--bytes N] [--key-update] [--ring]";
+
+fn main() {
+    common::exit_on_error("quic-echo-client", run)
+}
+
+fn run() -> Result<(), String> {
+    let (mut connect, mut ca, mut suite, mut n, mut key_update, mut crypto) =
+        (None, None, None, 1usize << 20, false, Crypto::Libaead);
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--connect" => connect = Some(args::value(&flag, &mut it)?),
+            "--ca" => ca = Some(args::value(&flag, &mut it)?),
+            "--suite" => suite = Some(args::value(&flag, &mut it)?),
+            "--bytes" => {
+                let v = args::value(&flag, &mut it)?;
+                n = v.parse().map_err(|_| format!("--bytes: not a number: {v}"))?;
+            }
+            "--key-update" => key_update = true,
+            "--ring" => crypto = Crypto::Ring,
+            f => return Err(format!("unknown option {f}\n{USAGE}")),
+        }
+    }
+    let (Some(connect), Some(ca)) = (connect, ca) else {
+        return Err(USAGE.into());
+    };
+    let addr = connect
+        .to_socket_addrs()
+        .map_err(|e| format!("--connect {connect}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("--connect {connect}: no address"))?;
+    let config = quic_echo::client_config(crypto, suite.as_deref(), common::certs(&ca)?)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("tokio: {e}"))?;
+    let echoed = rt.block_on(async move {
+        let bind = if addr.is_ipv6() { "[::]:0" } else { "0.0.0.0:0" };
+        let endpoint = quinn::Endpoint::client(bind.parse().unwrap())
+            .map_err(|e| format!("UDP socket: {e}"))?;
+        let r = quic_echo::run_client(&endpoint, config, addr, n, key_update).await;
+        endpoint.wait_idle().await;
+        r
+    })?;
+    let key_updates = u64::from(echoed.forced_key_updates);
+    // On libaead, the forced update must show as the two packet keys it makes (the set after next).
+    if crypto == Crypto::Libaead && echoed.packet_keys_during_transfer != 2 * key_updates {
+        return Err(format!(
+            "key updates: forced {key_updates}, but libaead made {} packet keys meanwhile",
+            echoed.packet_keys_during_transfer
+        ));
+    }
+    println!(
+        "quic-echo-client: ok bytes={} suite={} key_updates={key_updates}",
+        echoed.bytes,
+        suite.as_deref().unwrap_or("any")
+    );
+    Ok(())
+}
