@@ -3,7 +3,8 @@
 Usage: python3 bench/plot.py OUT.png RESULT.json [RESULT.json ...]
 (bench/plot.sh installs matplotlib into a cache venv and passes bench/results/*.json.)
 
-Each panel is one benchmark (C library, Go, Python, Rust, rustls), time per seal against message size,
+Each panel is one benchmark (C library, Go, Python, Rust, rustls, QUIC packets from Rust and Python), time
+per seal (or per protected packet) against message size,
 log-log, one line per implementation and libcrypto, so that where each option wins shows at a glance.
 Every JSON format written by the project's benchmarks is recognised by its shape; points are the
 benchmarks' own medians, nothing is recomputed here.
@@ -71,9 +72,34 @@ def rustls_rows(doc):
             yield "rustls (TLS 1.3 AES-128-GCM record seal)", label, r["size"], ns
 
 
+def quic_rust_rows(doc):
+    ours = short_crypto(doc.get("libaead"))
+    names = {"one_call": f"libaead one call, {ours}", "two_call": f"rustls-libaead keys (two calls), {ours}",
+             "ring": "rustls + ring keys (two calls)"}
+    for r in doc["results"]:
+        if r["op"] == "protect" and r["suite"] == "TLS13_AES_128_GCM_SHA256":
+            for impl, ns in r["median_ns_per_packet"].items():
+                yield "QUIC packet protect, Rust (AES-128-GCM)", names.get(impl, impl), r["size"], ns
+
+
+def quic_python_rows(doc):
+    ours = short_crypto(doc["meta"].get("libaead"))
+    names = {"one_call": f"libaead.quic one call, {ours}", "two_calls": f"libaead.quic AEAD + HeaderProtection, {ours}",
+             "aioquic": f"aioquic {doc['meta'].get('aioquic', '')} _crypto (two calls)"}
+    for key, impls in doc["results"].items():
+        alg, size = key.rsplit("/", 1)
+        if alg == "aes-128-gcm":
+            for impl, ns in impls.items():
+                yield "QUIC packet protect, Python (AES-128-GCM)", names.get(impl, impl), int(size), ns
+
+
 def rows_of(doc):
     if isinstance(doc, list):
         return c_rows(doc)
+    if "results" in doc and isinstance(doc["results"], dict) and "aioquic" in doc.get("meta", {}):
+        return quic_python_rows(doc)
+    if "results" in doc and doc["results"] and "median_ns_per_packet" in doc["results"][0]:
+        return quic_rust_rows(doc)
     if "benchmarks" in doc and "config" in doc:
         return go_rows(doc)
     if "rows" in doc and "meta" in doc:
@@ -99,7 +125,8 @@ def main(argv):
             for panel, line, size, ns in rows_of(json.load(f)):
                 if size > 0 and ns > 0:
                     panels[panel][line][size] = ns
-    names = sorted(panels, key=lambda p: ["C", "Go", "Python", "Rust", "rustls"].index(p.split()[0]))
+    order = ["C", "Go", "Python", "Rust", "rustls", "QUIC"]
+    names = sorted(panels, key=lambda p: (order.index(p.split()[0]), p))
     cols = min(3, len(names))
     rows = (len(names) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.2 * rows), squeeze=False)
