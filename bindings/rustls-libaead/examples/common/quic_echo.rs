@@ -124,16 +124,22 @@ pub fn server_config(
     Ok(quinn::ServerConfig::with_crypto(Arc::new(quic)))
 }
 
+/// Packet keys a libaead side of one connection makes for the handshake: Initial, Handshake, 1-RTT and
+/// the next 1-RTT set that quinn precomputes, a local and a remote key each.
+pub const HANDSHAKE_PACKET_KEYS: u64 = 8;
+
 /// What one echo run did.
 #[derive(Debug)]
 pub struct Echoed {
     pub bytes: usize,
     /// Key updates the client forced (`Connection::force_key_update`).
     pub forced_key_updates: u32,
-    /// QUIC packet keys libaead made in this process from just before the key update (after
-    /// half the data, long after the handshake) until the echo was back: two per key update on a
-    /// libaead side (the key set after next), nothing else.
-    pub packet_keys_during_transfer: u64,
+    /// QUIC packet keys libaead made in this process from before the connection until the echo was
+    /// back. A libaead side makes 8 for the handshake (Initial, Handshake, 1-RTT and the precomputed
+    /// next 1-RTT set, two each) and 2 more for every key update, whoever starts it: besides the
+    /// forced one, quinn starts one on its own after a random 10-1000 packets (quinn-proto
+    /// `key_phase_size`), and quic-go every ~100 packets, so only a lower bound is exact.
+    pub packet_keys: u64,
 }
 
 /// The client side: connect to `addr` as "localhost", echo `n` bytes, forcing a key update after
@@ -145,6 +151,7 @@ pub async fn run_client(
     n: usize,
     key_update: bool,
 ) -> Result<Echoed, String> {
+    let keys_before = rustls_libaead::quic_packet_keys();
     let conn = endpoint
         .connect_with(config, addr, "localhost")
         .map_err(|e| format!("connect: {e}"))?
@@ -155,7 +162,6 @@ pub async fn run_client(
     let half = n / 2;
     send.write_all(&data[..half]).await.map_err(|e| format!("write: {e}"))?;
     let mut forced = 0;
-    let keys_before = rustls_libaead::quic_packet_keys();
     if key_update {
         conn.force_key_update();
         forced += 1;
@@ -166,7 +172,7 @@ pub async fn run_client(
         .read_to_end(n.saturating_add(1))
         .await
         .map_err(|e| format!("read: {e}"))?;
-    let packet_keys_during_transfer = rustls_libaead::quic_packet_keys() - keys_before;
+    let packet_keys = rustls_libaead::quic_packet_keys() - keys_before;
     conn.close(0u32.into(), b"done");
     if back.len() != n {
         return Err(format!("echo mismatch: sent {n} bytes, received {}", back.len()));
@@ -177,7 +183,7 @@ pub async fn run_client(
     Ok(Echoed {
         bytes: n,
         forced_key_updates: forced,
-        packet_keys_during_transfer,
+        packet_keys,
     })
 }
 
