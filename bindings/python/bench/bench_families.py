@@ -36,13 +36,16 @@ def fns(name):
 
         key, nonce = bytes(32), bytes(24)
         ours = libaead.XChaCha20Poly1305(key)
-        enc, dec = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt, sodium.crypto_aead_xchacha20poly1305_ietf_decrypt
+        enc = sodium.crypto_aead_xchacha20poly1305_ietf_encrypt
+        dec = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt
         for size in SIZES:
             data = bytes(size)
             ct = ours.encrypt(nonce, data, AAD)
             assert ct == enc(data, AAD, nonce, key)
-            out[("encrypt", size)] = (lambda d=data: ours.encrypt(nonce, d, AAD), lambda d=data: enc(d, AAD, nonce, key))
-            out[("decrypt", size)] = (lambda c=ct: ours.decrypt(nonce, c, AAD), lambda c=ct: dec(c, AAD, nonce, key))
+            out[("encrypt", size)] = (lambda d=data: ours.encrypt(nonce, d, AAD),
+                                      lambda d=data: enc(d, AAD, nonce, key))
+            out[("decrypt", size)] = (lambda c=ct: ours.decrypt(nonce, c, AAD),
+                                      lambda c=ct: dec(c, AAD, nonce, key))
         return out
     if name == "AESSIV":
         ours, theirs = libaead.AESSIV(bytes(32)), pyca.AESSIV(bytes(32))
@@ -58,8 +61,10 @@ def fns(name):
         data = bytes(size)
         ct = ours.encrypt(nonce, data, AAD)
         assert ct == theirs.encrypt(nonce, data, AAD)
-        out[("encrypt", size)] = (lambda d=data: ours.encrypt(nonce, d, AAD), lambda d=data: theirs.encrypt(nonce, d, AAD))
-        out[("decrypt", size)] = (lambda c=ct: ours.decrypt(nonce, c, AAD), lambda c=ct: theirs.decrypt(nonce, c, AAD))
+        out[("encrypt", size)] = (lambda d=data: ours.encrypt(nonce, d, AAD),
+                                  lambda d=data: theirs.encrypt(nonce, d, AAD))
+        out[("decrypt", size)] = (lambda c=ct: ours.decrypt(nonce, c, AAD),
+                                  lambda c=ct: theirs.decrypt(nonce, c, AAD))
     return out
 
 
@@ -96,7 +101,8 @@ def main():
         for op in ("encrypt", "decrypt"):
             ratios = [best[(op, s)][0] / best[(op, s)][1] for s in SIZES]
             print("| %s | %s | %s | %s |" % (name, peer.get(name, "pyca"), op,
-                                             " | ".join("%.2f (%.0f / %.0f ns)" % (r, best[(op, s)][0], best[(op, s)][1])
+                                             " | ".join("%.2f (%.0f / %.0f ns)"
+                                                        % (r, best[(op, s)][0], best[(op, s)][1])
                                                         for r, s in zip(ratios, SIZES))))
             rows.append({"family": name, "op": op, "peer": peer.get(name, "pyca"),
                          "ns": {str(s): best[(op, s)] for s in SIZES}, "ratio": dict(zip(map(str, SIZES), ratios))})

@@ -87,7 +87,10 @@ def test_pyca_test_aead_with_libaead_classes(tmp_path):
             "-W", "ignore::DeprecationWarning", str(target)]
     for node in DESELECT:
         # node ids are relative to the rootdir (the sdist)
-        args += ["--deselect", "tests/hazmat/primitives/test_aead.py::" + node] if "::" in node else ["-k", "not " + node]
+        if "::" in node:
+            args += ["--deselect", "tests/hazmat/primitives/test_aead.py::" + node]
+        else:
+            args += ["-k", "not " + node]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(vectors), str(root)] +
                                         ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))

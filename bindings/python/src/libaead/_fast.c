@@ -568,7 +568,8 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
 /* The same functions under two signatures (the text signatures feed inspect.signature): with a nonce
  * argument (pyca's shape) and without (AEAD_POLICY_RANDOM_NONCE draws it). */
 static PyMethodDef Core_methods[] = {
-    METHOD("encrypt", Core_encrypt, "nonce, data, associated_data", "Returns ciphertext || tag (16 bytes; AESCCM: its tag_length)."),
+    METHOD("encrypt", Core_encrypt, "nonce, data, associated_data",
+           "Returns ciphertext || tag (16 bytes; AESCCM: its tag_length)."),
     METHOD("decrypt", Core_decrypt, "nonce, data, associated_data",
            "Verifies ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
     METHOD("encrypt_into", Core_encrypt_into, "nonce, data, associated_data, buf",
@@ -589,7 +590,8 @@ static PyMethodDef Core_methods[] = {
 };
 
 static PyMethodDef RandomNonceCore_methods[] = {
-    METHOD("encrypt", Core_encrypt, "data, associated_data", "Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."),
+    METHOD("encrypt", Core_encrypt, "data, associated_data",
+           "Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."),
     METHOD("decrypt", Core_decrypt, "data, associated_data",
            "Verifies nonce || ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
     METHOD("encrypt_into", Core_encrypt_into, "data, associated_data, buf",
