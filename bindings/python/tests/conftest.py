@@ -36,8 +36,8 @@ FIPS = os.environ.get("LIBAEAD_TEST_FIPS", "") not in ("", "0")
 # fail: pyca raises InternalError and libaead gets AEAD_ERR_UNSUPPORTED). The modules that compare with
 # pyca are left out there; the vectors, the backend checks and test_fips.py run.
 collect_ignore = ([] if not FIPS else
-                  ["test_batch.py", "test_differential.py", "test_improvements.py", "test_parity.py",
-                   "test_random_nonce.py", "test_threads.py", "test_tls.py"])
+                  ["test_batch.py", "test_differential.py", "test_families.py", "test_improvements.py",
+                   "test_parity.py", "test_pyca_suite.py", "test_random_nonce.py", "test_threads.py", "test_tls.py"])
 
 
 def pytest_collection_modifyitems(config, items):

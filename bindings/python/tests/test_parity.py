@@ -11,7 +11,15 @@ from cryptography.hazmat.primitives.ciphers import aead as pyca
 
 import libaead
 
-NAMES = ["AESGCM", "ChaCha20Poly1305"]
+def _gcm_siv_supported():
+    try:
+        libaead.AESGCMSIV(bytes(16))
+        return True
+    except libaead.UnsupportedAlgorithm:  # OpenSSL < 3.2 (test_families.py checks the refusal)
+        return False
+
+
+NAMES = ["AESGCM", "ChaCha20Poly1305", "AESCCM", "AESOCB3"] + (["AESGCMSIV"] if _gcm_siv_supported() else [])
 BAD_VALUES = ["str", None, 5, 1.5, [1, 2], object(), memoryview(bytearray(40))[::2]]
 
 

@@ -1,8 +1,11 @@
-"""libaead: AES-GCM and ChaCha20-Poly1305 through libaead (OpenSSL 3).
+"""libaead: AES-GCM, ChaCha20-Poly1305, AES-CCM, AES-GCM-SIV, AES-OCB3, AES-SIV and XChaCha20-Poly1305
+through libaead (OpenSSL 3).
 
-``AESGCM`` and ``ChaCha20Poly1305`` are drop-in replacements for the classes of the same name in
-``cryptography.hazmat.primitives.ciphers.aead`` (pyca/cryptography 48-50): same constructors, methods,
-arguments, return types, accepted sizes and exception types. Additions:
+``AESGCM``, ``ChaCha20Poly1305``, ``AESCCM``, ``AESGCMSIV``, ``AESOCB3`` and ``AESSIV`` are drop-in
+replacements for the classes of the same name in ``cryptography.hazmat.primitives.ciphers.aead``
+(pyca/cryptography 48-50): same constructors, methods, arguments, return types, accepted sizes,
+exception types and messages. ``XChaCha20Poly1305`` (24-byte nonce, libsodium's and Go's
+``chacha20poly1305.NewX``) and ``XChaCha20Poly1305RandomNonce`` have no pyca counterpart. Additions:
 
 * ``encrypt_many`` / ``decrypt_many`` (and ``_into`` forms) on every class: many records, one C call;
 * inputs (data, associated data) longer than 2**31 - 1 bytes work (up to the algorithm's limit);
@@ -13,6 +16,11 @@ arguments, return types, accepted sizes and exception types. Additions:
   take the connection IV up front (``iv=``); in a child process forked after the object was made they
   refuse to encrypt with :class:`ForkedContextError` (decryption works), so a sequence number is
   never sealed by two processes;
+* ``XChaCha20Poly1305RandomNonce``: the same for XChaCha20-Poly1305 with 24-byte nonces, without a limit
+  on the number of encryptions (output nonce(24) || ciphertext || tag, libsodium's usual layout);
+* ``AESGCMSIV`` needs OpenSSL >= 3.2: on a build with an older libcrypto (the system OpenSSL 3.0) its
+  constructor raises :class:`UnsupportedAlgorithm`, as pyca's does there; the default wheel (vendored
+  OpenSSL) has it;
 * ``AESGCMRandomNonce``: the library draws each nonce (output nonce || ciphertext || tag, the layout of
   Go's ``cipher.NewGCMWithRandomNonce``); it keeps drawing fresh nonces after ``os.fork()`` in the
   parent and in every child;
@@ -48,10 +56,13 @@ from libaead._types import Buffer
 __version__ = "1.2.0"
 
 __all__ = [
+    "AESCCM",
     "AESGCM",
     "AESGCMForTLS12",
     "AESGCMForTLS13",
     "AESGCMRandomNonce",
+    "AESGCMSIV",
+    "AESOCB3",
     "ChaCha20Poly1305",
     "ChaCha20Poly1305ForTLS12",
     "ChaCha20Poly1305ForTLS13",
@@ -61,6 +72,8 @@ __all__ = [
     "NonceLimitError",
     "NonceReuseError",
     "UnsupportedAlgorithm",
+    "XChaCha20Poly1305",
+    "XChaCha20Poly1305RandomNonce",
     "backend",
     "library_version",
     "library_version_number",
@@ -126,6 +139,9 @@ class _Common:
     _tls_rules: Dict[int, str] = {}
     _tls_aad_rule: str = ""
     _final: bool = False
+    _tag: int = 16          # the tag length (AESCCM: per object)
+    _ccm: bool = False      # AES-CCM's message-length-for-nonce rule applies
+    _unsupported: str = ""  # pyca's UnsupportedAlgorithm message when the libcrypto lacks the algorithm
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -138,7 +154,7 @@ class _Common:
         raise NotImplementedError
 
     @classmethod
-    def _make(cls: Type[_T], key: Buffer, iv: Optional[Buffer], properties: Optional[str]) -> _T:
+    def _make(cls: Type[_T], key: Buffer, iv: Optional[Buffer], properties: Optional[str], tag_len: int = 16) -> _T:
         k_: Any = key if type(key) is bytes else _ffi.from_buffer(key)
         key_len = len(k_)
         alg = cls._algorithm(key_len)
@@ -152,19 +168,25 @@ class _Common:
                 raise ValueError(cls._iv_msg)
         self = super().__new__(cls)
         ctx_out = _ffi.new("aead_ctx **")
-        rc = _lib.aead_ctx_new_ex(ctx_out, alg, cls._policy, k_, key_len, 0, props, iv_, iv_len)
+        rc = _lib.aead_ctx_new_ex(ctx_out, alg, cls._policy, k_, key_len, tag_len, props, iv_, iv_len)
         if rc != 0:
             self._construction_failed(rc, iv is not None, properties)
         ctx = _ffi.gc(ctx_out[0], _lib.aead_ctx_free)
         object.__setattr__(self, "_ctx", ctx)
+        if cls._ccm:
+            object.__setattr__(self, "_tag", tag_len)  # AESCCM's slot: its tag_length
         if _fast is not None:
+            random_nonce = cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE
+            overhead = getattr(cls, "OVERHEAD") if random_nonce else tag_len
             bind = self._bind  # type: ignore[attr-defined]  # defined by _fast.Core
             bind(ctx, int(_ffi.cast("uintptr_t", ctx)), cls._nonce_sizes.start, cls._nonce_sizes.stop - 1,
-                 cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE, min(cls._max_plaintext, sys.maxsize >> 1))
+                 random_nonce, min(cls._max_plaintext, sys.maxsize >> 1), overhead, cls._ccm)
         return self
 
     def _construction_failed(self, rc: int, has_iv: bool, properties: Optional[str]) -> NoReturn:
         cls = type(self)
+        if rc == _lib.AEAD_ERR_UNSUPPORTED and cls._unsupported and properties is None:
+            raise UnsupportedAlgorithm(cls._unsupported)
         if rc == _lib.AEAD_ERR_UNSUPPORTED:
             raise UnsupportedAlgorithm(
                 "%s is not available from the providers selected by properties=%r"
@@ -225,14 +247,14 @@ class _TLS(_Common, _Core):
         return cls._make(key, iv, properties)
 
 
-def _aes_algorithm(key_len: int) -> int:
-    if key_len == 16:
-        return int(_lib.AEAD_AES_128_GCM)
-    if key_len == 24:
-        return int(_lib.AEAD_AES_192_GCM)
-    if key_len == 32:
-        return int(_lib.AEAD_AES_256_GCM)
-    raise ValueError("AESGCM key must be 128, 192, or 256 bits.")
+_AES_KEY_SIZES = (16, 24, 32)
+
+
+def _aes_algorithm(key_len: int, algs: Any = (_lib.AEAD_AES_128_GCM, _lib.AEAD_AES_192_GCM, _lib.AEAD_AES_256_GCM),
+                   message: str = "AESGCM key must be 128, 192, or 256 bits.") -> int:
+    if key_len in _AES_KEY_SIZES:
+        return int(algs[_AES_KEY_SIZES.index(key_len)])
+    raise ValueError(message)
 
 
 def _aes_generate_key(bit_length: int) -> bytes:
@@ -246,10 +268,12 @@ def _aes_generate_key(bit_length: int) -> bytes:
 
 class _AESMixin:
     __slots__ = ()
+    _algs: Any = (_lib.AEAD_AES_128_GCM, _lib.AEAD_AES_192_GCM, _lib.AEAD_AES_256_GCM)
+    _key_msg = "AESGCM key must be 128, 192, or 256 bits."
 
     @classmethod
     def _algorithm(cls, key_len: int) -> int:
-        return _aes_algorithm(key_len)
+        return _aes_algorithm(key_len, cls._algs, cls._key_msg)
 
     @staticmethod
     def generate_key(bit_length: int) -> bytes:
@@ -260,12 +284,14 @@ class _AESMixin:
 class _ChaChaMixin:
     __slots__ = ()
     _max_plaintext = int(_lib.AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT)
+    _alg = int(_lib.AEAD_CHACHA20_POLY1305)
+    _key_msg = "ChaCha20Poly1305 key must be 32 bytes."
 
     @classmethod
     def _algorithm(cls, key_len: int) -> int:
         if key_len != 32:
-            raise ValueError("ChaCha20Poly1305 key must be 32 bytes.")
-        return int(_lib.AEAD_CHACHA20_POLY1305)
+            raise ValueError(cls._key_msg)
+        return cls._alg
 
     @staticmethod
     def generate_key() -> bytes:
@@ -355,3 +381,102 @@ class AESGCMRandomNonce(_AESMixin, _RandomNonce):
     _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
     NONCE_SIZE = 12
     OVERHEAD = 28  #: nonce + tag: len(encrypt(data, ad)) == len(data) + OVERHEAD
+
+
+# ---- library 1.2: more families (pyca's AESCCM, AESGCMSIV, AESOCB3, AESSIV; XChaCha20-Poly1305) ----
+
+_CCM_TAGS = (4, 6, 8, 10, 12, 14, 16)
+
+
+def _tag_length_arg(tag_length: Any) -> int:
+    """pyca reads tag_length as a Rust usize: an int (bool included), OverflowError when negative or
+    too large, TypeError otherwise; None is 16."""
+    if tag_length is None:
+        return 16
+    value = operator.index(tag_length)
+    if value < 0 or value >= 1 << 64:
+        raise OverflowError("can't convert tag_length to usize")
+    return value
+
+
+class AESCCM(_AESMixin, _AEAD):
+    """AES-CCM (NIST SP 800-38C, RFC 3610): key 16, 24 or 32 bytes; nonce 7 to 13 bytes; tag_length 4, 6,
+    8, 10, 12, 14 or 16 (the default). A message must be shorter than 2**(8 * (15 - len(nonce))) bytes
+    (65536 with a 13-byte nonce): longer is ValueError("Data too long for nonce"), as in pyca. The caller
+    guarantees nonce uniqueness."""
+
+    __slots__ = ("_tag",)
+    _final = True
+    _ccm = True
+    _nonce_sizes = range(7, 14)
+    _nonce_msg = "Nonce must be between 7 and 13 bytes"
+    _max_plaintext = int(_lib.AEAD_ONE_UPDATE_MAX)
+    _algs = (_lib.AEAD_AES_128_CCM, _lib.AEAD_AES_192_CCM, _lib.AEAD_AES_256_CCM)
+    _key_msg = "AESCCM key must be 128, 192, or 256 bits."
+
+    def __new__(cls, key: Buffer, tag_length: Optional[int] = 16, *,
+                properties: Optional[str] = None) -> "AESCCM":
+        tag_len = _tag_length_arg(tag_length)
+        k_: Any = key if type(key) is bytes else _ffi.from_buffer(key)
+        cls._algorithm(len(k_))
+        if tag_len not in _CCM_TAGS:
+            raise ValueError("Invalid tag_length")
+        return cls._make(key, None, properties, tag_len)
+
+
+class AESGCMSIV(_AESMixin, _AEAD):
+    """AES-GCM-SIV (RFC 8452, nonce-misuse resistant): key 16, 24 or 32 bytes, nonce 12 bytes, tag 16.
+    Needs OpenSSL >= 3.2: with an older libcrypto (the system OpenSSL 3.0 build) the constructor raises
+    UnsupportedAlgorithm; the default wheel (vendored OpenSSL) has it. Data at most 2**31 - 1 bytes."""
+
+    __slots__ = ()
+    _final = True
+    _nonce_msg = "Nonce must be 12 bytes long"
+    _max_plaintext = int(_lib.AEAD_ONE_UPDATE_MAX)
+    _algs = (_lib.AEAD_AES_128_GCM_SIV, _lib.AEAD_AES_192_GCM_SIV, _lib.AEAD_AES_256_GCM_SIV)
+    _key_msg = "AES-GCM-SIV key must be 128, 192 or 256 bits."
+    _unsupported = ("AES-GCM-SIV is not supported by this version of OpenSSL (libaead needs OpenSSL >= 3.2 "
+                    "for it: use the wheel with the vendored OpenSSL, LIBAEAD_LIBCRYPTO=vendored)")
+
+
+class AESOCB3(_AESMixin, _AEAD):
+    """AES-OCB3 (RFC 7253): key 16, 24 or 32 bytes, nonce 12 to 15 bytes (as pyca), tag 16. The caller
+    guarantees nonce uniqueness. Not available from FIPS providers."""
+
+    __slots__ = ()
+    _final = True
+    _nonce_sizes = range(12, 16)
+    _nonce_msg = "Nonce must be between 12 and 15 bytes"
+    _algs = (_lib.AEAD_AES_128_OCB, _lib.AEAD_AES_192_OCB, _lib.AEAD_AES_256_OCB)
+    _key_msg = "AESOCB3 key must be 128, 192, or 256 bits."
+    _unsupported = "AES-OCB3 is not supported by this version of OpenSSL"
+
+
+class _XChaChaMixin(_ChaChaMixin):
+    __slots__ = ()
+    _alg = int(_lib.AEAD_XCHACHA20_POLY1305)
+    _key_msg = "XChaCha20Poly1305 key must be 32 bytes."
+    _unsupported = "XChaCha20-Poly1305 is not available from the loaded providers"
+
+
+class XChaCha20Poly1305(_XChaChaMixin, _AEAD):
+    """XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): 32-byte key, 24-byte nonce (random nonces are safe
+    at any volume), 16-byte tag; byte-compatible with libsodium's crypto_aead_xchacha20poly1305_ietf and
+    Go's chacha20poly1305.NewX. Same methods as ChaCha20Poly1305. Not available from FIPS providers."""
+
+    __slots__ = ()
+    _final = True
+    _nonce_sizes = range(24, 25)
+    _nonce_msg = "Nonce must be 24 bytes"
+
+
+class XChaCha20Poly1305RandomNonce(_XChaChaMixin, _RandomNonce):
+    """XChaCha20-Poly1305 whose 24-byte nonces the library draws: ``encrypt(data, associated_data)``
+    returns nonce(24) || ciphertext || tag(16) and ``decrypt`` reads that layout (libsodium's and Go's
+    usual "nonce first" framing). 192-bit random nonces never collide in practice: no encryption limit."""
+
+    __slots__ = ()
+    _final = True
+    _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
+    NONCE_SIZE = 24
+    OVERHEAD = 40  #: nonce + tag: len(encrypt(data, ad)) == len(data) + OVERHEAD

@@ -14,21 +14,22 @@ from libaead._errors import (
     buffer_size as _buffer_size,
     raise_converted,
     raise_for as _raise_for,
+    raise_named,
 )
 from libaead._types import Buffer
 
 _seal_open = _lib.aead_seal_open
 _from_buffer = _ffi.from_buffer
 _U8_ARRAY = _ffi.typeof("uint8_t[]")
-_TAG = 16
-_RANDOM_NONCE_OVERHEAD = 28  # nonce(12) || ciphertext || tag(16)
+_CCM_LENGTH = "Data too long for nonce"  # pyca's message (AES-CCM, RFC 3610 section 2.1)
 _EMPTY = b""
 _EMPTY_U8 = _ffi.new("uint8_t[1]")
 _AUTH = int(_lib.AEAD_ERR_AUTH)
 _TOO_LONG = int(_lib.AEAD_ERR_TOO_LONG)
 # The smallest plaintext limit of any algorithm: a length at most this passes without looking up the
 # object's own limit (``_max_plaintext``), so the common case costs one comparison with a constant.
-_LIMIT = min(int(_lib.AEAD_GCM_MAX_PLAINTEXT), int(_lib.AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT))
+_LIMIT = min(int(_lib.AEAD_GCM_MAX_PLAINTEXT), int(_lib.AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT),
+             int(_lib.AEAD_ONE_UPDATE_MAX))
 _MAXSIZE = sys.maxsize
 _CDATA = _ffi.CData
 
@@ -63,6 +64,12 @@ def _release(*views: Any) -> None:
                 _ffi.release(v)
             except (TypeError, ValueError):  # not a from_buffer object, or already released
                 pass
+
+
+def ccm_too_long(nonce_len: int, plain_len: int) -> bool:
+    """AES-CCM (nonce_len 7..13, already checked): a message of 2**(8 * (15 - nonce_len)) bytes or more
+    does not fit its length field."""
+    return plain_len >> (8 * (15 - nonce_len)) != 0
 
 
 def _writable(buf: Any) -> Any:
@@ -116,6 +123,8 @@ def _many(obj: Any, op: int, nonces: Optional[Sequence[Buffer]], datas: Sequence
                 _raise_for(obj, _AUTH, i)
             if (in_len if op == 1 else out_len) > obj._max_plaintext:
                 _raise_for(obj, _TOO_LONG, i)
+            if obj._ccm and ccm_too_long(rec.nonce_len, in_len if op == 1 else out_len):
+                raise_named(ValueError(_CCM_LENGTH), i)
             total += out_len
             if total > _MAXSIZE:  # as _fast.c: a total no Py_ssize_t (nor any buffer) can hold
                 raise _batch_too_large(obj)
@@ -158,13 +167,15 @@ class CffiCore:
     _nonce_sizes: range
     _nonce_msg: str
     _max_plaintext: int
+    _tag: int
+    _ccm: bool
 
     # The four methods below are written out in full (no shared helper) because every Python-level call
     # costs tens of nanoseconds on a 64-byte operation. The argument conversions come first, then the
     # checks, in pyca/cryptography's order, so that the same bad input raises the same exception type.
 
     def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns ciphertext || 16-byte tag."""
+        """Returns ciphertext || tag."""
         n_: Any = None
         d_: Any = None
         a_: Any = None
@@ -183,7 +194,9 @@ class CffiCore:
             n = len(d_)
             if n > _LIMIT and n > self._max_plaintext:
                 _raise_for(self, _TOO_LONG)
-            out_len = n + _TAG
+            if self._ccm and ccm_too_long(nonce_len, n):
+                raise ValueError(_CCM_LENGTH)
+            out_len = n + self._tag
             if _FRESH_BYTES:
                 out = bytes(out_len)
                 r = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
@@ -217,11 +230,13 @@ class CffiCore:
             if nonce_len not in self._nonce_sizes:
                 raise ValueError(self._nonce_msg)
             n = len(d_)
-            out_len = n - _TAG
+            out_len = n - self._tag
             if out_len < 0:
                 _raise_for(self, _AUTH)
             if out_len > _LIMIT and out_len > self._max_plaintext:
                 _raise_for(self, _TOO_LONG)
+            if self._ccm and ccm_too_long(nonce_len, out_len):
+                raise ValueError(_CCM_LENGTH)
             if _FRESH_BYTES and out_len != 1:
                 out = bytes(out_len)
                 r = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
@@ -238,7 +253,7 @@ class CffiCore:
             raise
 
     def encrypt_into(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
-        """Writes ciphertext || tag into ``buf``, which must be exactly len(data) + 16 bytes; returns that
+        """Writes ciphertext || tag into ``buf``, which must be exactly len(data) + the tag length; returns that
         count. ``buf`` may be ``data``'s own storage (same start address) for in-place encryption."""
         n_: Any = None
         d_: Any = None
@@ -262,7 +277,9 @@ class CffiCore:
             n = len(d_)
             if n > _LIMIT and n > self._max_plaintext:
                 _raise_for(self, _TOO_LONG)
-            out_len = n + _TAG
+            if self._ccm and ccm_too_long(nonce_len, n):
+                raise ValueError(_CCM_LENGTH)
+            out_len = n + self._tag
             if len(out) != out_len:
                 raise _buffer_size(out_len)
             r: int = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
@@ -275,7 +292,7 @@ class CffiCore:
 
     def decrypt_into(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
         """Verifies ciphertext || tag and writes the plaintext into ``buf``, which must be exactly
-        len(data) - 16 bytes; returns that count. On failure ``buf`` is left zeroed."""
+        len(data) - the tag length; returns that count. On failure ``buf`` is left zeroed."""
         n_: Any = None
         d_: Any = None
         a_: Any = None
@@ -296,11 +313,13 @@ class CffiCore:
             if nonce_len not in self._nonce_sizes:
                 raise ValueError(self._nonce_msg)
             n = len(d_)
-            out_len = n - _TAG
+            out_len = n - self._tag
             if out_len < 0:
                 _raise_for(self, _AUTH)
             if out_len > _LIMIT and out_len > self._max_plaintext:
                 _raise_for(self, _TOO_LONG)
+            if self._ccm and ccm_too_long(nonce_len, out_len):
+                raise ValueError(_CCM_LENGTH)
             if len(out) != out_len:
                 raise _buffer_size(out_len)
             r: int = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
@@ -314,25 +333,25 @@ class CffiCore:
     def encrypt_many(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """encrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 1, nonces, datas, associated_datas, None, _TAG)
+        result: List[bytes] = _many(self, 1, nonces, datas, associated_datas, None, self._tag)
         return result
 
     def decrypt_many(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """decrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 2, nonces, datas, associated_datas, None, _TAG)
+        result: List[bytes] = _many(self, 2, nonces, datas, associated_datas, None, self._tag)
         return result
 
     def encrypt_many_into(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                           associated_datas: Optional[Sequence[Optional[Buffer]]], buf: Buffer) -> int:
         """The records' ciphertexts back to back in buf (exactly the sum of their lengths); returns the total."""
-        total: int = _many(self, 1, nonces, datas, associated_datas, buf, _TAG)
+        total: int = _many(self, 1, nonces, datas, associated_datas, buf, self._tag)
         return total
 
     def decrypt_many_into(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                           associated_datas: Optional[Sequence[Optional[Buffer]]], buf: Buffer) -> int:
         """The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."""
-        total: int = _many(self, 2, nonces, datas, associated_datas, buf, _TAG)
+        total: int = _many(self, 2, nonces, datas, associated_datas, buf, self._tag)
         return total
 
 
@@ -349,7 +368,8 @@ def _random_nonce_call(obj: Any, op: int, data: Buffer, associated_data: Optiona
         )
         out = _writable(buf) if buf is not None else None
         n = len(d_)
-        out_len = n + _RANDOM_NONCE_OVERHEAD if op == 1 else n - _RANDOM_NONCE_OVERHEAD
+        overhead: int = obj.OVERHEAD
+        out_len = n + overhead if op == 1 else n - overhead
         if out_len < 0:
             _raise_for(obj, _AUTH)
         plain = n if op == 1 else out_len
@@ -379,9 +399,10 @@ class CffiRandomNonceCore:
 
     _ctx: Any
     _max_plaintext: int
+    OVERHEAD: int
 
     def encrypt(self, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns nonce(12) || ciphertext || tag(16)."""
+        """Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."""
         result: bytes = _random_nonce_call(self, 1, data, associated_data, None)
         return result
 
@@ -391,12 +412,12 @@ class CffiRandomNonceCore:
         return result
 
     def encrypt_into(self, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
-        """Writes nonce || ciphertext || tag into buf (exactly len(data) + 28 bytes); returns that count."""
+        """Writes nonce || ciphertext || tag into buf (exactly len(data) + OVERHEAD bytes); returns that count."""
         result: int = _random_nonce_call(self, 1, data, associated_data, buf)
         return result
 
     def decrypt_into(self, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
-        """Writes the plaintext into buf (exactly len(data) - 28 bytes); returns that count. On failure buf
+        """Writes the plaintext into buf (exactly len(data) - OVERHEAD bytes); returns that count. On failure buf
         is left zeroed."""
         result: int = _random_nonce_call(self, 2, data, associated_data, buf)
         return result
@@ -404,23 +425,23 @@ class CffiRandomNonceCore:
     def encrypt_many(self, datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """encrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 1, None, datas, associated_datas, None, _RANDOM_NONCE_OVERHEAD)
+        result: List[bytes] = _many(self, 1, None, datas, associated_datas, None, self.OVERHEAD)
         return result
 
     def decrypt_many(self, datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """decrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 2, None, datas, associated_datas, None, _RANDOM_NONCE_OVERHEAD)
+        result: List[bytes] = _many(self, 2, None, datas, associated_datas, None, self.OVERHEAD)
         return result
 
     def encrypt_many_into(self, datas: Sequence[Buffer], associated_datas: Optional[Sequence[Optional[Buffer]]],
                           buf: Buffer) -> int:
         """The records' outputs back to back in buf (exactly the sum of their lengths); returns the total."""
-        total: int = _many(self, 1, None, datas, associated_datas, buf, _RANDOM_NONCE_OVERHEAD)
+        total: int = _many(self, 1, None, datas, associated_datas, buf, self.OVERHEAD)
         return total
 
     def decrypt_many_into(self, datas: Sequence[Buffer], associated_datas: Optional[Sequence[Optional[Buffer]]],
                           buf: Buffer) -> int:
         """The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."""
-        total: int = _many(self, 2, None, datas, associated_datas, buf, _RANDOM_NONCE_OVERHEAD)
+        total: int = _many(self, 2, None, datas, associated_datas, buf, self.OVERHEAD)
         return total

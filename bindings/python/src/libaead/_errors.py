@@ -15,9 +15,16 @@ try:  # libaead.InvalidTag also passes ``except cryptography.exceptions.InvalidT
 
     _INVALID_TAG_BASE: Any = _PycaInvalidTag
     _UNSUPPORTED_BASE: Any = _PycaUnsupported
+    try:
+        from cryptography.exceptions import _Reasons
+
+        _UNSUPPORTED_CIPHER: Any = _Reasons.UNSUPPORTED_CIPHER
+    except Exception:  # pragma: no cover - a pyca without the private enum
+        _UNSUPPORTED_CIPHER = None
 except Exception:  # pragma: no cover - cryptography not installed
     _INVALID_TAG_BASE = Exception
     _UNSUPPORTED_BASE = Exception
+    _UNSUPPORTED_CIPHER = None
 
 
 class InvalidTag(_INVALID_TAG_BASE):  # type: ignore[misc]
@@ -50,7 +57,9 @@ class UnsupportedAlgorithm(_UNSUPPORTED_BASE):  # type: ignore[misc]
     when pyca/cryptography is importable."""
 
     def __init__(self, message: str) -> None:
-        Exception.__init__(self, message)  # pyca's takes an optional reason; ours has none
+        Exception.__init__(self, message)
+        # pyca's ``_reason``, as its AEAD classes set it (their tests check it): always a cipher here
+        self._reason = _UNSUPPORTED_CIPHER
 
 
 # Messages of the TLS refusals, per nonce construction. {cls} is the class name.
@@ -159,6 +168,11 @@ def buffer_size(out_len: int) -> ValueError:
 LENGTHS = "the sequences of a batch call must have the same length"
 
 
+def raise_named(exc: BaseException, index: int) -> NoReturn:
+    """Raises exc as from record ``index`` of a batch."""
+    raise _name_record(exc, index)
+
+
 def raise_converted(exc: BaseException, index: int) -> NoReturn:
     """A record's argument failed to convert (TypeError, BufferError): the same type, naming the record."""
     raise _name_record(exc, index) from exc
@@ -174,6 +188,11 @@ def fast_fail(obj: Any, code: int, index: int, extra: int, exc: Optional[BaseExc
         raise ValueError(LENGTHS)
     if code == _fast.FAIL_TOTAL:
         raise batch_too_large(obj)
+    if code == _fast.FAIL_CCM_LENGTH:
+        exc = ValueError("Data too long for nonce")  # pyca's message
+        if index >= 0:
+            raise_named(exc, index)
+        raise exc
     if code == _fast.FAIL_UNBOUND:
         raise ValueError("%s object was not initialised by its constructor" % type(obj).__name__)
     raise_for(obj, code, index)

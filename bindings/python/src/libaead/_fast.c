@@ -27,9 +27,9 @@
 #define FAIL_LENGTHS (-1003)      /* the sequences of a batch differ in length */
 #define FAIL_UNBOUND (-1004)      /* an object whose constructor did not run */
 #define FAIL_TOTAL (-1005)        /* a batch's summed output length exceeds PY_SSIZE_T_MAX */
+#define FAIL_CCM_LENGTH (-1006)   /* AES-CCM: the message does not fit the nonce's length field */
 
 #define TAG 16
-#define RANDOM_NONCE_OVERHEAD 28  /* 12-byte nonce + 16-byte tag */
 
 static PyObject *error_hook;         /* libaead._errors.fail(obj, code, index, extra) */
 static Py_ssize_t gil_threshold = 32768; /* bench.py --gil measures the crossover */
@@ -42,6 +42,8 @@ typedef struct {
     Py_ssize_t nonce_max;
     int random_nonce;      /* AEAD_POLICY_RANDOM_NONCE: no nonce argument; output nonce || ct || tag */
     Py_ssize_t max_in;     /* longest plaintext the algorithm allows (AEAD_*_MAX_PLAINTEXT), << PY_SSIZE_T_MAX */
+    Py_ssize_t overhead;   /* output minus input length of a seal: the tag (4..16), plus the drawn nonce */
+    int ccm;               /* AES-CCM: the message length must fit in 15 - nonce_len bytes (RFC 3610) */
 } Core;
 
 /* Raises through the Python hook; always returns NULL. */
@@ -203,6 +205,15 @@ static Py_ssize_t check_length(const Core *self, int op, Py_ssize_t in_len, Py_s
     return in_len - overhead > self->max_in ? AEAD_ERR_TOO_LONG : 0;
 }
 
+/* AES-CCM (RFC 3610 section 2.1): the length field has L = 15 - nonce_len bytes, so a message of
+ * 2^(8L) bytes or more cannot be encoded (pyca: "Data too long for nonce"). 0 or FAIL_CCM_LENGTH. */
+static Py_ssize_t check_ccm(const Core *self, Py_ssize_t nonce_len, Py_ssize_t plain_len) {
+    if (!self->ccm) return 0;
+    const Py_ssize_t l = 15 - nonce_len; /* nonce_len is 7..13 here: l is 2..8 */
+    if (l >= 8) return 0;
+    return ((uint64_t)plain_len >> (8 * l)) != 0 ? FAIL_CCM_LENGTH : 0;
+}
+
 static const char *const NAMES_NONCE[] = {"nonce", "data", "associated_data", "buf"};
 static const char *const NAMES_RANDOM[] = {"data", "associated_data", "buf"};
 
@@ -233,13 +244,17 @@ static PyObject *single(Core *self, int op, int into, const char *fname, PyObjec
         fail((PyObject *)self, AEAD_ERR_NONCE_SIZE, -1, 0);
         goto done;
     }
-    const Py_ssize_t overhead = rn ? RANDOM_NONCE_OVERHEAD : TAG;
-    const Py_ssize_t code = check_length(self, op, data.len, overhead);
+    const Py_ssize_t overhead = self->overhead;
+    Py_ssize_t code = check_length(self, op, data.len, overhead);
     if (code != 0) {
         fail((PyObject *)self, code, -1, 0);
         goto done;
     }
     const Py_ssize_t out_len = op == AEAD_SEAL ? data.len + overhead : data.len - overhead;  /* no wrap */
+    if (o_nonce != NULL && (code = check_ccm(self, nonce.len, op == AEAD_SEAL ? data.len : out_len)) != 0) {
+        fail((PyObject *)self, code, -1, 0);
+        goto done;
+    }
     if (into && bufview.len != out_len) {
         fail((PyObject *)self, FAIL_BUFFER_SIZE, -1, out_len);
         goto done;
@@ -370,7 +385,7 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
             goto done;
         }
     }
-    const Py_ssize_t overhead = rn ? RANDOM_NONCE_OVERHEAD : TAG;
+    const Py_ssize_t overhead = self->overhead;
     Py_ssize_t total = 0, total_in = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         aead_record *rec = &recs[i];
@@ -398,12 +413,17 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
             goto done;
         }
         const Py_ssize_t in_len = (Py_ssize_t)rec->in_len;  /* a Py_buffer length: <= PY_SSIZE_T_MAX */
-        const Py_ssize_t code = check_length(self, op, in_len, overhead);
+        Py_ssize_t code = check_length(self, op, in_len, overhead);
         if (code != 0) {
             fail((PyObject *)self, code, i, 0);
             goto done;
         }
         const Py_ssize_t out_len = op == AEAD_SEAL ? in_len + overhead : in_len - overhead;  /* no wrap */
+        if (nonces != NULL &&
+            (code = check_ccm(self, (Py_ssize_t)rec->nonce_len, op == AEAD_SEAL ? in_len : out_len)) != 0) {
+            fail((PyObject *)self, code, i, 0);
+            goto done;
+        }
         if (out_len > PY_SSIZE_T_MAX - total) {
             fail((PyObject *)self, FAIL_TOTAL, i, 0);
             goto done;
@@ -485,20 +505,26 @@ static PyObject *Core_decrypt_many_into(PyObject *self, PyObject *const *args, P
     return many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
 }
 
-/* _bind(owner, address, nonce_min, nonce_max, random_nonce, max_plaintext): once, from the Python constructor. */
+/* _bind(owner, address, nonce_min, nonce_max, random_nonce, max_plaintext, overhead, ccm): once, from the
+ * Python constructor. overhead: the tag length, plus the drawn nonce's for a random-nonce policy. */
 static PyObject *Core_bind(PyObject *op, PyObject *args) {
     Core *self = (Core *)op;
     PyObject *owner;
     unsigned long long address;
-    Py_ssize_t nmin, nmax, max_in;
-    int rn;
-    if (!PyArg_ParseTuple(args, "OKnnpn", &owner, &address, &nmin, &nmax, &rn, &max_in)) return NULL;
+    Py_ssize_t nmin, nmax, max_in, overhead;
+    int rn, ccm;
+    if (!PyArg_ParseTuple(args, "OKnnpnnp", &owner, &address, &nmin, &nmax, &rn, &max_in, &overhead, &ccm))
+        return NULL;
     if (self->ctx != NULL) {
         PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
         return NULL;
     }
     if (max_in < 0 || max_in > PY_SSIZE_T_MAX / 2) {
         PyErr_SetString(PyExc_ValueError, "libaead: bad plaintext limit");
+        return NULL;
+    }
+    if (overhead < 1 || overhead > 64 || (ccm && (nmin < 7 || nmax > 13))) {
+        PyErr_SetString(PyExc_ValueError, "libaead: bad overhead or CCM nonce range");
         return NULL;
     }
     if (address == 0) {
@@ -512,6 +538,8 @@ static PyObject *Core_bind(PyObject *op, PyObject *args) {
     self->nonce_max = nmax;
     self->random_nonce = rn;
     self->max_in = max_in;
+    self->overhead = overhead;
+    self->ccm = ccm;
     Py_RETURN_NONE;
 }
 
@@ -540,13 +568,14 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
 /* The same functions under two signatures (the text signatures feed inspect.signature): with a nonce
  * argument (pyca's shape) and without (AEAD_POLICY_RANDOM_NONCE draws it). */
 static PyMethodDef Core_methods[] = {
-    METHOD("encrypt", Core_encrypt, "nonce, data, associated_data", "Returns ciphertext || 16-byte tag."),
+    METHOD("encrypt", Core_encrypt, "nonce, data, associated_data",
+           "Returns ciphertext || tag (16 bytes; AESCCM: its tag_length)."),
     METHOD("decrypt", Core_decrypt, "nonce, data, associated_data",
            "Verifies ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
     METHOD("encrypt_into", Core_encrypt_into, "nonce, data, associated_data, buf",
-           "Writes ciphertext || tag into buf (exactly len(data) + 16 bytes); returns that count."),
+           "Writes ciphertext || tag into buf (exactly len(data) + the tag length); returns that count."),
     METHOD("decrypt_into", Core_decrypt_into, "nonce, data, associated_data, buf",
-           "Writes the plaintext into buf (exactly len(data) - 16 bytes); returns that count. On failure buf is "
+           "Writes the plaintext into buf (exactly len(data) - the tag length); returns that count. On failure buf is "
            "left zeroed."),
     METHOD("encrypt_many", Core_encrypt_many, "nonces, datas, associated_datas",
            "encrypt of every record in one C call; returns a list of bytes."),
@@ -561,13 +590,14 @@ static PyMethodDef Core_methods[] = {
 };
 
 static PyMethodDef RandomNonceCore_methods[] = {
-    METHOD("encrypt", Core_encrypt, "data, associated_data", "Returns nonce(12) || ciphertext || tag(16)."),
+    METHOD("encrypt", Core_encrypt, "data, associated_data",
+           "Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."),
     METHOD("decrypt", Core_decrypt, "data, associated_data",
            "Verifies nonce || ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
     METHOD("encrypt_into", Core_encrypt_into, "data, associated_data, buf",
-           "Writes nonce || ciphertext || tag into buf (exactly len(data) + 28 bytes); returns that count."),
+           "Writes nonce || ciphertext || tag into buf (exactly len(data) + OVERHEAD bytes); returns that count."),
     METHOD("decrypt_into", Core_decrypt_into, "data, associated_data, buf",
-           "Writes the plaintext into buf (exactly len(data) - 28 bytes); returns that count. On failure buf is "
+           "Writes the plaintext into buf (exactly len(data) - OVERHEAD bytes); returns that count. On failure buf is "
            "left zeroed."),
     METHOD("encrypt_many", Core_encrypt_many, "datas, associated_datas",
            "encrypt of every record in one C call; returns a list of bytes."),
@@ -849,6 +879,7 @@ static int module_exec(PyObject *m) {
         PyModule_AddIntConstant(m, "FAIL_LENGTHS", FAIL_LENGTHS) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_UNBOUND", FAIL_UNBOUND) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_TOTAL", FAIL_TOTAL) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_CCM_LENGTH", FAIL_CCM_LENGTH) < 0 ||
         PyModule_AddIntConstant(m, "ABI_VERSION_NUMBER", AEAD_VERSION_NUMBER) < 0)
         return -1;
     return 0;
