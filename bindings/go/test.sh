@@ -12,10 +12,10 @@ cd "$GO_BINDING_DIR"
 
 echo "== Go $(go version | cut -d' ' -f3-), libaead $(pkg-config --modversion aead) from the $AEAD_SOURCE"
 if vendored_libcrypto; then
-    echo "== vendored libcrypto: the coexistence test is required"
-    export AEAD_REQUIRE_COEXISTENCE=1
+    echo "== vendored libcrypto: the coexistence test and AES-GCM-SIV (OpenSSL >= 3.2) are required"
+    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1
 else
-    echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored)"
+    echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored); AES-GCM-SIV must be refused on OpenSSL < 3.2"
 fi
 echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
 go mod download
