@@ -264,3 +264,36 @@ func TestFamiliesUnderFIPSProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestFamiliesUnderFIPS runs only where a FIPS provider serves the default properties (test.sh
+// with AEAD_TEST_FIPS=1): AES-CCM works there with seals and opens approved (aead.h: the FIPS
+// provider's CCM is approved whatever the nonce), and the families no FIPS provider has are
+// refused with errors.ErrUnsupported.
+func TestFamiliesUnderFIPS(t *testing.T) {
+	if !fipsConfigured(t) {
+		t.Skip("no FIPS provider serves the default properties (TestFamiliesUnderFIPSProperties covers the refusals)")
+	}
+	for _, n := range []int{16, 24, 32} {
+		c, err := NewCCM(make([]byte, n), 12, 16)
+		if err != nil {
+			t.Fatalf("CCM-%d under FIPS: %v", n*8, err)
+		}
+		ind, _ := IndicatorOf(c)
+		if want := (Indicator{Provider: ind.Provider, FIPSProvider: true, SealApproved: true, OpenApproved: true}); ind != want {
+			t.Errorf("CCM-%d indicator %+v, want %+v", n*8, ind, want)
+		}
+		ct := c.Seal(nil, make([]byte, 12), []byte("fips"), nil)
+		if pt, err := c.Open(nil, make([]byte, 12), ct, nil); err != nil || string(pt) != "fips" {
+			t.Fatalf("CCM-%d under FIPS: %v", n*8, err)
+		}
+	}
+	for name, f := range map[string]func() (cipher.AEAD, error){
+		"OCB3":    func() (cipher.AEAD, error) { return NewOCB3(make([]byte, 16)) },
+		"GCM-SIV": func() (cipher.AEAD, error) { return NewGCMSIV(make([]byte, 16)) },
+		"XChaCha": func() (cipher.AEAD, error) { return NewXChaCha20Poly1305(make([]byte, 32)) },
+	} {
+		if a, err := f(); a != nil || !errors.Is(err, errors.ErrUnsupported) {
+			t.Errorf("%s under FIPS: %v, %v", name, a, err)
+		}
+	}
+}
