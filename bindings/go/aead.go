@@ -1,4 +1,5 @@
-// Package aead is the Go binding of libaead: AES-GCM and ChaCha20-Poly1305 through OpenSSL 3,
+// Package aead is the Go binding of libaead: AES-GCM, ChaCha20-Poly1305, AES-CCM, AES-GCM-SIV,
+// AES-OCB3 and XChaCha20-Poly1305 through OpenSSL 3,
 // exposed as crypto/cipher.AEAD values.
 //
 // Every Seal and Open is exactly one cgo call (aead_seal_open) on a keyed C context that is

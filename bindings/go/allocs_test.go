@@ -39,27 +39,33 @@ func TestZeroAllocs(t *testing.T) {
 			_ = err
 		}
 	}
-	// The random-nonce AEAD: Seal, Open, in place both ways, failing Open.
-	g, err := NewGCMWithRandomNonce(make([]byte, 16))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, size := range []int{0, 64, 16384} {
-		pt, aad := make([]byte, size), make([]byte, 13)
-		buf := make([]byte, 0, size+28)
-		ct := g.Seal(nil, nil, pt, aad)
-		bad := flip(ct, 20)
-		inPlace := make([]byte, size+28)
-		checks := map[string]func(){
-			"Seal":          func() { g.Seal(buf, nil, pt, aad) },
-			"Open":          func() { g.Open(buf, nil, ct, aad) },
-			"failing Open":  func() { g.Open(buf, nil, bad, aad) },
-			"Seal in place": func() { g.Seal(inPlace[:0], nil, inPlace[:size], aad) },
-			"Open in place": func() { copy(inPlace, ct); g.Open(inPlace[:0], nil, inPlace, aad) },
+	// The random-nonce AEADs (AES-GCM, XChaCha20-Poly1305): Seal, Open, in place both ways,
+	// failing Open.
+	for _, c := range []constructor{
+		{"NewGCMWithRandomNonce", NewGCMWithRandomNonce, 16, 0},
+		{"NewXChaCha20Poly1305WithRandomNonce", NewXChaCha20Poly1305WithRandomNonce, 32, 0},
+	} {
+		g, err := c.new(make([]byte, c.key))
+		if err != nil {
+			t.Fatal(err)
 		}
-		for name, f := range checks {
-			if n := testing.AllocsPerRun(50, f); n != 0 {
-				t.Errorf("random nonce %s %d B: %v allocs per run", name, size, n)
+		for _, size := range []int{0, 64, 16384} {
+			pt, aad := make([]byte, size), make([]byte, 13)
+			buf := make([]byte, 0, size+g.Overhead())
+			ct := g.Seal(nil, nil, pt, aad)
+			bad := flip(ct, 20)
+			inPlace := make([]byte, size+g.Overhead())
+			checks := map[string]func(){
+				"Seal":          func() { g.Seal(buf, nil, pt, aad) },
+				"Open":          func() { g.Open(buf, nil, ct, aad) },
+				"failing Open":  func() { g.Open(buf, nil, bad, aad) },
+				"Seal in place": func() { g.Seal(inPlace[:0], nil, inPlace[:size], aad) },
+				"Open in place": func() { copy(inPlace, ct); g.Open(inPlace[:0], nil, inPlace, aad) },
+			}
+			for name, f := range checks {
+				if n := testing.AllocsPerRun(50, f); n != 0 {
+					t.Errorf("%s %s %d B: %v allocs per run", c.name, name, size, n)
+				}
 			}
 		}
 	}

@@ -156,7 +156,7 @@ func (b *Batch) run(a cipher.AEAD, op int, records []Record) int {
 	if impl == nil {
 		panic("aead: Batch needs an AEAD made by this package")
 	}
-	random, _ := a.(*randomNonceGCM)
+	random, _ := a.(*randomNonceAEAD)
 	n := len(records)
 	if n == 0 {
 		return 0
@@ -283,11 +283,11 @@ func (b *Batch) finish(impl *aeadImpl, op int, records []Record, start, end, k i
 
 // direct seals or opens one record with its own cgo call, exactly as Seal or Open would, and
 // reports whether it succeeded.
-func (b *Batch) direct(impl *aeadImpl, random *randomNonceGCM, op int, r *Record, p *batchPlan) bool {
+func (b *Batch) direct(impl *aeadImpl, random *randomNonceAEAD, op int, r *Record, p *batchPlan) bool {
 	in, out, nonce := p.in, p.out, p.nonce
 	switch {
 	case random != nil && op == C.AEAD_SEAL:
-		moveForward(p.alt, in) // in place: the plaintext moves 12 bytes on, now that all passed
+		moveForward(p.alt, in) // in place: the plaintext moves 12 (XChaCha: 24) bytes on, now that all passed
 		in = p.alt
 	case random != nil:
 		out = p.alt // where C writes; opened moves it to p.out

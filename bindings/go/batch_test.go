@@ -14,7 +14,9 @@ import (
 func TestBatchMatchesSingleCalls(t *testing.T) {
 	r := rand.New(rand.NewSource(51))
 	var b Batch
-	cases := append(allConstructors[:6:6], constructor{"NewGCMWithRandomNonce", NewGCMWithRandomNonce, 16, 0})
+	cases := append(allConstructors[:6:6], constructor{"NewGCMWithRandomNonce", NewGCMWithRandomNonce, 16, 0},
+		constructor{"NewXChaCha20Poly1305WithRandomNonce", NewXChaCha20Poly1305WithRandomNonce, 32, 0})
+	cases = append(cases, familyConstructors...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			key := randBytes(r, c.key)
@@ -44,6 +46,11 @@ func TestBatchMatchesSingleCalls(t *testing.T) {
 				if c.name == "NewGCMWithRandomNonce" {
 					if got, err := stdRandomGCM(t, key).Open(nil, nil, ct, rec.AdditionalData); err != nil || !bytes.Equal(got, pts[i]) {
 						t.Fatalf("record %d: crypto/cipher cannot open it: %v", i, err)
+					}
+				} else if c.name == "NewXChaCha20Poly1305WithRandomNonce" {
+					x, _ := NewXChaCha20Poly1305(key)
+					if got, err := x.Open(nil, ct[:24], ct[24:], rec.AdditionalData); err != nil || !bytes.Equal(got, pts[i]) {
+						t.Fatalf("record %d: NewXChaCha20Poly1305 cannot open it: %v", i, err)
 					}
 				} else if !bytes.Equal(ct, a.Seal(nil, rec.Nonce, pts[i], rec.AdditionalData)) {
 					t.Fatalf("record %d differs from Seal", i)

@@ -5,13 +5,15 @@ import (
 	"crypto/cipher"
 	"errors"
 	"math/rand"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 )
 
 // TestConcurrentSharedAEAD: 8 goroutines share one AEAD and mix Seal, Open and failing Open on
-// random sizes; every result is checked (GCM against crypto/cipher, ChaCha20-Poly1305 by opening
+// random sizes, on AES-GCM, ChaCha20-Poly1305 and one AEAD of each 1.2 family; every result is
+// checked (GCM against crypto/cipher, the others by opening
 // and by a tampered Open). Run it with -race too.
 func TestConcurrentSharedAEAD(t *testing.T) {
 	const goroutines = 8
@@ -19,7 +21,12 @@ func TestConcurrentSharedAEAD(t *testing.T) {
 	if testing.Short() {
 		iters = 50
 	}
-	for _, c := range []constructor{allConstructors[0], allConstructors[2], allConstructors[5]} {
+	cases := []constructor{allConstructors[0], allConstructors[2], allConstructors[5],
+		familyConstructors[1], familyConstructors[3], familyConstructors[7]} // CCM, OCB3, XChaCha
+	if _, err := NewGCMSIV(make([]byte, 16)); err == nil { // OpenSSL >= 3.2 (TestGCMSIVAvailability)
+		cases = append(cases, gcmSIVConstructors[0])
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			key := randBytes(rand.New(rand.NewSource(5)), c.key)
 			a, err := c.new(key)
@@ -27,7 +34,7 @@ func TestConcurrentSharedAEAD(t *testing.T) {
 				t.Fatal(err)
 			}
 			var ref cipher.AEAD
-			if c.name != "NewChaCha20Poly1305" {
+			if strings.HasPrefix(c.name, "NewGCM/") {
 				ref = stdGCM(t, key, 12, 16)
 			}
 			var checked atomic.Int64
@@ -37,7 +44,7 @@ func TestConcurrentSharedAEAD(t *testing.T) {
 					if r.Intn(20) == 0 {
 						size = r.Intn(70000)
 					}
-					nonce, aad, pt := randBytes(r, 12), randBytes(r, r.Intn(40)), randBytes(r, size)
+					nonce, aad, pt := randBytes(r, a.NonceSize()), randBytes(r, r.Intn(40)), randBytes(r, size)
 					ct := a.Seal(nil, nonce, pt, aad)
 					if ref != nil && !bytes.Equal(ct, ref.Seal(nil, nonce, pt, aad)) {
 						return errors.New("concurrent Seal differs from crypto/cipher")
@@ -60,7 +67,7 @@ func TestConcurrentSharedAEAD(t *testing.T) {
 						if got != nil || !errors.Is(err, ErrOpen) {
 							return errors.New("concurrent tampered Open succeeded")
 						}
-						if !bytes.Equal(dst[:len(ct)-16], make([]byte, len(ct)-16)) {
+						if n := len(ct) - a.Overhead(); !bytes.Equal(dst[:n], make([]byte, n)) {
 							return errors.New("concurrent failed Open left bytes in dst")
 						}
 					}

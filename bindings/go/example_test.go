@@ -190,3 +190,67 @@ func ExampleIndicatorOf() {
 	fmt.Println(ok, ind.SealApproved)
 	// Output: true false
 }
+
+func ExampleNewCCM() {
+	ccm, err := aead.NewCCM(make([]byte, 16), 13, 8) // AES-128-CCM, 13-byte nonce, 8-byte tag
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, ccm.NonceSize()) // unique per key; 13 bytes leave room for 65535-byte messages
+	ct := ccm.Seal(nil, nonce, []byte("sensor reading"), []byte("device 7"))
+	pt, err := ccm.Open(nil, nonce, ct, []byte("device 7"))
+	fmt.Println(len(ct), string(pt), err)
+	fmt.Println(panics(func() { ccm.Seal(nil, nonce, make([]byte, 1<<16), nil) }))
+	// Output:
+	// 22 sensor reading <nil>
+	// aead: message too large for CCM
+}
+
+func ExampleNewGCMSIV() {
+	g, err := aead.NewGCMSIV(make([]byte, 32))
+	if errors.Is(err, errors.ErrUnsupported) {
+		fmt.Println(err) // libcrypto older than OpenSSL 3.2: the text names the vendored build
+		return
+	}
+	nonce := make([]byte, 12)
+	a := g.Seal(nil, nonce, []byte("same"), nil)
+	b := g.Seal(nil, nonce, []byte("same"), nil)
+	c := g.Seal(nil, nonce, []byte("diff"), nil)
+	// A repeated nonce reveals only that two messages were equal.
+	fmt.Println(bytes.Equal(a, b), bytes.Equal(a, c))
+}
+
+func ExampleNewOCB3() {
+	ocb, err := aead.NewOCB3(bytes.Repeat([]byte{7}, 24)) // AES-192-OCB3, 12-byte nonce
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, ocb.NonceSize())
+	ct := ocb.Seal(nil, nonce, []byte("one pass"), nil)
+	pt, err := ocb.Open(nil, nonce, ct, nil)
+	fmt.Println(ocb.NonceSize(), ocb.Overhead(), string(pt), err)
+	// Output: 12 16 one pass <nil>
+}
+
+func ExampleNewXChaCha20Poly1305() {
+	x, err := aead.NewXChaCha20Poly1305(make([]byte, 32)) // as golang.org/x/crypto/chacha20poly1305.NewX
+	if err != nil {
+		panic(err)
+	}
+	nonce := make([]byte, x.NonceSize()) // 24 bytes: crypto/rand is fine, collisions are negligible
+	ct := x.Seal(nil, nonce, []byte("long nonces"), nil)
+	pt, err := x.Open(nil, nonce, ct, nil)
+	fmt.Println(x.NonceSize(), len(ct), string(pt), err)
+	// Output: 24 27 long nonces <nil>
+}
+
+func ExampleNewXChaCha20Poly1305WithRandomNonce() {
+	x, err := aead.NewXChaCha20Poly1305WithRandomNonce(make([]byte, 32))
+	if err != nil {
+		panic(err)
+	}
+	ct := x.Seal(nil, nil, []byte("no nonce to manage"), nil) // nonce(24) || ciphertext || tag
+	pt, err := x.Open(nil, nil, ct, nil)
+	fmt.Println(x.NonceSize(), x.Overhead(), len(ct), string(pt), err)
+	// Output: 0 40 58 no nonce to manage <nil>
+}

@@ -48,7 +48,7 @@ func implOf(a cipher.AEAD) *aeadImpl {
 	switch v := a.(type) {
 	case *aeadImpl:
 		return v
-	case *randomNonceGCM:
+	case *randomNonceAEAD:
 		return v.a
 	}
 	return nil

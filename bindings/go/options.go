@@ -107,7 +107,7 @@ func (o Options) NewGCMWithRandomNonce(key []byte) (cipher.AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &randomNonceGCM{a}, nil
+	return &randomNonceAEAD{a, randomNonceSize}, nil
 }
 
 // NewGCMForTLS12 is the package's NewGCMForTLS12 with o's settings.

@@ -88,7 +88,7 @@ func (a *aeadImpl) Usage() Usage {
 }
 
 // Usage reports the random-nonce AEAD's seal and forgery counts.
-func (g *randomNonceGCM) Usage() Usage { return g.a.Usage() }
+func (g *randomNonceAEAD) Usage() Usage { return g.a.Usage() }
 
 // UsageOf returns the usage counts of an AEAD made by this package (a QUIC AEAD's, to schedule its
 // key update); ok is false for any other cipher.AEAD.

@@ -10,7 +10,8 @@ import (
 	"runtime"
 )
 
-// randomNonceSize is the nonce libaead draws and prepends (AEAD_POLICY_RANDOM_NONCE).
+// randomNonceSize is the nonce libaead draws and prepends for AES-GCM (AEAD_POLICY_RANDOM_NONCE);
+// XChaCha20-Poly1305 draws AEAD_XCHACHA20_POLY1305_NONCE (24) bytes.
 const randomNonceSize = 12
 
 var gcmRandomMessages = func() messages {
@@ -20,19 +21,21 @@ var gcmRandomMessages = func() messages {
 	return m
 }()
 
-// randomNonceGCM is the cipher.AEAD of NewGCMWithRandomNonce: nonce || ciphertext || tag, the
-// nonce drawn inside the one C call.
-type randomNonceGCM struct {
-	a *aeadImpl
+// randomNonceAEAD is the cipher.AEAD of NewGCMWithRandomNonce and
+// NewXChaCha20Poly1305WithRandomNonce: nonce || ciphertext || tag, the nonce (nonceSize bytes)
+// drawn inside the one C call.
+type randomNonceAEAD struct {
+	a         *aeadImpl
+	nonceSize int // 12 (AES-GCM) or 24 (XChaCha20-Poly1305)
 }
 
-var _ cipher.AEAD = (*randomNonceGCM)(nil)
+var _ cipher.AEAD = (*randomNonceAEAD)(nil)
 
-func (g *randomNonceGCM) NonceSize() int { return 0 }
-func (g *randomNonceGCM) Overhead() int  { return randomNonceSize + standardTagSize }
+func (g *randomNonceAEAD) NonceSize() int { return 0 }
+func (g *randomNonceAEAD) Overhead() int  { return g.nonceSize + standardTagSize }
 
 // Seal implements cipher.AEAD; nonce must be empty.
-func (g *randomNonceGCM) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+func (g *randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	ret, out, in := g.checkSeal(dst, nonce, plaintext, additionalData)
 	moveForward(in, plaintext)
 	n := C.aead_seal_open(g.a.ctx, C.AEAD_SEAL, nil, 0,
@@ -47,7 +50,7 @@ func (g *randomNonceGCM) Seal(dst, nonce, plaintext, additionalData []byte) []by
 }
 
 // Open implements cipher.AEAD; nonce must be empty, ciphertext is nonce || ciphertext || tag.
-func (g *randomNonceGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+func (g *randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
 	ret, out, written, ok := g.checkOpen(dst, nonce, ciphertext, additionalData)
 	if !ok {
 		return nil, ErrOpen
@@ -63,23 +66,23 @@ func (g *randomNonceGCM) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 // checkSeal makes crypto/cipher's checks, panicking with its messages, and returns dst extended by
 // the output, the output region, and the plaintext to hand to C. Exact in-place use (dst =
 // plaintext[:0]): libaead's in-place form for this policy is in == out + 12, so the caller moves
-// the plaintext 12 bytes forward first (moveForward), as crypto/cipher does.
-func (g *randomNonceGCM) checkSeal(dst, nonce, plaintext, additionalData []byte) (ret, out, in []byte) {
+// the plaintext NonceSize bytes forward first (moveForward), as crypto/cipher does.
+func (g *randomNonceAEAD) checkSeal(dst, nonce, plaintext, additionalData []byte) (ret, out, in []byte) {
 	if len(nonce) != 0 {
 		panic(g.a.msg.nonceSeal)
 	}
-	if uint64(len(plaintext)) > g.a.maxPlain || len(dst) > maxInt-randomNonceSize-standardTagSize-len(plaintext) {
+	if uint64(len(plaintext)) > g.a.maxPlain || len(dst) > maxInt-g.nonceSize-standardTagSize-len(plaintext) {
 		panic(g.a.msg.tooLarge)
 	}
-	ret, out = sliceForAppend(dst, randomNonceSize+len(plaintext)+standardTagSize)
+	ret, out = sliceForAppend(dst, g.nonceSize+len(plaintext)+standardTagSize)
 	g.a.checkOverlap(out, plaintext, additionalData)
 	if anyOverlap(out, plaintext) {
-		return ret, out, out[randomNonceSize : randomNonceSize+len(plaintext)]
+		return ret, out, out[g.nonceSize : g.nonceSize+len(plaintext)]
 	}
 	return ret, out, plaintext
 }
 
-// moveForward is the in-place move of a random-nonce Seal: plaintext to in, 12 bytes further,
+// moveForward is the in-place move of a random-nonce Seal: plaintext to in, 12 (or 24) bytes further,
 // unless in is plaintext itself (not in place).
 func moveForward(in, plaintext []byte) {
 	if len(in) > 0 && &in[0] != &plaintext[0] {
@@ -88,14 +91,14 @@ func moveForward(in, plaintext []byte) {
 }
 
 // checkOpen is checkSeal for Open (!ok: ErrOpen); written is where C is to write the plaintext: out, or for exact
-// in-place use (dst = ciphertext[:0]) 12 bytes ahead of it (libaead's form, out == in + 12), from
+// in-place use (dst = ciphertext[:0]) 12 (XChaCha: 24) bytes ahead of it (libaead's form, out == in + 12 or 24), from
 // where opened moves it back (crypto/cipher moves the ciphertext back first: same bytes).
-func (g *randomNonceGCM) checkOpen(dst, nonce, ciphertext, additionalData []byte) (ret, out, written []byte, ok bool) {
+func (g *randomNonceAEAD) checkOpen(dst, nonce, ciphertext, additionalData []byte) (ret, out, written []byte, ok bool) {
 	if len(nonce) != 0 {
 		panic(g.a.msg.nonceOpen)
 	}
-	const overhead = randomNonceSize + standardTagSize
-	if len(ciphertext) < overhead || uint64(len(ciphertext)) > g.a.maxPlain+overhead {
+	overhead := g.nonceSize + standardTagSize
+	if len(ciphertext) < overhead || uint64(len(ciphertext)) > g.a.maxPlain+uint64(overhead) {
 		return nil, nil, nil, false
 	}
 	if len(dst) > maxInt-(len(ciphertext)-overhead) { // dst extended cannot exist
@@ -104,13 +107,13 @@ func (g *randomNonceGCM) checkOpen(dst, nonce, ciphertext, additionalData []byte
 	ret, out = sliceForAppend(dst, len(ciphertext)-overhead)
 	g.a.checkOverlap(out, ciphertext, additionalData)
 	if anyOverlap(out, ciphertext) {
-		return ret, out, ciphertext[randomNonceSize : randomNonceSize+len(out)], true
+		return ret, out, ciphertext[g.nonceSize : g.nonceSize+len(out)], true
 	}
 	return ret, out, out, true
 }
 
 // opened finishes an Open from aead_seal_open's result n.
-func (g *randomNonceGCM) opened(ret, out, written []byte, n int64) ([]byte, error) {
+func (g *randomNonceAEAD) opened(ret, out, written []byte, n int64) ([]byte, error) {
 	if n != int64(len(written)) {
 		// libaead zeroed written; out (which still holds the nonce when in place) is wiped too.
 		clear(out)

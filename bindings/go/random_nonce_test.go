@@ -171,7 +171,7 @@ func TestRandomNonceLimit(t *testing.T) {
 	a, _ := NewGCMWithRandomNonce(make([]byte, 16))
 	got := func() (v any) {
 		defer func() { v = recover() }()
-		a.(*randomNonceGCM).a.sealFailed(codeNonceLimit)
+		a.(*randomNonceAEAD).a.sealFailed(codeNonceLimit)
 		return nil
 	}()
 	err, ok := got.(error)

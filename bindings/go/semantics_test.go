@@ -228,7 +228,7 @@ func TestAppendAndInPlace(t *testing.T) {
 			// AAD and nonce all from one buffer.
 			shared := randBytes(r, 200)
 			out = a.Seal(nil, shared[:ns], shared, shared[50:60])
-			if strings.HasPrefix(c.name, "NewGCM") {
+			if strings.HasPrefix(c.name, "NewGCM") && !strings.HasPrefix(c.name, "NewGCMSIV") { // AES-GCM only
 				g := stdGCM(t, key, ns, ts)
 				if !bytes.Equal(out, g.Seal(nil, shared[:ns], shared, shared[50:60])) {
 					t.Fatal("Seal with shared inputs differs from crypto/cipher")

@@ -12,10 +12,10 @@ cd "$GO_BINDING_DIR"
 
 echo "== Go $(go version | cut -d' ' -f3-), libaead $(pkg-config --modversion aead) from the $AEAD_SOURCE"
 if vendored_libcrypto; then
-    echo "== vendored libcrypto: the coexistence test is required"
-    export AEAD_REQUIRE_COEXISTENCE=1
+    echo "== vendored libcrypto: the coexistence test and AES-GCM-SIV (OpenSSL >= 3.2) are required"
+    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1
 else
-    echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored)"
+    echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored); AES-GCM-SIV must be refused on OpenSSL < 3.2"
 fi
 echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
 go mod download
@@ -24,11 +24,13 @@ go mod download
 if [ "${AEAD_TEST_FIPS:-0}" = 1 ]; then
     # Under a FIPS-only configuration (source tests/fips/env.sh first): ChaCha20-Poly1305 is not
     # available, so only the AES-GCM tests run, and the FIPS indicator test must run, not skip.
-    fips_tests='^(TestIndicatorUnderFIPS|TestDifferentialGCM|TestNISTCAVP|TestRandomNonce.*|TestTLS12RustlsNonces|TestTLS12GCMFirstCounter|TestCleanupFreesContext|TestLoadedLibrary|Example(NewGCM.*|IndicatorOf))$'
-    echo "== FIPS configuration ($OPENSSL_CONF): AES-GCM tests only"
+    fips_tests='^(TestIndicatorUnderFIPS|TestFamiliesUnderFIPS|TestCCMLengthLimit|TestDifferentialGCM|TestNISTCAVP|TestRandomNonce.*|TestTLS12RustlsNonces|TestTLS12GCMFirstCounter|TestCleanupFreesContext|TestLoadedLibrary|Example(NewGCM.*|NewCCM|IndicatorOf))$'
+    echo "== FIPS configuration ($OPENSSL_CONF): AES-GCM and AES-CCM tests only"
     out="$(go test -count=1 -v -run "$fips_tests" .)" || { echo "$out"; exit 1; }
     echo "$out" | grep -E '^(--- |ok)'
-    echo "$out" | grep -q -- '--- PASS: TestIndicatorUnderFIPS' || { echo "FAIL: TestIndicatorUnderFIPS did not run" >&2; exit 1; }
+    for must in TestIndicatorUnderFIPS TestFamiliesUnderFIPS; do
+        echo "$out" | grep -q -- "--- PASS: $must" || { echo "FAIL: $must did not run" >&2; exit 1; }
+    done
     go test -race -count=1 -run "$fips_tests" .
     echo "== Go binding tests passed under the FIPS configuration"
     exit 0
@@ -70,6 +72,9 @@ zero_allocs() {
     fi
 }
 zero_allocs '^Benchmark(AESGCM|ChaCha20Poly1305|GCMRandomNonce)$/./././^impl=libaead$' 20 "libaead benchmarks"
+echo "== zero allocations per Seal/Open of the 1.2 families (AES-GCM-SIV only where OpenSSL >= 3.2: the vendored build)"
+if vendored_libcrypto; then families_benchmarks=24; else families_benchmarks=18; fi
+zero_allocs '^BenchmarkFamilies$/./././^impl=libaead$' "$families_benchmarks" "libaead family benchmarks"
 echo "== zero allocations per QUIC packet (one call and two calls, protect and unprotect, short run)"
 zero_allocs '^BenchmarkQUICPacket$/./././^impl=(onecall|twocall)$' 16 "libaead QUIC benchmarks"
 echo "== all Go binding tests passed"

@@ -1,0 +1,67 @@
+package bench
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"fmt"
+	"testing"
+
+	"github.com/ProtonMail/go-crypto/ocb"
+	aead "github.com/libaead/libaead/bindings/go"
+	"github.com/pion/dtls/v3/pkg/crypto/ccm"
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+// BenchmarkFamilies: the 1.2 families through libaead, and the pure-Go implementations the
+// differential tests use (impl=ref: pion/dtls ccm, ProtonMail/go-crypto ocb, x/crypto NewX), at
+// 64 B / 1 KiB / 16 KiB, 13-byte AAD, AES-128 (XChaCha: 32-byte key). GCM-SIV (libaead only: tink's
+// API is not a cipher.AEAD) runs where the libcrypto has it (OpenSSL >= 3.2). test.sh checks that
+// every impl=libaead line is at 0 allocs/op.
+func BenchmarkFamilies(b *testing.B) {
+	aesRef := func(f func(cipher.Block) (cipher.AEAD, error)) func([]byte) (cipher.AEAD, error) {
+		return func(key []byte) (cipher.AEAD, error) {
+			blk, err := aes.NewCipher(key)
+			if err != nil {
+				return nil, err
+			}
+			return f(blk)
+		}
+	}
+	families := []struct {
+		name     string
+		key      int
+		ours     func([]byte) (cipher.AEAD, error)
+		ref      func([]byte) (cipher.AEAD, error)
+		required bool
+	}{
+		{"CCM", 16, func(k []byte) (cipher.AEAD, error) { return aead.NewCCM(k, 12, 16) },
+			aesRef(func(blk cipher.Block) (cipher.AEAD, error) { return ccm.NewCCM(blk, 16, 12) }), true},
+		{"OCB3", 16, aead.NewOCB3, aesRef(ocb.NewOCB), true},
+		{"XChaCha20Poly1305", 32, aead.NewXChaCha20Poly1305, chacha20poly1305.NewX, true},
+		{"GCMSIV", 16, aead.NewGCMSIV, nil, false},
+	}
+	for _, f := range families {
+		if _, err := f.ours(make([]byte, f.key)); err != nil {
+			if f.required {
+				b.Fatal(err)
+			}
+			continue // GCM-SIV on OpenSSL < 3.2 (the binding's tests check the refusal)
+		}
+		for _, op := range []string{"Seal", "Open"} {
+			for _, size := range []int{64, 1024, 16384} {
+				for _, im := range []impl{{"libaead", f.ours}, {"ref", f.ref}} {
+					if im.new == nil {
+						continue
+					}
+					b.Run(fmt.Sprintf("alg=%s/op=%s/size=%d/impl=%s", f.name, op, size, im.name), func(b *testing.B) {
+						a, err := im.new(make([]byte, f.key))
+						if err != nil {
+							b.Fatal(err)
+						}
+						runAEAD(b, a, op, "serial", size)
+					})
+				}
+			}
+		}
+	}
+}
