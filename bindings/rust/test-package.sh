@@ -9,17 +9,26 @@
 # The libaead crate's own modes from its package: test-bundled.sh [--vendored | --pkg-config].
 #   bash bindings/rust/test-package.sh
 # Needs: cargo, a C++20 compiler, pkg-config, libssl-dev and the openssl CLI (the tests' certificates).
-# One cargo target directory in the work directory serves every build (the verification builds
-# and the tests share rustls and ring); TMPDIR decides where the work directory is.
+# LIBAEAD_CRATES_DIR=<dir holding both .crate files> tests those (made by package.sh already, as the
+# release stage does) instead of packaging this checkout again.
+# One cargo target directory serves every build (the verification builds and the tests share rustls,
+# ring, quinn and tokio); it is kept in the cache folder, so that registry dependencies are built
+# once per machine (the unpacked packages are at new paths each run, so they are always rebuilt).
+# TMPDIR decides where the work directory is.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/libaead-test-package.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 unset PKG_CONFIG_PATH LD_LIBRARY_PATH LIBAEAD_SYS_USE_PKG_CONFIG RUSTFLAGS
-export CARGO_TARGET_DIR="$WORK/target"
+export CARGO_TARGET_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/rust-package-target"
 
-bash "$HERE/package.sh" --allow-dirty --out "$WORK/crates"
+if [ -n "${LIBAEAD_CRATES_DIR:-}" ]; then
+    mkdir -p "$WORK/crates"
+    cp "$LIBAEAD_CRATES_DIR"/libaead-[0-9]*.crate "$LIBAEAD_CRATES_DIR"/rustls-libaead-[0-9]*.crate "$WORK/crates/"
+else
+    bash "$HERE/package.sh" --allow-dirty --out "$WORK/crates"
+fi
 
 mkdir -p "$WORK/unpacked"
 for crate in "$WORK"/crates/*.crate; do tar -xzf "$crate" -C "$WORK/unpacked"; done

@@ -50,7 +50,7 @@ rust_crates() {
     local start size t
     start=$(date +%s)
     bash "$REPO/bindings/rust/package.sh" --allow-dirty --out "$AEAD_DIST_DIR" || return 1
-    bash "$REPO/bindings/rust/test-package.sh" >"$AEAD_DIST_DIR/rust-package.log" 2>&1 ||
+    LIBAEAD_CRATES_DIR="$AEAD_DIST_DIR" bash "$REPO/bindings/rust/test-package.sh" >"$AEAD_DIST_DIR/rust-package.log" 2>&1 ||
         { tail -30 "$AEAD_DIST_DIR/rust-package.log"; return 1; }
     LIBAEAD_CRATE="$(ls "$AEAD_DIST_DIR"/libaead-[0-9]*.crate)" bash "$REPO/bindings/rust/test-bundled.sh" --pkg-config || return 1
     t=$(($(date +%s) - start))
