@@ -16,6 +16,9 @@ namespace {
 uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     if (!fips_cipher) return 0;
     uint32_t bits = AEAD_IND_FIPS_PROVIDER;
+    // AES-CCM (SP 800-38C) sets no nonce-construction condition like IG C.H's for GCM: a FIPS
+    // provider's CCM seals and opens are approved with every nonce and tag length the contract takes.
+    if (ctx.alg.family == aead::Family::ccm) return bits | AEAD_IND_SEAL_APPROVED | AEAD_IND_OPEN_APPROVED;
     if (!ctx.alg.gcm || ctx.tag_size != aead::kDefaultTagSize) return bits;
     bits |= AEAD_IND_OPEN_APPROVED;
     const bool known_construction = ctx.policy == AEAD_POLICY_TLS12 || ctx.policy == AEAD_POLICY_TLS13 ||
@@ -36,12 +39,12 @@ int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size
     if (key_len != a->key_size) return AEAD_ERR_KEY_SIZE;
     if (tag_len == 0) tag_len = aead::kDefaultTagSize;
     if (!aead::valid_tag_size(*a, policy, tag_len)) return AEAD_ERR_TAG_SIZE;
-    if (!aead::NoncePolicy::valid_iv_size(policy, a->gcm, iv_len)) return AEAD_ERR_NONCE_SIZE;
+    if (!aead::NoncePolicy::valid_iv_size(policy, aead::tls12_explicit_counter(*a), iv_len)) return AEAD_ERR_NONCE_SIZE;
 
     aead::shim::CipherSource *source = nullptr;
     if (const int rc = aead::shim::cipher_source(properties, &source)) return rc;
     aead::shim::Template *t = nullptr;
-    if (const int rc = aead::shim::template_new(&t, *source, a->cipher, {key, key_len})) return rc;
+    if (const int rc = aead::shim::template_new(&t, *source, a->cipher, {key, key_len}, tag_len)) return rc;
     auto *ctx = new (std::nothrow) aead_ctx(*a, policy, tag_len, t, iv, iv_len);
     if (ctx == nullptr) {
         aead::shim::template_free(t);
@@ -129,7 +132,7 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_NONCE_ORDER: return "TLS policy: record sequence number not greater than the last one sealed (nonce reuse)";
         case AEAD_ERR_NONCE_EXHAUSTED: return "TLS policy: record sequence number 2^64-1 (sequence exhausted)";
         case AEAD_ERR_NONCE_PREFIX: return "TLS policy: fixed nonce prefix changed";
-        case AEAD_ERR_UNSUPPORTED: return "algorithm not available from the loaded OpenSSL providers";
+        case AEAD_ERR_UNSUPPORTED: return "algorithm not available from the loaded OpenSSL providers (AES-GCM-SIV needs OpenSSL >= 3.2: build libaead with -Dlibcrypto=vendored; under fips=yes only AES-GCM and AES-CCM exist)";
         case AEAD_ERR_NOMEM: return "out of memory";
         case AEAD_ERR_CRYPTO: return "libcrypto failure";
         case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: 2^32 seals made under this key (SP 800-38D limit); use a new key";
@@ -158,7 +161,8 @@ AEAD_API size_t aead_key_size(int alg) noexcept {
 }
 
 AEAD_API size_t aead_nonce_size(int alg) noexcept {
-    return aead::find_algorithm(alg) != nullptr ? aead::kDefaultNonceSize : 0;
+    const aead::Algorithm *a = aead::find_algorithm(alg);
+    return a != nullptr ? a->nonce_size : 0;
 }
 
 AEAD_API size_t aead_tag_size(int alg) noexcept {

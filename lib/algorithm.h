@@ -1,6 +1,7 @@
 // What each algorithm accepts: key, nonce and tag sizes and length limits.
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 
@@ -9,23 +10,43 @@
 
 namespace aead {
 
+// The AEAD families: each has its own nonce and tag rules (below) and its own way through the shim.
+enum class Family : uint8_t { gcm, chacha, ccm, gcm_siv, ocb, xchacha };
+
 struct Algorithm {
     int id;
     shim::Cipher cipher;
     size_t key_size;
+    Family family;
     bool gcm;                // AES-GCM: variable nonce and truncated tags allowed (policy NONE only)
-    uint64_t max_plaintext;  // bytes
+    uint64_t max_plaintext;  // bytes (CCM: also bounded by the nonce length, ccm_max_plaintext)
     uint64_t max_aad;        // bytes
+    size_t nonce_size;       // aead_nonce_size: the usual nonce length
 };
 
 inline constexpr uint64_t kGcmMaxAad = (uint64_t{1} << 61) - 1;  // SP 800-38D: 2^64-1 bits
+// CCM and GCM-SIV take payload (and CCM its AAD) in one libcrypto update, whose EVP length is an int.
+inline constexpr uint64_t kOneUpdateMax = INT_MAX;
+inline constexpr uint64_t kGcmSivMaxAad = uint64_t{1} << 36;  // RFC 8452 section 6
+inline constexpr uint64_t kOcbMax = uint64_t{1} << 36;         // 2^32 blocks of 16 bytes per message
 
 inline constexpr Algorithm kAlgorithms[] = {
-    {AEAD_AES_128_GCM, shim::Cipher::aes_128_gcm, 16, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad},
-    {AEAD_AES_192_GCM, shim::Cipher::aes_192_gcm, 24, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad},
-    {AEAD_AES_256_GCM, shim::Cipher::aes_256_gcm, 32, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad},
-    {AEAD_CHACHA20_POLY1305, shim::Cipher::chacha20_poly1305, 32, false, AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT,
-     UINT64_MAX},
+    {AEAD_AES_128_GCM, shim::Cipher::aes_128_gcm, 16, Family::gcm, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad, 12},
+    {AEAD_AES_192_GCM, shim::Cipher::aes_192_gcm, 24, Family::gcm, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad, 12},
+    {AEAD_AES_256_GCM, shim::Cipher::aes_256_gcm, 32, Family::gcm, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad, 12},
+    {AEAD_CHACHA20_POLY1305, shim::Cipher::chacha20_poly1305, 32, Family::chacha, false,
+     AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, UINT64_MAX, 12},
+    {AEAD_AES_128_CCM, shim::Cipher::aes_128_ccm, 16, Family::ccm, false, kOneUpdateMax, kOneUpdateMax, 12},
+    {AEAD_AES_192_CCM, shim::Cipher::aes_192_ccm, 24, Family::ccm, false, kOneUpdateMax, kOneUpdateMax, 12},
+    {AEAD_AES_256_CCM, shim::Cipher::aes_256_ccm, 32, Family::ccm, false, kOneUpdateMax, kOneUpdateMax, 12},
+    {AEAD_AES_128_GCM_SIV, shim::Cipher::aes_128_gcm_siv, 16, Family::gcm_siv, false, kOneUpdateMax, kGcmSivMaxAad, 12},
+    {AEAD_AES_192_GCM_SIV, shim::Cipher::aes_192_gcm_siv, 24, Family::gcm_siv, false, kOneUpdateMax, kGcmSivMaxAad, 12},
+    {AEAD_AES_256_GCM_SIV, shim::Cipher::aes_256_gcm_siv, 32, Family::gcm_siv, false, kOneUpdateMax, kGcmSivMaxAad, 12},
+    {AEAD_AES_128_OCB, shim::Cipher::aes_128_ocb, 16, Family::ocb, false, kOcbMax, kOcbMax, 12},
+    {AEAD_AES_192_OCB, shim::Cipher::aes_192_ocb, 24, Family::ocb, false, kOcbMax, kOcbMax, 12},
+    {AEAD_AES_256_OCB, shim::Cipher::aes_256_ocb, 32, Family::ocb, false, kOcbMax, kOcbMax, 12},
+    {AEAD_XCHACHA20_POLY1305, shim::Cipher::xchacha20_poly1305, 32, Family::xchacha, false,
+     AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, UINT64_MAX, 24},
 };
 
 inline constexpr size_t kDefaultNonceSize = 12;
@@ -37,15 +58,35 @@ constexpr const Algorithm *find_algorithm(int id) noexcept {
     return nullptr;
 }
 
-inline constexpr size_t kRandomNonceSize = 12;  // AEAD_POLICY_RANDOM_NONCE: 96 bits from the DRBG
+inline constexpr size_t kRandomNonceSize = 12;         // AEAD_POLICY_RANDOM_NONCE: 96 bits from the DRBG
+inline constexpr size_t kXChaChaRandomNonceSize = 24;  // ... and 192 for XChaCha20-Poly1305
+inline constexpr size_t kMaxRandomNonceSize = 24;
 
-// AEAD_POLICY_RANDOM_NONCE exists for AES-GCM only (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2);
-// AEAD_POLICY_QUIC for QUIC's three AEADs (RFC 9001 section 5.3: no AES-192).
+// AEAD_POLICY_RANDOM_NONCE exists for AES-GCM (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2) and
+// XChaCha20-Poly1305 (192-bit nonces: what it is for); AEAD_POLICY_QUIC for QUIC's three AEADs (RFC 9001
+// section 5.3: no AES-192); the TLS policies for AES-GCM, ChaCha20-Poly1305 and AES-CCM (RFC 6655,
+// TLS_AES_128_CCM_SHA256). AES-GCM-SIV and AES-OCB3 take caller nonces only.
 constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
-    return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
-           (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm) ||
-           (policy == AEAD_POLICY_QUIC && a.id != AEAD_AES_192_GCM);
+    switch (a.family) {
+        case Family::gcm:
+        case Family::chacha:
+            return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
+                   (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm) ||
+                   (policy == AEAD_POLICY_QUIC && a.id != AEAD_AES_192_GCM);
+        case Family::ccm:
+            return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13;
+        case Family::xchacha:
+            return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_RANDOM_NONCE;
+        case Family::gcm_siv:
+        case Family::ocb:
+            return policy == AEAD_POLICY_NONE;
+    }
+    return false;
 }
+
+// TLS 1.2 with an explicit 8-byte counter after a 4-byte salt (RFC 5288 GCM, RFC 6655 CCM); otherwise
+// (ChaCha20-Poly1305, RFC 7905) the TLS 1.3-style XOR mask.
+constexpr bool tls12_explicit_counter(const Algorithm &a) noexcept { return a.gcm || a.family == Family::ccm; }
 
 // RFC 9001 section 6.6, per key: seals (confidentiality) and failed opens (integrity) allowed.
 // ChaCha20-Poly1305's confidentiality limit exceeds the 2^62 packet numbers: none.
@@ -56,26 +97,59 @@ constexpr uint64_t quic_forgery_limit(const Algorithm &a) noexcept {
     return a.gcm ? AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT : AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT;
 }
 
-// The bytes that precede the ciphertext in a sealed message: the drawn nonce, for the random policy.
-constexpr size_t nonce_prefix_size(int policy) noexcept {
-    return policy == AEAD_POLICY_RANDOM_NONCE ? kRandomNonceSize : 0;
+// Random-nonce seals allowed per key: 2^32 for 96-bit IVs (SP 800-38D section 8.3); XChaCha20-Poly1305's
+// 192-bit nonces have no such limit (a collision after 2^64 seals has probability about 2^-64).
+constexpr uint64_t random_seal_limit(const Algorithm &a) noexcept {
+    return a.family == Family::xchacha ? UINT64_MAX : uint64_t{1} << 32;
 }
 
-// AES-GCM with no policy: 4, 8 and 12..16 (SP 800-38D section 5.2.1.2). Everything else: 16.
+// The bytes that precede the ciphertext in a sealed message: the drawn nonce, for the random policy.
+constexpr size_t nonce_prefix_size(const Algorithm &a, int policy) noexcept {
+    if (policy != AEAD_POLICY_RANDOM_NONCE) return 0;
+    return a.family == Family::xchacha ? kXChaChaRandomNonceSize : kRandomNonceSize;
+}
+
+// AES-GCM with no policy: 4, 8 and 12..16 (SP 800-38D section 5.2.1.2); AES-CCM with no policy: 4..16
+// even (SP 800-38C, RFC 3610). Everything else: 16.
 constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexcept {
-    if (!a.gcm || policy != AEAD_POLICY_NONE) return tag == kDefaultTagSize;
+    if (policy != AEAD_POLICY_NONE) return tag == kDefaultTagSize;
+    if (a.family == Family::ccm) return tag >= 4 && tag <= 16 && tag % 2 == 0;
+    if (!a.gcm) return tag == kDefaultTagSize;
     return tag == 4 || tag == 8 || (tag >= 12 && tag <= 16);
 }
 
-// Nonce lengths: AES-GCM with no policy 1..128 bytes (OpenSSL 3 refuses longer IVs); the random policy
-// none (the library draws it); everything else 12.
+// Nonce lengths with no policy: AES-GCM 1..128 bytes (OpenSSL 3 refuses longer IVs), AES-CCM 7..13
+// (SP 800-38C: 15 - L with L = 2..8), AES-OCB3 1..15 (RFC 7253: at most 120 bits), XChaCha20-Poly1305
+// 24, the others 12. The random policy: none (the library draws it); the TLS policies: 12.
 constexpr size_t min_nonce_size(const Algorithm &a, int policy) noexcept {
     if (policy == AEAD_POLICY_RANDOM_NONCE) return 0;
-    return a.gcm && policy == AEAD_POLICY_NONE ? 1 : kDefaultNonceSize;
+    if (policy != AEAD_POLICY_NONE) return kDefaultNonceSize;
+    switch (a.family) {
+        case Family::gcm: return 1;
+        case Family::ccm: return 7;
+        case Family::ocb: return 1;
+        case Family::xchacha: return 24;
+        default: return kDefaultNonceSize;
+    }
 }
 constexpr size_t max_nonce_size(const Algorithm &a, int policy) noexcept {
     if (policy == AEAD_POLICY_RANDOM_NONCE) return 0;
-    return a.gcm && policy == AEAD_POLICY_NONE ? AEAD_MAX_NONCE : kDefaultNonceSize;
+    if (policy != AEAD_POLICY_NONE) return kDefaultNonceSize;
+    switch (a.family) {
+        case Family::gcm: return AEAD_MAX_NONCE;
+        case Family::ccm: return 13;
+        case Family::ocb: return 15;
+        case Family::xchacha: return 24;
+        default: return kDefaultNonceSize;
+    }
+}
+
+// AES-CCM's message length field has L = 15 - nonce_len bytes: a message must be below 2^(8L) bytes
+// (and, being fed in one update, at most INT_MAX).
+constexpr uint64_t ccm_max_plaintext(size_t nonce_len) noexcept {
+    const size_t l = 15 - nonce_len;
+    const uint64_t field = l >= 8 ? UINT64_MAX : (uint64_t{1} << (8 * l)) - 1;
+    return field < kOneUpdateMax ? field : kOneUpdateMax;
 }
 
 }  // namespace aead

@@ -1,6 +1,7 @@
 // The aead_ctx behind the opaque handle of the public API.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #include "algorithm.h"
@@ -29,11 +30,18 @@ struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
              size_t iv_len) noexcept
         : alg(a), policy(p), tag_size(tag), key(t),
-          nonces(p, a.gcm, iv, iv_len, p == AEAD_POLICY_QUIC ? aead::quic_seal_limit(a) : UINT64_MAX),
+          nonces(p, aead::tls12_explicit_counter(a), iv, iv_len,
+                 p == AEAD_POLICY_QUIC            ? aead::quic_seal_limit(a)
+                 : p == AEAD_POLICY_RANDOM_NONCE ? aead::random_seal_limit(a)
+                                                 : UINT64_MAX),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
-          prefix(aead::nonce_prefix_size(p)), overhead(prefix + tag),
+          prefix(aead::nonce_prefix_size(a, p)), overhead(prefix + tag),
           tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX), born(aead::fork_generation()),
-          forgery_limit(p == AEAD_POLICY_QUIC ? aead::quic_forgery_limit(a) : UINT64_MAX) {}
+          forgery_limit(p == AEAD_POLICY_QUIC ? aead::quic_forgery_limit(a) : UINT64_MAX),
+          ccm(a.family == aead::Family::ccm) {
+        for (size_t n = 0; n < ccm_max_plaintext.size(); ++n)
+            ccm_max_plaintext[n] = ccm && n >= 7 && n <= 13 ? aead::ccm_max_plaintext(n) : a.max_plaintext;
+    }
     aead_ctx(const aead_ctx &) = delete;
     aead_ctx &operator=(const aead_ctx &) = delete;
 
@@ -50,6 +58,8 @@ struct aead_ctx {
     const size_t tls_aad;               // the AAD length a TLS seal must have; SIZE_MAX: any
     const uint64_t born;                // the fork generation of the process that made the context
     const uint64_t forgery_limit;       // failed opens after which opens are refused (QUIC); else UINT64_MAX
+    const bool ccm;                     // AES-CCM: the plaintext limit depends on the nonce length
+    std::array<uint64_t, 16> ccm_max_plaintext{};  // CCM: the plaintext limit by nonce length
     std::atomic<uint64_t> forgeries{0};  // opens that failed the tag check
     uint32_t indicator = 0;             // AEAD_IND_* bits, fixed at creation
     const char *provider = "";          // the cipher's provider, static for the process

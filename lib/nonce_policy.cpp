@@ -15,11 +15,11 @@ uint64_t load_be64(const uint8_t *p) noexcept { return uint64_t{load_be32(p)} <<
 
 }  // namespace
 
-NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len, uint64_t seal_limit) noexcept
+NoncePolicy::NoncePolicy(int policy, bool explicit_counter, const uint8_t *iv, size_t iv_len, uint64_t seal_limit) noexcept
     : mode_(policy == AEAD_POLICY_NONE             ? Mode::none
             : policy == AEAD_POLICY_RANDOM_NONCE   ? Mode::random
             : policy == AEAD_POLICY_QUIC           ? Mode::quic
-            : policy == AEAD_POLICY_TLS12 && gcm   ? Mode::explicit_counter
+            : policy == AEAD_POLICY_TLS12 && explicit_counter ? Mode::explicit_counter
                                                    : Mode::xor_mask),
       required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : policy == AEAD_POLICY_QUIC ? SIZE_MAX : 13),
       // TLS: every sequence but 2^64-1; QUIC: packet numbers are 62-bit (RFC 9000 section 12.3).
@@ -34,11 +34,11 @@ NoncePolicy::NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len,
     }
 }
 
-bool NoncePolicy::valid_iv_size(int policy, bool gcm, size_t iv_len) noexcept {
+bool NoncePolicy::valid_iv_size(int policy, bool explicit_counter, size_t iv_len) noexcept {
     if (policy == AEAD_POLICY_QUIC) return iv_len == 12;  // the IV is part of the rule: nothing to learn
     if (iv_len == 0) return true;
     if (policy == AEAD_POLICY_TLS13) return iv_len == 12;
-    if (policy == AEAD_POLICY_TLS12) return iv_len == 12 || (gcm && iv_len == 4);
+    if (policy == AEAD_POLICY_TLS12) return iv_len == 12 || (explicit_counter && iv_len == 4);
     return false;
 }
 
@@ -51,7 +51,7 @@ void NoncePolicy::quic_nonce(uint64_t pn, uint8_t out[12]) const noexcept {
 int NoncePolicy::reserve_random_seal() noexcept {
     uint64_t made = next_.load(std::memory_order_relaxed);
     do {
-        if (made >= kRandomSealLimit) return AEAD_ERR_NONCE_LIMIT;
+        if (made >= seal_limit_) return AEAD_ERR_NONCE_LIMIT;
     } while (!next_.compare_exchange_weak(made, made + 1, std::memory_order_relaxed));
     return 0;
 }

@@ -10,13 +10,15 @@ namespace aead {
 
 class NoncePolicy {
 public:
-    // policy is AEAD_POLICY_*; gcm says whether TLS 1.2 uses the RFC 5288 explicit counter (AES-GCM) or
-    // the RFC 7905 XOR mask (ChaCha20-Poly1305). Construct only with iv_len accepted by valid_iv_size.
-    NoncePolicy(int policy, bool gcm, const uint8_t *iv, size_t iv_len, uint64_t seal_limit) noexcept;
+    // policy is AEAD_POLICY_*; explicit_counter says whether TLS 1.2 uses the RFC 5288 / RFC 6655 explicit
+    // counter (AES-GCM, AES-CCM) or the RFC 7905 XOR mask (ChaCha20-Poly1305). seal_limit: QUIC's
+    // confidentiality limit, or the random policy's seal budget. Construct only with iv_len accepted by
+    // valid_iv_size.
+    NoncePolicy(int policy, bool explicit_counter, const uint8_t *iv, size_t iv_len, uint64_t seal_limit) noexcept;
 
     // The IV lengths aead_ctx_new_ex accepts for a policy: 0 (learned on the first seal), 12, and for
     // TLS 1.2 AES-GCM also 4 (the salt alone: explicit nonce = sequence). QUIC: 12 only.
-    static bool valid_iv_size(int policy, bool gcm, size_t iv_len) noexcept;
+    static bool valid_iv_size(int policy, bool explicit_counter, size_t iv_len) noexcept;
 
     // Whether seals carry a caller's nonce that the policy checks (the TLS and QUIC policies).
     bool sequenced() const noexcept { return mode_ != Mode::none && mode_ != Mode::random; }
@@ -37,11 +39,9 @@ public:
     uint64_t seals() const noexcept { return mode_ == Mode::quic ? seals_.load(std::memory_order_relaxed)
                                              : mode_ == Mode::random ? next_.load(std::memory_order_relaxed) : 0; }
 
-    // Random policy: reserves one of the 2^32 seals a key may make with random 96-bit IVs (SP 800-38D
-    // section 8.3). Returns 0 or AEAD_ERR_NONCE_LIMIT (nothing reserved).
+    // Random policy: reserves one of the seals a key may make (2^32 with random 96-bit IVs, SP 800-38D
+    // section 8.3; no limit for 192-bit ones). Returns 0 or AEAD_ERR_NONCE_LIMIT (nothing reserved).
     int reserve_random_seal() noexcept;
-
-    static constexpr uint64_t kRandomSealLimit = uint64_t{1} << 32;
 
     // Test hooks of fault-injection builds (aead_test_set_random_seals, aead_test_set_usage).
     void test_set_count(uint64_t made) noexcept { next_.store(made, std::memory_order_relaxed); }
@@ -59,7 +59,7 @@ private:
     uint32_t prefix_ = 0;  // written once: by the constructor (IV given) or the thread that learns it
     uint64_t mask_ = 0;    // XOR mask of the last 8 bytes: the IV's last 8 bytes, or 0 (plain counter)
     uint64_t max_seq_;               // the largest sequence (packet number) ever acceptable
-    uint64_t seal_limit_;            // QUIC: the confidentiality limit (UINT64_MAX: none)
+    uint64_t seal_limit_;            // QUIC: the confidentiality limit; random: the seal budget (UINT64_MAX: none)
     std::atomic<uint64_t> next_{0};  // TLS/QUIC: the smallest sequence still acceptable; random: seals made
     std::atomic<uint64_t> seals_{0}; // QUIC: seals made
 };

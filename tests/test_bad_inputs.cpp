@@ -197,7 +197,7 @@ TEST_CASE("bad-input matrix: the other functions", "[bad-inputs]") {
         ++calls;
     };
     CHECK(aead_ctx_new(nullptr, AEAD_AES_256_GCM, 0, key.data(), 32, 0) == AEAD_ERR_ARG);
-    for (int alg : {INT_MIN, -1, 0, 5, INT_MAX}) expect_new(alg, 0, key.data(), 32, 0, AEAD_ERR_ARG);
+    for (int alg : {INT_MIN, -1, 0, 100, INT_MAX}) expect_new(alg, 0, key.data(), 32, 0, AEAD_ERR_ARG);
     for (int policy : {INT_MIN, -1, 5, INT_MAX}) expect_new(AEAD_AES_256_GCM, policy, key.data(), 32, 0, AEAD_ERR_ARG);
     expect_new(AEAD_AES_256_GCM, 0, nullptr, 32, 0, AEAD_ERR_ARG);
     for (size_t len : {size_t{0}, size_t{31}, size_t{33}, SIZE_MAX}) expect_new(AEAD_AES_256_GCM, 0, key.data(), len, 0, AEAD_ERR_KEY_SIZE);
@@ -215,7 +215,7 @@ TEST_CASE("bad-input matrix: the other functions", "[bad-inputs]") {
         CHECK(std::strlen(t) > 0);
         ++calls;
     }
-    for (int alg : {INT_MIN, -1, 0, 5, INT_MAX}) {
+    for (int alg : {INT_MIN, -1, 0, 100, INT_MAX}) {
         CHECK(aead_key_size(alg) == 0);
         CHECK(aead_nonce_size(alg) == 0);
         CHECK(aead_tag_size(alg) == 0);

@@ -133,3 +133,31 @@ TEST_CASE("FIPS stage: what the provider reports as iv-generated", "[fips]") {
     EVP_CIPHER_CTX_free(x);
     EVP_CIPHER_free(c);
 }
+
+TEST_CASE("FIPS stage: AES-CCM is approved; the other families are refused", "[fips][families]") {
+    for (const char *props : {"fips=yes", static_cast<const char *>(nullptr)}) {
+        INFO("properties " << (props ? props : "NULL"));
+        for (int alg : {AEAD_AES_128_CCM, AEAD_AES_192_CCM, AEAD_AES_256_CCM}) {
+            for (const auto &[policy, tag] : {std::pair<int, size_t>{AEAD_POLICY_NONE, 0}, {AEAD_POLICY_NONE, 8},
+                                              {AEAD_POLICY_TLS12, 0}, {AEAD_POLICY_TLS13, 0}}) {
+                const Made m = make(alg, policy, tag, props);
+                REQUIRE(m.rc == 0);
+                CHECK(m.provider.find("fips") != std::string::npos);
+                CHECK(m.indicator == kAll);  // SP 800-38C: no nonce-construction condition as IG C.H's
+            }
+        }
+        for (int alg : {AEAD_AES_128_GCM_SIV, AEAD_AES_256_GCM_SIV, AEAD_AES_128_OCB, AEAD_AES_256_OCB,
+                        AEAD_XCHACHA20_POLY1305})
+            CHECK(make(alg, AEAD_POLICY_NONE, 0, props).rc == AEAD_ERR_UNSUPPORTED);
+        CHECK(make(AEAD_XCHACHA20_POLY1305, AEAD_POLICY_RANDOM_NONCE, 0, props).rc == AEAD_ERR_UNSUPPORTED);
+    }
+    // A CCM round trip on the FIPS provider, against the oracle's computation on the same provider.
+    const Bytes key = test::random_bytes(16), nonce = test::random_bytes(13), aad(7, 1), pt = test::random_bytes(100);
+    test::Ctx ctx(AEAD_AES_128_CCM, AEAD_POLICY_NONE, key, 8);
+    Bytes out(108), back(100);
+    REQUIRE(test::seal(ctx, nonce, aad, pt, out) == 108);
+    REQUIRE(test::open(ctx, nonce, aad, out, back) == 100);
+    CHECK(back == pt);
+    out[3] ^= 1;
+    CHECK(test::open(ctx, nonce, aad, out, back) == AEAD_ERR_AUTH);
+}

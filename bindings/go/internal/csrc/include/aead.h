@@ -164,8 +164,8 @@ AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;
  * "libaead 1.0.0 (OpenSSL 3.0.19 27 Jan 2026)". Never NULL. Thread-safe. */
 AEAD_API const char *aead_version(void) AEAD_NOEXCEPT;
 
-/* Key size, default nonce size (12) and default tag size (16) of an algorithm, in bytes;
- * 0 for an unknown algorithm. Thread-safe. */
+/* Key size, default nonce size (12; XChaCha20-Poly1305 24) and default tag size (16) of an algorithm,
+ * in bytes; 0 for an unknown algorithm. Thread-safe. */
 AEAD_API size_t aead_key_size(int alg) AEAD_NOEXCEPT;
 AEAD_API size_t aead_nonce_size(int alg) AEAD_NOEXCEPT;
 AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
@@ -386,6 +386,53 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
  * Thread-safety: as aead_seal_open. */
 AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
                                      size_t pn_offset, size_t packet_len, uint64_t *pn_out) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Library 1.2.0, part 3: more AEAD families (docs/algorithms.md). New algorithm identifiers for
+ * aead_ctx_new / aead_ctx_new_ex, used with the same aead_seal_open / aead_seal_open_many; no new symbol.
+ * Every promise of aead_seal_open (refusals write nothing, failures zero the output, out == in is the
+ * one alias allowed, no allocation by libaead per call, any number of threads per context) holds for
+ * them. Differences from AES-GCM, per family:
+ *
+ * AEAD_AES_{128,192,256}_CCM (SP 800-38C, RFC 3610; keys 16/24/32; any OpenSSL 3):
+ *   nonce 7..13 bytes, chosen per call; tag_len at creation: 0 (= 16) or 4, 6, 8, 10, 12, 14, 16.
+ *   A message must be shorter than 2^(8 * (15 - nonce_len)) bytes (e.g. 65536 with a 13-byte nonce):
+ *   longer is AEAD_ERR_TOO_LONG ("data too long for the nonce"). Plaintext and AAD are each at most
+ *   AEAD_ONE_UPDATE_MAX bytes (libcrypto takes them in one update). Policies: NONE, and TLS12 (RFC 6655:
+ *   4-byte salt || 8-byte explicit counter, as AES-GCM) and TLS13 (TLS_AES_128_CCM_SHA256), both with
+ *   12-byte nonces and 16-byte tags. FIPS provider: seals and opens approved (aead_ctx_indicator).
+ * AEAD_AES_{128,192,256}_GCM_SIV (RFC 8452; nonce-misuse resistant; keys 16/24/32): nonce 12, tag 16,
+ *   policy NONE. Needs OpenSSL >= 3.2 (the vendored build, -Dlibcrypto=vendored, has it): on an older
+ *   libcrypto aead_ctx_new returns AEAD_ERR_UNSUPPORTED. Plaintext at most AEAD_ONE_UPDATE_MAX bytes,
+ *   AAD at most 2^36. Not in FIPS providers.
+ * AEAD_AES_{128,192,256}_OCB (OCB3, RFC 7253; keys 16/24/32): nonce 1..15 bytes (pyca/cryptography
+ *   takes 12..15; RFC 7253 allows any length up to 120 bits), tag 16, policy NONE. Not in FIPS providers.
+ * AEAD_XCHACHA20_POLY1305 (draft-irtf-cfrg-xchacha; key 32): nonce 24, tag 16. Built from OpenSSL's
+ *   ChaCha20 and ChaCha20-Poly1305 (HChaCha20 subkey from the first 16 nonce bytes, then
+ *   ChaCha20-Poly1305 under it with nonce 0^4 || the last 8); byte-compatible with libsodium's
+ *   crypto_aead_xchacha20poly1305_ietf and Go's chacha20poly1305.NewX. Policies: NONE and
+ *   AEAD_POLICY_RANDOM_NONCE, which draws 24-byte nonces (output nonce(24) || ciphertext || tag, the
+ *   in-place alias moves by 24) and has no seal limit. Not in FIPS providers (fips=yes:
+ *   AEAD_ERR_UNSUPPORTED).
+ * Key material: contexts of these families keep a copy of the key (cleansed by aead_ctx_free) to key
+ * each thread's working context; the 1.0 families keep none where libcrypto copies contexts.
+ * ========================================================================================= */
+enum {
+    AEAD_AES_128_CCM = 5,
+    AEAD_AES_192_CCM = 6,
+    AEAD_AES_256_CCM = 7,
+    AEAD_AES_128_GCM_SIV = 8,
+    AEAD_AES_192_GCM_SIV = 9,
+    AEAD_AES_256_GCM_SIV = 10,
+    AEAD_AES_128_OCB = 11,
+    AEAD_AES_192_OCB = 12,
+    AEAD_AES_256_OCB = 13,
+    AEAD_XCHACHA20_POLY1305 = 14
+};
+
+/* The most plaintext (and CCM AAD) the one-update families (AES-CCM, AES-GCM-SIV) take: INT_MAX. */
+#define AEAD_ONE_UPDATE_MAX 2147483647u
+#define AEAD_XCHACHA20_POLY1305_NONCE 24u
 
 #ifdef __cplusplus
 }

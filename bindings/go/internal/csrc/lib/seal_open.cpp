@@ -11,9 +11,11 @@ namespace shim = aead::shim;
 using shim::Bytes;
 using Lease = aead::WorkerCache::Lease;
 
-// The nonce length of every policy that decides on nonces (TLS 1.2 / 1.3 and the random policy).
+// The nonce length of every policy that checks a caller's nonce (TLS 1.2 / 1.3, QUIC); the random policy
+// draws ctx.prefix bytes (12, or 24 for XChaCha20-Poly1305).
 constexpr size_t kPolicyNonceSize = 12;
 static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceSize == kPolicyNonceSize);
+static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize);
 
 using aead::bad_range;
 
@@ -37,12 +39,14 @@ template <int Op>
         return AEAD_ERR_ARG;
     if (nonce_len - ctx.nonce_min > ctx.nonce_max - ctx.nonce_min) return AEAD_ERR_NONCE_SIZE;
     if (aad_len > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
+    // AES-CCM: the message length must fit the L = 15 - nonce_len bytes of its length field.
+    const uint64_t max_plaintext = ctx.ccm ? ctx.ccm_max_plaintext[nonce_len & 15] : ctx.alg.max_plaintext;
     if constexpr (Op == AEAD_SEAL) {
-        if (in_len > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
+        if (in_len > max_plaintext) return AEAD_ERR_TOO_LONG;
         out_len = in_len + ctx.overhead;
     } else {
         if (in_len < ctx.overhead) return AEAD_ERR_AUTH;  // too short to hold a tag: not authentic
-        if (in_len - ctx.overhead > ctx.alg.max_plaintext) return AEAD_ERR_TOO_LONG;
+        if (in_len - ctx.overhead > max_plaintext) return AEAD_ERR_TOO_LONG;
         out_len = in_len - ctx.overhead;
         // QUIC's integrity limit (RFC 9001 section 6.6): past it, no open is attempted under this key.
         if (ctx.forgeries.load(std::memory_order_relaxed) >= ctx.forgery_limit) [[unlikely]] return AEAD_ERR_KEY_LIMIT;
@@ -91,8 +95,8 @@ template <int Op>
     Bytes n{nonce, nonce_len};
     // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
     // caller's buffer read twice could change in between (another thread, shared memory) and have a
-    // record sealed under a nonce that was never checked. Both sequenced and random nonces are 12 bytes.
-    uint8_t own_nonce[kPolicyNonceSize];
+    // record sealed under a nonce that was never checked. Sequenced nonces are 12 bytes, random 12 or 24.
+    uint8_t own_nonce[aead::kMaxRandomNonceSize];
     // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
     // a refusal like the checks above and writes nothing.
     if constexpr (Op == AEAD_SEAL) {
@@ -113,10 +117,10 @@ template <int Op>
     uint8_t *dest = out;       // seal: where the ciphertext goes
     if (ctx.prefix != 0) [[unlikely]] {
         if constexpr (Op == AEAD_SEAL) {
-            if (const int rc = shim::random_nonce(*lease.worker, own_nonce, kPolicyNonceSize, aead::fork_generation()))
+            if (const int rc = shim::random_nonce(*lease.worker, own_nonce, ctx.prefix, aead::fork_generation()))
                 return fail(ctx, lease, rc, out, out_len);
-            std::memcpy(out, own_nonce, kPolicyNonceSize);
-            n = Bytes{own_nonce, kPolicyNonceSize};
+            std::memcpy(out, own_nonce, ctx.prefix);
+            n = Bytes{own_nonce, ctx.prefix};
             dest = out + ctx.prefix;
         } else {
             n = Bytes{in, ctx.prefix};

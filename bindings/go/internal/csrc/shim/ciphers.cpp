@@ -21,10 +21,10 @@ struct CipherSource {
     enum : int { kProbeUnknown = 0, kCopyWorks = 1, kCopyBroken = 2 };
 
     char properties[kMaxProperties + 1] = {};  // "" : the library context's default properties
-    std::array<std::atomic<EVP_CIPHER *>, 4> ciphers{};
-    std::array<std::atomic<int>, 4> copy_probe{};
-    std::array<std::atomic<int>, 4> fips{};  // kProbeUnknown, or 1 + whether the cipher is a FIPS provider's
-    std::array<std::atomic<const Dispatch *>, 4> dispatch{};  // NULL: not decided yet; &g_via_evp: EVP
+    std::array<std::atomic<EVP_CIPHER *>, kFetchedCiphers> ciphers{};
+    std::array<std::atomic<int>, kFetchedCiphers> copy_probe{};
+    std::array<std::atomic<int>, kFetchedCiphers> fips{};  // kProbeUnknown, or 1 + whether a FIPS provider's
+    std::array<std::atomic<const Dispatch *>, kFetchedCiphers> dispatch{};  // NULL: undecided; &g_via_evp: EVP
     std::array<std::atomic<EVP_CIPHER *>, 3> hp_ciphers{};    // QUIC header protection, by HpCipher
     CipherSource *next = nullptr;
 
@@ -33,9 +33,10 @@ struct CipherSource {
 
 namespace {
 
-constexpr std::array<const char *, 4> kCipherNames = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM",
-                                                      "ChaCha20-Poly1305"};
-constexpr std::array<int, 4> kKeySizes = {16, 24, 32, 32};
+constexpr std::array<const char *, kFetchedCiphers> kCipherNames = {
+    "AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20-Poly1305", "AES-128-CCM", "AES-192-CCM", "AES-256-CCM",
+    "AES-128-GCM-SIV", "AES-192-GCM-SIV", "AES-256-GCM-SIV", "AES-128-OCB", "AES-192-OCB", "AES-256-OCB"};
+constexpr std::array<int, kFetchedCiphers> kKeySizes = {16, 24, 32, 32, 16, 24, 32, 16, 24, 32, 16, 24, 32};
 constexpr std::array<const char *, 3> kHpCipherNames = {"AES-128-ECB", "AES-256-ECB", "ChaCha20"};
 constexpr std::array<int, 3> kHpKeySizes = {16, 32, 32};
 
@@ -263,7 +264,10 @@ const Dispatch *choose_dispatch(CipherSource &src, int index, const EVP_CIPHER *
     ERR_set_mark();  // whatever the search and the check push is theirs, not the caller's
     const bool found = find_functions(prov, EVP_CIPHER_get0_name(cipher), d);
     if (found) d.provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    const Check k = found ? known_answer(cipher, d) : Check::differs;
+    const int first_family = static_cast<int>(Cipher::aes_128_ccm);
+    const Check k = !found                  ? Check::differs
+                    : index < first_family ? known_answer(cipher, d)
+                                           : static_cast<Check>(family_known_answer(cipher, d, index));
     ERR_pop_to_mark();
     if (k == Check::inconclusive) return nullptr;
     if (k == Check::differs) return &g_via_evp;

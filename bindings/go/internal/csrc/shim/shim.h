@@ -7,7 +7,16 @@
 
 namespace aead::shim {
 
-enum class Cipher : int { aes_128_gcm, aes_192_gcm, aes_256_gcm, chacha20_poly1305 };
+// The fetched ciphers, in the order of their names in ciphers.cpp. xchacha20_poly1305 is not one: it runs
+// on ChaCha20-Poly1305 (and ChaCha20 for its subkey).
+enum class Cipher : int {
+    aes_128_gcm, aes_192_gcm, aes_256_gcm, chacha20_poly1305,
+    aes_128_ccm, aes_192_ccm, aes_256_ccm,
+    aes_128_gcm_siv, aes_192_gcm_siv, aes_256_gcm_siv,
+    aes_128_ocb, aes_192_ocb, aes_256_ocb,
+    xchacha20_poly1305
+};
+inline constexpr int kFetchedCiphers = 13;  // every Cipher but xchacha20_poly1305
 
 struct Bytes {
     const uint8_t *data;
@@ -30,7 +39,8 @@ struct Template;
 struct Worker;
 
 // Fetches (once) the cipher from src; AEAD_ERR_UNSUPPORTED if no provider offers it for that query.
-int template_new(Template **out, CipherSource &src, Cipher cipher, Bytes key) noexcept;
+// tag_len is the tag every seal and open will use (AES-CCM fixes it with the key; the others ignore it).
+int template_new(Template **out, CipherSource &src, Cipher cipher, Bytes key, size_t tag_len = 16) noexcept;
 
 // Where a template's cipher comes from: the provider's name (static for the process) and whether that
 // provider is a FIPS provider.
