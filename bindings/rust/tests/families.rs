@@ -298,3 +298,41 @@ fn ocb3_nonce_sizes() {
     // and a tag length other than 16 is refused at creation
     assert_eq!(Cipher::new(Algorithm::Aes128Ocb3, Policy::None, &key, 12).unwrap_err(), Error::TagSize);
 }
+
+#[test]
+fn xchacha_random_nonce_cipher() {
+    // Policy::RandomNonce on XChaCha20-Poly1305: nonce(24) || ct || tag, opened by the reference
+    // with the leading 24 bytes; the in-place paths move the message by 24 bytes.
+    let mut rng = Rng::from_env("xchacha_random_nonce_cipher");
+    let key = rng.bytes(32);
+    let c = Cipher::new(Algorithm::XChaCha20Poly1305, Policy::RandomNonce, &key, 16).unwrap();
+    assert_eq!(c.overhead(), 40);
+    let theirs = chacha20poly1305::XChaCha20Poly1305::new_from_slice(&key).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..200 {
+        let msg = rng.bytes_below(300);
+        let aad = rng.bytes_below(20);
+        let sealed = if i % 2 == 0 {
+            c.seal(&[], &aad, &msg).unwrap()
+        } else {
+            let mut buf = msg.clone();
+            buf.resize(msg.len() + 40, 0);
+            assert_eq!(c.seal_in_place(&[], &aad, &mut buf, msg.len()), Ok(msg.len() + 40));
+            buf
+        };
+        assert_eq!(sealed.len(), msg.len() + 40);
+        assert!(seen.insert(sealed[..24].to_vec()), "nonce repeated");
+        let n = Nonce::<chacha20poly1305::XChaCha20Poly1305>::try_from(&sealed[..24]).unwrap();
+        assert_eq!(theirs.decrypt(&n, Payload { msg: &sealed[24..], aad: &aad }).unwrap(), msg, "iter {i}");
+        let mut buf = sealed.clone();
+        assert_eq!(c.open_in_place(&[], &aad, &mut buf), Ok(msg.len()));
+        assert_eq!(&buf[..msg.len()], &msg[..]);
+        let mut bad = sealed.clone();
+        bad[rng.below(sealed.len())] ^= 4;
+        assert_eq!(c.open(&[], &aad, &bad), Err(Error::Auth));
+    }
+    // a refused in-place seal (no room) leaves the buffer as it was
+    let mut small = vec![1u8; 10 + 39];
+    assert_eq!(c.seal_in_place(&[], b"", &mut small, 10), Err(Error::BufferTooSmall));
+    assert_eq!(small, vec![1u8; 49]);
+}
