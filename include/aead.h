@@ -1,6 +1,7 @@
 /*
- * libaead: authenticated encryption (AES-128/192/256-GCM, ChaCha20-Poly1305) through OpenSSL 3,
- * with one call per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
+ * libaead: authenticated encryption (AES-128/192/256-GCM, ChaCha20-Poly1305; since 1.2 also AES-CCM,
+ * AES-GCM-SIV, AES-OCB3 and XChaCha20-Poly1305, docs/algorithms.md) through OpenSSL 3, with one call
+ * per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
  *
  * This is the only public header. Every function is declared with its full contract.
  *
