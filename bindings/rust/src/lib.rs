@@ -9,7 +9,8 @@
 //! * Library 1.2 families, named as the RustCrypto crates name them: [`Aes128Ccm`]`<M, N>`
 //!   (tag and nonce sizes as typenum parameters, as `ccm::Ccm<Aes128, M, N>`), [`Aes128GcmSiv`] /
 //!   [`Aes256GcmSiv`] (OpenSSL >= 3.2: see their docs for how an older libcrypto is reported),
-//!   [`Aes128Ocb3`]`<N = U12>` (as `ocb3::Ocb3`), and [`XChaCha20Poly1305`] (24-byte nonce).
+//!   [`Aes128Ocb3`]`<N = U12>` (as `ocb3::Ocb3`), and [`XChaCha20Poly1305`] (24-byte nonce;
+//!   [`XChaCha20Poly1305RandomNonce`] draws them).
 //! * [`Tls12Aead`] and [`Tls13Aead`] seal records under the TLS nonce policies and return a typed
 //!   [`Error`] on nonce misuse ([`Error::NonceOrder`], [`Error::NonceExhausted`],
 //!   [`Error::NoncePrefix`], [`Error::AadSize`]).
@@ -67,7 +68,7 @@ pub use families::{
 };
 pub use ffi::Record;
 pub use indicator::Indicator;
-pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce};
+pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce, XChaCha20Poly1305RandomNonce};
 pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
 pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305, XChaCha20Poly1305};
 

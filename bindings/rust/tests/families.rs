@@ -336,3 +336,32 @@ fn xchacha_random_nonce_cipher() {
     assert_eq!(c.seal_in_place(&[], b"", &mut small, 10), Err(Error::BufferTooSmall));
     assert_eq!(small, vec![1u8; 49]);
 }
+
+#[test]
+fn xchacha_random_nonce_type() {
+    use libaead::XChaCha20Poly1305RandomNonce as X;
+    assert_eq!((X::NONCE_LEN, X::OVERHEAD), (24, 40));
+    let key = [0x61u8; 32];
+    let x = X::new(&key.into());
+    let theirs = chacha20poly1305::XChaCha20Poly1305::new(&key.into());
+    let sealed = x.encrypt(&Default::default(), Payload { msg: b"random 192", aad: b"ad" }).unwrap();
+    assert_eq!(sealed.len(), 10 + 40);
+    let n = Nonce::<chacha20poly1305::XChaCha20Poly1305>::try_from(&sealed[..24]).unwrap();
+    assert_eq!(theirs.decrypt(&n, Payload { msg: &sealed[24..], aad: b"ad" }).unwrap(), b"random 192");
+    // theirs under a nonce of our layout opens with ours
+    let mut boxed = n.to_vec();
+    boxed.extend(theirs.encrypt(&n, Payload { msg: b"back", aad: b"" }).unwrap());
+    assert_eq!(x.open(b"", &boxed).unwrap(), b"back");
+    let mut buf = b"in place".to_vec();
+    buf.resize(8 + 40, 0);
+    assert_eq!(x.seal_in_place(b"", &mut buf, 8), Ok(48));
+    assert_eq!(x.open_in_place(b"", &mut buf), Ok(8));
+    assert_eq!(&buf[..8], b"in place");
+    assert_eq!(x.open(b"", &sealed[..39]), Err(Error::Auth));
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<X>();
+    send_sync::<libaead::Aes128Ccm<U16, U13>>();
+    send_sync::<libaead::Aes256Ocb3>();
+    send_sync::<libaead::Aes128GcmSiv>();
+    send_sync::<libaead::XChaCha20Poly1305>();
+}
