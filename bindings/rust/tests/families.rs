@@ -365,3 +365,35 @@ fn xchacha_random_nonce_type() {
     send_sync::<libaead::Aes128GcmSiv>();
     send_sync::<libaead::XChaCha20Poly1305>();
 }
+
+#[test]
+fn tls_ccm() {
+    // TLS_AES_128_CCM_SHA256 (TLS 1.3) and RFC 6655 (TLS 1.2 salt || explicit counter): records
+    // equal ccm's with the policy's nonce; a reused sequence is refused and writes nothing.
+    use libaead::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
+    type Ref = ccm::Ccm<aes::Aes128, U16, U12>;
+    let key = [0x71u8; 16];
+    let theirs = Ref::new(&key.into());
+    let iv = [0x0fu8; 12];
+    let t13 = Tls13Aead::with_iv(Algorithm::Aes128Ccm, &key, &iv).unwrap();
+    let hdr = [23, 3, 3, 0, 21];
+    for seq in [0u64, 1, 7] {
+        let n = tls13_nonce(&iv, seq);
+        let rec = t13.seal(&n, &hdr, b"hello").unwrap();
+        assert_eq!(rec, theirs.encrypt(&n.into(), Payload { msg: b"hello", aad: &hdr }).unwrap(), "seq {seq}");
+        assert_eq!(t13.open(&n, &hdr, &rec).unwrap(), b"hello");
+    }
+    let mut out = [0x33u8; 21];
+    assert_eq!(t13.seal_into(&tls13_nonce(&iv, 7), &hdr, b"again", &mut out), Err(Error::NonceOrder));
+    assert_eq!(out, [0x33u8; 21]);
+
+    let salt = [1u8, 2, 3, 4];
+    let t12 = Tls12Aead::with_iv(Algorithm::Aes128Ccm, &key, &salt).unwrap();
+    let aad = [0u8; 13];
+    for seq in [0u64, 5] {
+        let n = tls12_gcm_nonce(&salt, seq);
+        let rec = t12.seal(&n, &aad, b"tls12 ccm").unwrap();
+        assert_eq!(rec, theirs.encrypt(&n.into(), Payload { msg: b"tls12 ccm", aad: &aad }).unwrap());
+    }
+    assert_eq!(t12.seal(&tls12_gcm_nonce(&salt, 5), &aad, b"x"), Err(Error::NonceOrder));
+}
