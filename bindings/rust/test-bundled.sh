@@ -62,6 +62,11 @@ libaead = { version = "=$VERSION"$FEATURES }
 
 [dev-dependencies]
 aes-gcm = { version = "0.11.1", default-features = false, features = ["aes", "alloc"] }
+aes-gcm-siv = { version = "0.12.1", default-features = false, features = ["aes", "alloc"] }
+ccm = { version = "0.6.1", default-features = false, features = ["alloc"] }
+ocb3 = { version = "0.2.0", default-features = false, features = ["alloc"] }
+chacha20poly1305 = { version = "0.11.0", default-features = false, features = ["alloc"] }
+aes = "0.9.4"
 
 # The unpacked .crate stands in for the libaead that crates.io would serve.
 [patch.crates-io]
@@ -96,6 +101,43 @@ fn bundled_library_works() {
     let sealed = rn.seal(b"", b"random").unwrap();
     let n = sealed[..12].try_into().unwrap();
     assert_eq!(theirs.decrypt(&n, &sealed[12..]).unwrap(), b"random");
+}
+
+/// The library 1.2 families are compiled in (shim/one_shot.cpp and friends) and agree with
+/// RustCrypto; AES-GCM-SIV exactly where the libcrypto has it (OpenSSL >= 3.2).
+#[test]
+fn bundled_families_work() {
+    use libaead::aead::consts::{U13, U16};
+    let key = [0x24u8; 32];
+    let msg = b"families in the bundled build";
+    let p = || Payload { msg, aad: b"ad" };
+    let x = libaead::XChaCha20Poly1305::new(&key.into());
+    let xn = [5u8; 24].into();
+    assert_eq!(x.encrypt(&xn, p()).unwrap(), chacha20poly1305::XChaCha20Poly1305::new(&key.into()).encrypt(&xn, p()).unwrap());
+    let k16: [u8; 16] = key[..16].try_into().unwrap();
+    let c = libaead::Aes128Ccm::<U16, U13>::new(&k16.into());
+    let cn = [6u8; 13].into();
+    assert_eq!(c.encrypt(&cn, p()).unwrap(), ccm::Ccm::<aes::Aes128, U16, U13>::new(&k16.into()).encrypt(&cn, p()).unwrap());
+    let o = libaead::Aes256Ocb3::<libaead::aead::consts::U12>::new(&key.into());
+    let on = [7u8; 12].into();
+    assert_eq!(o.encrypt(&on, p()).unwrap(), ocb3::Ocb3::<aes::Aes256>::new(&key.into()).encrypt(&on, p()).unwrap());
+    let v = libaead::version();
+    let old = v.contains("OpenSSL 3.0.") || v.contains("OpenSSL 3.1.");
+    if "$MODE" == "vendored" {
+        assert!(!old, "{v}");
+    }
+    match libaead::Aes256GcmSiv::try_new(&key.into()) {
+        Ok(s) => {
+            assert!(!old, "GCM-SIV on {v}");
+            let n = [8u8; 12].into();
+            assert_eq!(s.encrypt(&n, p()).unwrap(), aes_gcm_siv::Aes256GcmSiv::new(&key.into()).encrypt(&n, p()).unwrap());
+        }
+        Err(e) => {
+            assert!(old, "GCM-SIV refused ({e:?}) on {v}");
+            assert_eq!(e, libaead::Error::Unsupported);
+            assert!(libaead::Aes256GcmSiv::new(&key.into()).encrypt(&[8u8; 12].into(), p()).is_err());
+        }
+    }
 }
 RS
 

@@ -4,8 +4,9 @@ use aead::inout::InOutBuf;
 use core::ffi::c_int;
 use core::mem::MaybeUninit;
 
-/// The AEAD algorithms of libaead.
+/// The AEAD algorithms of libaead. `#[non_exhaustive]` since library 1.2 added families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// AES-128-GCM (16-byte key).
     Aes128Gcm,
@@ -15,6 +16,26 @@ pub enum Algorithm {
     Aes256Gcm,
     /// ChaCha20-Poly1305, RFC 8439 (32-byte key, 12-byte nonce).
     ChaCha20Poly1305,
+    /// AES-128-CCM (library 1.2; nonce 7..=13, tag 4..=16 even).
+    Aes128Ccm,
+    /// AES-192-CCM (library 1.2).
+    Aes192Ccm,
+    /// AES-256-CCM (library 1.2).
+    Aes256Ccm,
+    /// AES-128-GCM-SIV, RFC 8452 (library 1.2; OpenSSL >= 3.2, else [`Error::Unsupported`]).
+    Aes128GcmSiv,
+    /// AES-192-GCM-SIV (library 1.2; OpenSSL >= 3.2).
+    Aes192GcmSiv,
+    /// AES-256-GCM-SIV (library 1.2; OpenSSL >= 3.2).
+    Aes256GcmSiv,
+    /// AES-128-OCB3, RFC 7253 (library 1.2; nonce 1..=15, tag 16).
+    Aes128Ocb3,
+    /// AES-192-OCB3 (library 1.2).
+    Aes192Ocb3,
+    /// AES-256-OCB3 (library 1.2).
+    Aes256Ocb3,
+    /// XChaCha20-Poly1305 (library 1.2; 24-byte nonce; [`Policy::RandomNonce`] draws 24 bytes).
+    XChaCha20Poly1305,
 }
 
 impl Algorithm {
@@ -24,6 +45,16 @@ impl Algorithm {
             Algorithm::Aes192Gcm => sys::AEAD_AES_192_GCM,
             Algorithm::Aes256Gcm => sys::AEAD_AES_256_GCM,
             Algorithm::ChaCha20Poly1305 => sys::AEAD_CHACHA20_POLY1305,
+            Algorithm::Aes128Ccm => sys::AEAD_AES_128_CCM,
+            Algorithm::Aes192Ccm => sys::AEAD_AES_192_CCM,
+            Algorithm::Aes256Ccm => sys::AEAD_AES_256_CCM,
+            Algorithm::Aes128GcmSiv => sys::AEAD_AES_128_GCM_SIV,
+            Algorithm::Aes192GcmSiv => sys::AEAD_AES_192_GCM_SIV,
+            Algorithm::Aes256GcmSiv => sys::AEAD_AES_256_GCM_SIV,
+            Algorithm::Aes128Ocb3 => sys::AEAD_AES_128_OCB,
+            Algorithm::Aes192Ocb3 => sys::AEAD_AES_192_OCB,
+            Algorithm::Aes256Ocb3 => sys::AEAD_AES_256_OCB,
+            Algorithm::XChaCha20Poly1305 => sys::AEAD_XCHACHA20_POLY1305,
         }
     }
 
@@ -32,7 +63,7 @@ impl Algorithm {
         ffi::sizes(self.raw()).0
     }
 
-    /// Default nonce length in bytes (`aead_nonce_size`, 12).
+    /// Default nonce length in bytes (`aead_nonce_size`: 12, 24 for XChaCha20-Poly1305).
     pub fn nonce_size(self) -> usize {
         ffi::sizes(self.raw()).1
     }
@@ -43,9 +74,21 @@ impl Algorithm {
     }
 
     fn max_plaintext(self) -> u64 {
+        use Algorithm::*;
         match self {
-            Algorithm::ChaCha20Poly1305 => sys::AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT,
-            _ => sys::AEAD_GCM_MAX_PLAINTEXT,
+            ChaCha20Poly1305 | XChaCha20Poly1305 => sys::AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT,
+            Aes128Gcm | Aes192Gcm | Aes256Gcm => sys::AEAD_GCM_MAX_PLAINTEXT,
+            // CCM is also bounded by its nonce length: the library refuses with TooLong.
+            Aes128Ccm | Aes192Ccm | Aes256Ccm | Aes128GcmSiv | Aes192GcmSiv | Aes256GcmSiv => sys::AEAD_ONE_UPDATE_MAX,
+            Aes128Ocb3 | Aes192Ocb3 | Aes256Ocb3 => 1 << 36,
+        }
+    }
+
+    /// Nonce bytes a [`Policy::RandomNonce`] seal puts in front: 24 for XChaCha20-Poly1305, else 12.
+    pub(crate) fn random_nonce_len(self) -> usize {
+        match self {
+            Algorithm::XChaCha20Poly1305 => sys::AEAD_XCHACHA20_POLY1305_NONCE,
+            _ => RANDOM_NONCE_LEN,
         }
     }
 }
@@ -59,7 +102,8 @@ pub enum Policy {
     Tls12,
     /// TLS 1.3 (RFC 8446 section 5.3); 5-byte AAD.
     Tls13,
-    /// AES-GCM only (ABI 1.1): seal takes an empty nonce and draws 12 random bytes from the
+    /// AES-GCM (ABI 1.1) and XChaCha20-Poly1305 (library 1.2, 24-byte nonces, no seal limit):
+    /// seal takes an empty nonce and draws 12 (24) random bytes from the
     /// library context's DRBG; output and open input are `nonce(12) || ciphertext || tag`
     /// (Go's `cipher.NewGCMWithRandomNonce`). At most 2^32 seals per context
     /// ([`Error::NonceLimit`] after). See [`Aes128GcmRandomNonce`](crate::Aes128GcmRandomNonce).
@@ -82,8 +126,9 @@ impl Policy {
 /// messages use one heap allocation of `len + 16` bytes. See [`Cipher`] for why.
 pub const DETACHED_STACK_LIMIT: usize = 4096;
 const SCRATCH: usize = DETACHED_STACK_LIMIT + sys::AEAD_MAX_TAG;
-const ZERO_TAG: [u8; sys::AEAD_MAX_TAG + RANDOM_NONCE_LEN] = [0; sys::AEAD_MAX_TAG + RANDOM_NONCE_LEN];
-/// Nonce bytes a [`Policy::RandomNonce`] seal puts in front of the ciphertext.
+const ZERO_TAG: [u8; sys::AEAD_MAX_TAG + sys::AEAD_XCHACHA20_POLY1305_NONCE] =
+    [0; sys::AEAD_MAX_TAG + sys::AEAD_XCHACHA20_POLY1305_NONCE];
+/// Nonce bytes an AES-GCM [`Policy::RandomNonce`] seal puts in front of the ciphertext.
 pub(crate) const RANDOM_NONCE_LEN: usize = 12;
 
 /// A keyed libaead context with any algorithm, policy and tag length: the whole C API, safely.
@@ -169,7 +214,7 @@ impl Cipher {
     /// Bytes a seal adds: the tag, plus the 12-byte nonce under [`Policy::RandomNonce`].
     pub fn overhead(&self) -> usize {
         match self.policy {
-            Policy::RandomNonce => self.tag_len + RANDOM_NONCE_LEN,
+            Policy::RandomNonce => self.tag_len + self.alg.random_nonce_len(),
             _ => self.tag_len,
         }
     }
@@ -234,8 +279,9 @@ impl Cipher {
 
     /// Seals `buf[..plaintext_len]` in place; `buf` must have room for the tag after it.
     /// Returns the sealed length. [`Error::Arg`] if `plaintext_len > buf.len()`.
-    /// Under [`Policy::RandomNonce`] `buf` needs 28 spare bytes and the plaintext is first moved up
-    /// by 12 (the C layout wants `in == out + 12`); a refused seal moves it back.
+    /// Under [`Policy::RandomNonce`] `buf` needs `overhead()` (28; 40 for XChaCha20-Poly1305) spare
+    /// bytes and the plaintext is first moved up by the nonce length (the C layout wants
+    /// `in == out + 12`, `+ 24` for XChaCha); a refused seal moves it back.
     #[inline]
     pub fn seal_in_place(
         &self,
@@ -255,17 +301,19 @@ impl Cipher {
         if buf.len() - plaintext_len < self.overhead() {
             return Err(Error::BufferTooSmall);
         }
-        buf.copy_within(..plaintext_len, RANDOM_NONCE_LEN);
-        let r = self.ctx.seal_open_shifted(sys::AEAD_SEAL, nonce, aad, buf, RANDOM_NONCE_LEN, plaintext_len, 0);
+        let shift = self.alg.random_nonce_len();
+        buf.copy_within(..plaintext_len, shift);
+        let r = self.ctx.seal_open_shifted(sys::AEAD_SEAL, nonce, aad, buf, shift, plaintext_len, 0);
         if r.is_err() {
-            buf.copy_within(RANDOM_NONCE_LEN..RANDOM_NONCE_LEN + plaintext_len, 0);
+            buf.copy_within(shift..shift + plaintext_len, 0);
         }
         r
     }
 
     /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is `buf[..n]` for the
     /// returned `n`. On [`Error::Auth`] the ciphertext part of `buf` is zeroed. Under
-    /// [`Policy::RandomNonce`] the plaintext is opened to `buf[12..]`, then moved to the front.
+    /// [`Policy::RandomNonce`] the plaintext is opened to `buf[12..]` (`buf[24..]` for XChaCha),
+    /// then moved to the front.
     #[inline]
     pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
         let len = buf.len();
@@ -276,8 +324,9 @@ impl Cipher {
             return Err(Error::Auth); // aead.h: shorter than nonce + tag; nothing written
         }
         // The plaintext lands 12 bytes in (out == in + 12), then moves to the front.
-        let n = self.ctx.seal_open_shifted(sys::AEAD_OPEN, nonce, aad, buf, 0, len, RANDOM_NONCE_LEN)?;
-        buf.copy_within(RANDOM_NONCE_LEN..RANDOM_NONCE_LEN + n, 0);
+        let shift = self.alg.random_nonce_len();
+        let n = self.ctx.seal_open_shifted(sys::AEAD_OPEN, nonce, aad, buf, 0, len, shift)?;
+        buf.copy_within(shift..shift + n, 0);
         Ok(n)
     }
 

@@ -6,6 +6,11 @@
 //!   [`AeadInOut`](aead::AeadInOut), and so `aead::Aead` with this crate's default `alloc`
 //!   feature), so they drop into code written against the
 //!   `aes-gcm` / `chacha20poly1305` crates (12-byte nonces, 16-byte tags).
+//! * Library 1.2 families, named as the RustCrypto crates name them: [`Aes128Ccm`]`<M, N>`
+//!   (tag and nonce sizes as typenum parameters, as `ccm::Ccm<Aes128, M, N>`), [`Aes128GcmSiv`] /
+//!   [`Aes256GcmSiv`] (OpenSSL >= 3.2: see their docs for how an older libcrypto is reported),
+//!   [`Aes128Ocb3`]`<N = U12>` (as `ocb3::Ocb3`), and [`XChaCha20Poly1305`] (24-byte nonce;
+//!   [`XChaCha20Poly1305RandomNonce`] draws them).
 //! * [`Tls12Aead`] and [`Tls13Aead`] seal records under the TLS nonce policies and return a typed
 //!   [`Error`] on nonce misuse ([`Error::NonceOrder`], [`Error::NonceExhausted`],
 //!   [`Error::NoncePrefix`], [`Error::AadSize`]).
@@ -46,6 +51,7 @@ pub use aead;
 mod macros;
 mod cipher;
 mod error;
+mod families;
 mod ffi;
 mod indicator;
 pub mod quic;
@@ -56,11 +62,15 @@ mod typed;
 
 pub use cipher::{Algorithm, Cipher, Policy, DETACHED_STACK_LIMIT};
 pub use error::Error;
+pub use families::{
+    Aes128Ccm, Aes128GcmSiv, Aes128Ocb3, Aes192Ccm, Aes192GcmSiv, Aes192Ocb3, Aes256Ccm, Aes256GcmSiv, Aes256Ocb3,
+    AesCcm, AesKeySize, AesOcb3, CcmNonceSize, CcmTagSize, Ocb3NonceSize,
+};
 pub use ffi::Record;
 pub use indicator::Indicator;
-pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce};
+pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce, XChaCha20Poly1305RandomNonce};
 pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
-pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305};
+pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305, XChaCha20Poly1305};
 
 /// `AEAD_ABI_VERSION` of the loaded library (`aead_abi_version()`); equals [`sys::AEAD_ABI_VERSION`]
 /// for the ABI this crate was written against.

@@ -49,3 +49,86 @@ macro_rules! context_queries {
         }
     };
 }
+
+/// `AeadCore`, `AeadInOut` and the zero-copy `seal_into` / `open_into` for a type with
+/// `fn ctx(&self) -> Result<&Cipher, Error>` (every operation is one C call). The generics (with
+/// their bounds) go in brackets: `aead_inout!([K: AesKeySize] AesOcb3<K>, U12, U16)`.
+macro_rules! aead_inout {
+    ([$($g:tt)*] $ty:ty, $nonce:ty, $tag:ty) => {
+        impl<$($g)*> $ty {
+            /// Seals `plaintext` into `out` (`ciphertext || tag`), zero-copy; returns the length.
+            #[inline]
+            pub fn seal_into(
+                &self,
+                nonce: &aead::Nonce<Self>,
+                aad: &[u8],
+                plaintext: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, crate::Error> {
+                self.ctx()?.seal_into(nonce.as_slice(), aad, plaintext, out)
+            }
+
+            /// Opens `ciphertext || tag` into `out`, zero-copy; returns the plaintext length.
+            #[inline]
+            pub fn open_into(
+                &self,
+                nonce: &aead::Nonce<Self>,
+                aad: &[u8],
+                ciphertext: &[u8],
+                out: &mut [u8],
+            ) -> Result<usize, crate::Error> {
+                self.ctx()?.open_into(nonce.as_slice(), aad, ciphertext, out)
+            }
+        }
+
+        impl<$($g)*> aead::AeadCore for $ty {
+            type NonceSize = $nonce;
+            type TagSize = $tag;
+            const TAG_POSITION: aead::TagPosition = aead::TagPosition::Postfix;
+        }
+
+        impl<$($g)*> aead::AeadInOut for $ty {
+            fn encrypt_inout_detached(
+                &self,
+                nonce: &aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: aead::inout::InOutBuf<'_, '_, u8>,
+            ) -> aead::Result<aead::Tag<Self>> {
+                let mut tag = aead::Tag::<Self>::default();
+                self.ctx()?.seal_detached(nonce.as_slice(), associated_data, buffer, &mut tag)?;
+                Ok(tag)
+            }
+
+            fn decrypt_inout_detached(
+                &self,
+                nonce: &aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: aead::inout::InOutBuf<'_, '_, u8>,
+                tag: &aead::Tag<Self>,
+            ) -> aead::Result<()> {
+                Ok(self.ctx()?.open_detached(nonce.as_slice(), associated_data, buffer, tag)?)
+            }
+
+            /// One C call in the buffer: grows it by the tag length, seals in place.
+            fn encrypt_in_place(
+                &self,
+                nonce: &aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: &mut dyn aead::Buffer,
+            ) -> aead::Result<()> {
+                Ok(self.ctx()?.seal_buffer(nonce.as_slice(), associated_data, buffer)?)
+            }
+
+            /// One C call in the buffer; on failure the ciphertext part is zeroed and the
+            /// length is unchanged.
+            fn decrypt_in_place(
+                &self,
+                nonce: &aead::Nonce<Self>,
+                associated_data: &[u8],
+                buffer: &mut dyn aead::Buffer,
+            ) -> aead::Result<()> {
+                Ok(self.ctx()?.open_buffer(nonce.as_slice(), associated_data, buffer)?)
+            }
+        }
+    };
+}

@@ -1,5 +1,6 @@
-//! AES-GCM with library-drawn random nonces (`AEAD_POLICY_RANDOM_NONCE`, ABI 1.1): Go's
-//! `cipher.NewGCMWithRandomNonce` layout, `nonce(12) || ciphertext || tag(16)`.
+//! Library-drawn random nonces (`AEAD_POLICY_RANDOM_NONCE`): AES-GCM (ABI 1.1, Go's
+//! `cipher.NewGCMWithRandomNonce` layout, `nonce(12) || ciphertext || tag(16)`) and
+//! XChaCha20-Poly1305 (library 1.2, `nonce(24) || ciphertext || tag(16)`).
 use crate::cipher::RANDOM_NONCE_LEN;
 use crate::{Algorithm, Cipher, Error, Policy};
 use aead::consts::{U0, U16, U24, U32};
@@ -8,16 +9,13 @@ use aead::{AeadCore, Key, TagPosition};
 use aead::{Aead, Nonce, Payload};
 
 macro_rules! random_nonce_type {
-    ($(#[$doc:meta])* $name:ident, $alg:expr, $key:ty) => {
+    ($(#[$doc:meta])* $name:ident, $alg:expr, $key:ty, $nonce_len:expr) => {
         $(#[$doc])*
         ///
-        /// Seal takes no nonce: the library draws 96 random bits from the DRBG of the context's
-        /// library context (the FIPS provider's under a FIPS configuration, IG C.H scenario 2)
-        /// and writes `nonce(12) || ciphertext || tag(16)`, [`OVERHEAD`](Self::OVERHEAD) = 28
-        /// bytes more than the plaintext. Open reads that layout. Byte-compatible with Go's
-        /// `cipher.NewGCMWithRandomNonce` (`NonceSize() == 0`, `Overhead() == 28`) in both
-        /// directions. After 2^32 seals (SP 800-38D section 8.3) seal returns
-        /// [`Error::NonceLimit`]: make a new key.
+        /// Seal takes no nonce: the library draws [`NONCE_LEN`](Self::NONCE_LEN) random bytes
+        /// from the DRBG of the context's library context (the FIPS provider's under a FIPS
+        /// configuration, IG C.H scenario 2) and writes `nonce || ciphertext || tag(16)`,
+        /// [`OVERHEAD`](Self::OVERHEAD) bytes more than the plaintext. Open reads that layout.
         ///
         /// RustCrypto shape: [`KeyInit`](aead::KeyInit), [`AeadCore`] with `NonceSize = U0` (the caller passes
         /// the empty `Nonce::default()`), `TagSize = U16`, and `aead::Aead` directly (with the
@@ -31,10 +29,10 @@ macro_rules! random_nonce_type {
         }
 
         impl $name {
-            /// Bytes a seal adds: 12-byte nonce + 16-byte tag.
-            pub const OVERHEAD: usize = RANDOM_NONCE_LEN + 16;
-            /// Length of the nonce at the front of every sealed message.
-            pub const NONCE_LEN: usize = RANDOM_NONCE_LEN;
+            /// Bytes a seal adds: the nonce + 16-byte tag (28; 40 for XChaCha20-Poly1305).
+            pub const OVERHEAD: usize = $nonce_len + 16;
+            /// Length of the nonce at the front of every sealed message (12; 24 for XChaCha).
+            pub const NONCE_LEN: usize = $nonce_len;
 
             /// Like [`KeyInit::new`](aead::KeyInit::new) but returns the library error instead of panicking.
             pub fn try_new(key: &Key<Self>) -> Result<Self, Error> {
@@ -49,7 +47,7 @@ macro_rules! random_nonce_type {
 
             context_queries!();
 
-            /// Seals into `out` (at least `plaintext.len() + 28` bytes): `nonce || ct || tag`.
+            /// Seals into `out` (at least `plaintext.len() + OVERHEAD` bytes): `nonce || ct || tag`.
             /// Returns the length written.
             #[inline]
             pub fn seal_into(&self, aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
@@ -57,7 +55,7 @@ macro_rules! random_nonce_type {
             }
 
             /// Opens `nonce || ct || tag` into `out`; returns the plaintext length. Input shorter
-            /// than 28 bytes, or a wrong tag, is [`Error::Auth`].
+            /// than `OVERHEAD` bytes, or a wrong tag, is [`Error::Auth`].
             #[inline]
             pub fn open_into(&self, aad: &[u8], sealed: &[u8], out: &mut [u8]) -> Result<usize, Error> {
                 self.inner.open_into(&[], aad, sealed, out)
@@ -73,15 +71,15 @@ macro_rules! random_nonce_type {
                 self.inner.open(&[], aad, sealed)
             }
 
-            /// Seals `buf[..plaintext_len]` in place (`buf` needs 28 more bytes); afterwards
-            /// `buf[..plaintext_len + 28]` is `nonce || ct || tag`. Moves the plaintext up by 12
-            /// bytes first (one `memmove`); a refused seal leaves `buf` as it was.
+            /// Seals `buf[..plaintext_len]` in place (`buf` needs `OVERHEAD` more bytes); afterwards
+            /// `buf[..plaintext_len + OVERHEAD]` is `nonce || ct || tag`. Moves the plaintext up by
+            /// `NONCE_LEN` bytes first (one `memmove`); a refused seal leaves `buf` as it was.
             pub fn seal_in_place(&self, aad: &[u8], buf: &mut [u8], plaintext_len: usize) -> Result<usize, Error> {
                 self.inner.seal_in_place(&[], aad, buf, plaintext_len)
             }
 
             /// Opens the whole of `buf` (`nonce || ct || tag`) in place; the plaintext is then
-            /// `buf[..n]` for the returned `n` (moved down by 12 bytes, one `memmove`).
+            /// `buf[..n]` for the returned `n` (moved down by `NONCE_LEN` bytes, one `memmove`).
             pub fn open_in_place(&self, aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
                 self.inner.open_in_place(&[], aad, buf)
             }
@@ -97,7 +95,7 @@ macro_rules! random_nonce_type {
 
         #[cfg(feature = "alloc")]
         impl Aead for $name {
-            /// Returns `nonce(12) || ciphertext || tag(16)`; the nonce argument is empty.
+            /// Returns `nonce || ciphertext || tag(16)`; the nonce argument is empty.
             fn encrypt<'msg, 'aad>(
                 &self,
                 _nonce: &Nonce<Self>,
@@ -107,7 +105,7 @@ macro_rules! random_nonce_type {
                 Ok(self.seal(p.aad, p.msg)?)
             }
 
-            /// Takes `nonce(12) || ciphertext || tag(16)`; the nonce argument is empty.
+            /// Takes `nonce || ciphertext || tag(16)`; the nonce argument is empty.
             fn decrypt<'msg, 'aad>(
                 &self,
                 _nonce: &Nonce<Self>,
@@ -122,13 +120,37 @@ macro_rules! random_nonce_type {
 
 random_nonce_type!(
     /// AES-128-GCM with random nonces (16-byte key).
-    Aes128GcmRandomNonce, Algorithm::Aes128Gcm, U16
+    ///
+    /// 96-bit nonces, output `nonce(12) || ciphertext || tag(16)`: byte-compatible with Go's
+    /// `cipher.NewGCMWithRandomNonce` (`NonceSize() == 0`, `Overhead() == 28`) in both
+    /// directions. After 2^32 seals (SP 800-38D section 8.3) seal returns
+    /// [`Error::NonceLimit`]: make a new key.
+    Aes128GcmRandomNonce, Algorithm::Aes128Gcm, U16, RANDOM_NONCE_LEN
 );
 random_nonce_type!(
     /// AES-192-GCM with random nonces (24-byte key).
-    Aes192GcmRandomNonce, Algorithm::Aes192Gcm, U24
+    ///
+    /// 96-bit nonces, output `nonce(12) || ciphertext || tag(16)`: byte-compatible with Go's
+    /// `cipher.NewGCMWithRandomNonce` (`NonceSize() == 0`, `Overhead() == 28`) in both
+    /// directions. After 2^32 seals (SP 800-38D section 8.3) seal returns
+    /// [`Error::NonceLimit`]: make a new key.
+    Aes192GcmRandomNonce, Algorithm::Aes192Gcm, U24, RANDOM_NONCE_LEN
 );
 random_nonce_type!(
     /// AES-256-GCM with random nonces (32-byte key).
-    Aes256GcmRandomNonce, Algorithm::Aes256Gcm, U32
+    ///
+    /// 96-bit nonces, output `nonce(12) || ciphertext || tag(16)`: byte-compatible with Go's
+    /// `cipher.NewGCMWithRandomNonce` (`NonceSize() == 0`, `Overhead() == 28`) in both
+    /// directions. After 2^32 seals (SP 800-38D section 8.3) seal returns
+    /// [`Error::NonceLimit`]: make a new key.
+    Aes256GcmRandomNonce, Algorithm::Aes256Gcm, U32, RANDOM_NONCE_LEN
+);
+random_nonce_type!(
+    /// XChaCha20-Poly1305 with random nonces (library 1.2; 32-byte key).
+    ///
+    /// 192-bit nonces, output `nonce(24) || ciphertext || tag(16)` (libsodium's
+    /// `crypto_aead_xchacha20poly1305_ietf` with the nonce in front). No seal limit: a collision
+    /// of 192-bit random nonces after 2^64 seals has probability about 2^-64. Not in FIPS
+    /// providers.
+    XChaCha20Poly1305RandomNonce, Algorithm::XChaCha20Poly1305, U32, crate::sys::AEAD_XCHACHA20_POLY1305_NONCE
 );

@@ -100,6 +100,26 @@ pub const AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT: u64 = (1u64 << 38) - 64;
 pub const AEAD_MAX_NONCE: usize = 128;
 pub const AEAD_MAX_TAG: usize = 16;
 
+/// Library 1.2, part 3 (docs/algorithms.md): more AEAD families through the same `aead_seal_open`.
+/// AES-CCM (SP 800-38C): nonce 7..=13, tag 4..=16 even; policies NONE, TLS12, TLS13.
+pub const AEAD_AES_128_CCM: c_int = 5;
+pub const AEAD_AES_192_CCM: c_int = 6;
+pub const AEAD_AES_256_CCM: c_int = 7;
+/// AES-GCM-SIV (RFC 8452): nonce 12, tag 16; needs OpenSSL >= 3.2 (`AEAD_ERR_UNSUPPORTED` before).
+pub const AEAD_AES_128_GCM_SIV: c_int = 8;
+pub const AEAD_AES_192_GCM_SIV: c_int = 9;
+pub const AEAD_AES_256_GCM_SIV: c_int = 10;
+/// AES-OCB3 (RFC 7253): nonce 1..=15, tag 16.
+pub const AEAD_AES_128_OCB: c_int = 11;
+pub const AEAD_AES_192_OCB: c_int = 12;
+pub const AEAD_AES_256_OCB: c_int = 13;
+/// XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha): nonce 24, tag 16; policies NONE and RANDOM_NONCE
+/// (24-byte drawn nonces, no seal limit).
+pub const AEAD_XCHACHA20_POLY1305: c_int = 14;
+/// The most plaintext (and CCM AAD) AES-CCM and AES-GCM-SIV take: `INT_MAX`.
+pub const AEAD_ONE_UPDATE_MAX: u64 = 2147483647;
+pub const AEAD_XCHACHA20_POLY1305_NONCE: usize = 24;
+
 extern "C" {
     pub fn aead_ctx_new(
         ctx_out: *mut *mut aead_ctx,

@@ -170,6 +170,7 @@ tls_type!(
     /// AES-GCM (RFC 5288): nonce = 4-byte salt || 8-byte explicit counter ([`tls12_gcm_nonce`]);
     /// the salt is learned on the first seal; the counter must strictly increase.
     /// ChaCha20-Poly1305 (RFC 7905): nonce = IV XOR sequence ([`tls13_nonce`]), checked like TLS 1.3.
+    /// AES-CCM (library 1.2, RFC 6655 with 16-byte tags): as AES-GCM.
     Tls12Aead, Policy::Tls12, 13, &[u8],
     "`iv`: AES-GCM takes 4 bytes (the salt; explicit nonce = BE64(seq), RFC 5288, as OpenSSL and \
      Go send) or 12 (salt || 8-byte mask; explicit nonce = mask XOR BE64(seq), as rustls sends); \
@@ -179,7 +180,8 @@ tls_type!(
     /// TLS 1.3 record protection (`AEAD_POLICY_TLS13`), AAD 5 bytes on seal.
     ///
     /// Nonce = static IV XOR sequence ([`tls13_nonce`]). The first seal is sequence 0 and reveals
-    /// the IV; later sequences must strictly increase.
+    /// the IV; later sequences must strictly increase. Also AES-128-CCM (library 1.2,
+    /// TLS_AES_128_CCM_SHA256, 16-byte tag).
     Tls13Aead, Policy::Tls13, 5, &[u8; 12],
     "`iv`: the 12-byte static IV; nonce = IV XOR (0^4 || BE64(seq)) (RFC 8446 section 5.3)."
 );

@@ -77,3 +77,31 @@ fn indicator_per_policy() {
     let n = tls13_nonce(&[1; 12], 0);
     assert_eq!(t.seal(&n, &[0; 5], b"rec").unwrap(), reference_seal(Algorithm::Aes128Gcm, &key16, &n, &[0; 5], b"rec"));
 }
+
+#[test]
+fn families_under_fips_queries() {
+    // Library 1.2 families: only AES-CCM is in FIPS providers. Under AEAD_TEST_FIPS=1 a CCM
+    // context is served by the FIPS provider with approved opens (and approved TLS seals); the
+    // others (XChaCha20-Poly1305, OCB3, GCM-SIV) are Unsupported with "fips=yes", as they are
+    // when no FIPS provider is loaded at all.
+    let key = [0x2au8; 32];
+    for alg in [Algorithm::XChaCha20Poly1305, Algorithm::Aes256Ocb3, Algorithm::Aes256GcmSiv] {
+        let r = Cipher::with_options(alg, Policy::None, &key, 16, Some("fips=yes"), &[]);
+        assert_eq!(r.unwrap_err(), Error::Unsupported, "{alg:?}");
+    }
+    let ccm = Cipher::with_options(Algorithm::Aes128Ccm, Policy::None, &key[..16], 16, Some("fips=yes"), &[]);
+    let tls = Tls13Aead::with_options(Algorithm::Aes128Ccm, &key[..16], &[0; 12], Some("fips=yes"));
+    if fips_run() {
+        let (ccm, tls) = (ccm.unwrap(), tls.unwrap());
+        assert_eq!(ccm.provider(), "fips");
+        assert!(ccm.indicator().fips_provider() && ccm.indicator().open_approved());
+        assert!(tls.indicator().seal_approved(), "TLS 1.3 CCM seals approved");
+        let ct = ccm.seal(&[1u8; 13], b"", b"fips ccm").unwrap();
+        assert_eq!(ccm.open(&[1u8; 13], b"", &ct).unwrap(), b"fips ccm");
+    } else {
+        assert_eq!(ccm.unwrap_err(), Error::Unsupported);
+        assert_eq!(tls.unwrap_err(), Error::Unsupported);
+        let c = Cipher::new(Algorithm::Aes128Ccm, Policy::None, &key[..16], 16).unwrap();
+        assert!(!c.indicator().fips_provider(), "default provider");
+    }
+}

@@ -106,6 +106,7 @@ fn run_wycheproof(rel: &str, chacha: bool) -> (usize, usize) {
                     Algorithm::ChaCha20Poly1305 => {
                         typed_case::<ChaCha20Poly1305>(&key, &iv, &aad, &msg, &ct_tag, valid, &id)
                     }
+                    a => unreachable!("{a:?}: this file runs AES-GCM and ChaCha20-Poly1305 only"),
                 }
             }
         }

@@ -1,6 +1,8 @@
 #![allow(dead_code)]
 use std::path::PathBuf;
 
+pub mod diff;
+
 /// `../shared/vectors` relative to the repository root (two levels above this crate), or
 /// `$AEAD_VECTORS_DIR`. Panics (the test fails, it is not skipped) if it is missing.
 pub fn vectors_dir() -> PathBuf {
@@ -105,6 +107,7 @@ pub fn reference_seal(alg: libaead::Algorithm, key: &[u8], nonce: &[u8; 12], aad
         Algorithm::ChaCha20Poly1305 => {
             chacha20poly1305::ChaCha20Poly1305::new_from_slice(key).unwrap().encrypt(&n, p)
         }
+        a => panic!("reference_seal: {a:?} (tests/families.rs covers the 1.2 families)"),
     }
     .unwrap()
 }

@@ -1,0 +1,113 @@
+//! The library 1.2 families against their RustCrypto crates, seal and open at 64 B / 1 KiB /
+//! 16 KiB (13-byte AAD): AES-128-CCM (tag 16, nonce 13) vs `ccm`, AES-128-GCM-SIV vs
+//! `aes-gcm-siv` (skipped on OpenSSL < 3.2), AES-128-OCB3 vs `ocb3`, XChaCha20-Poly1305 vs
+//! `chacha20poly1305`. Both sides do the same work through the same trait call:
+//! `AeadInOut::encrypt_in_place` / `decrypt_in_place` on a `Vec` refilled from the input (its
+//! capacity kept, no allocation), which for libaead is one C call in the buffer. Interleaved
+//! A/B rounds, order alternating; the median per-round ratio libaead / RustCrypto and its IQR
+//! are printed (one run: ratios only, no timing claims). `cargo bench -p libaead-bench --bench
+//! families` (LIBAEAD_SYS_USE_PKG_CONFIG=1 and PKG_CONFIG_PATH for a meson build).
+use aes_gcm::aead::consts::{U13, U16};
+use aes_gcm::aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce};
+use std::hint::black_box;
+use std::time::Instant;
+
+const SIZES: [usize; 3] = [64, 1024, 16 * 1024];
+const AAD: [u8; 13] = [0x33; 13];
+const ROUNDS: usize = 101;
+
+fn run<C: AeadInOut>(c: &C, seal: bool, nonce: &Nonce<C>, input: &[u8], buf: &mut Vec<u8>) {
+    buf.clear();
+    buf.extend_from_slice(input);
+    if seal {
+        c.encrypt_in_place(nonce, black_box(&AAD), buf).unwrap()
+    } else {
+        c.decrypt_in_place(nonce, black_box(&AAD), buf).unwrap()
+    }
+}
+
+fn time<C: AeadInOut>(c: &C, seal: bool, nonce: &Nonce<C>, input: &[u8], buf: &mut Vec<u8>, block: usize) -> f64 {
+    let t = Instant::now();
+    for _ in 0..block {
+        run(c, seal, nonce, black_box(input), buf);
+    }
+    t.elapsed().as_nanos() as f64 / block as f64
+}
+
+fn compare<Ours, Ref>(name: &str, quick: bool)
+where
+    Ours: KeyInit + AeadInOut,
+    Ref: KeyInit<KeySize = Ours::KeySize> + AeadInOut + AeadCore<NonceSize = Ours::NonceSize, TagSize = Ours::TagSize>,
+{
+    let key = Key::<Ours>::from_fn(|i| i as u8 ^ 0x5a);
+    let nonce = Nonce::<Ours>::from_fn(|i| i as u8 ^ 0x22);
+    let (ours, theirs) = (Ours::new(&key), Ref::new(&key));
+    for size in SIZES {
+        let human = if size >= 1024 { format!("{} KiB", size / 1024) } else { format!("{size} B") };
+        let block = (200_000 / (size + 200)).max(20);
+        let pt = vec![0x44u8; size];
+        let mut sealed = Vec::with_capacity(size + 16);
+        run(&theirs, true, &nonce, &pt, &mut sealed);
+        for seal in [true, false] {
+            let input = if seal { &pt } else { &sealed };
+            let (mut a, mut b) = (Vec::with_capacity(size + 16), Vec::with_capacity(size + 16));
+            run(&theirs, seal, &nonce, input, &mut a);
+            run(&ours, seal, &nonce, input, &mut b);
+            assert_eq!(a, b, "{name} {size}: outputs differ");
+            if quick {
+                continue;
+            }
+            for _ in 0..3 {
+                time(&theirs, seal, &nonce, input, &mut a, block);
+                time(&ours, seal, &nonce, input, &mut b, block);
+            }
+            let (mut ratios, mut ta, mut tb) = (Vec::new(), Vec::new(), Vec::new());
+            for r in 0..ROUNDS {
+                let (x, y) = if r % 2 == 0 {
+                    let x = time(&theirs, seal, &nonce, input, &mut a, block);
+                    (x, time(&ours, seal, &nonce, input, &mut b, block))
+                } else {
+                    let y = time(&ours, seal, &nonce, input, &mut b, block);
+                    (time(&theirs, seal, &nonce, input, &mut a, block), y)
+                };
+                ratios.push(y / x);
+                ta.push(x);
+                tb.push(y);
+            }
+            let q = |v: &mut Vec<f64>, p: f64| {
+                v.sort_by(|x, y| x.partial_cmp(y).unwrap());
+                v[((v.len() - 1) as f64 * p).round() as usize]
+            };
+            let op = if seal { "seal" } else { "open" };
+            println!(
+                "| {name} | {op} | {human} | {:.1} | {:.1} | **{:.3}x** [{:.3}-{:.3}] |",
+                q(&mut tb, 0.5),
+                q(&mut ta, 0.5),
+                q(&mut ratios, 0.5),
+                q(&mut ratios, 0.25),
+                q(&mut ratios, 0.75)
+            );
+        }
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let quick = std::env::args().any(|a| a == "--test"); // `cargo test --benches`: outputs only
+    println!("libaead: {}; AAD 13 bytes; {ROUNDS} interleaved rounds; ratio = libaead time / RustCrypto time\n", libaead::version());
+    println!("| family (RustCrypto crate) | op | size | libaead ns | RustCrypto ns | ratio [IQR] |");
+    println!("|---|---|---:|---:|---:|---|");
+    compare::<libaead::Aes128Ccm<U16, U13>, ccm::Ccm<aes::Aes128, U16, U13>>("AES-128-CCM t16 n13 (ccm 0.6.1)", quick);
+    if libaead::Aes128GcmSiv::is_supported() {
+        compare::<libaead::Aes128GcmSiv, aes_gcm_siv::Aes128GcmSiv>("AES-128-GCM-SIV (aes-gcm-siv 0.12.1)", quick);
+    } else {
+        println!("| AES-128-GCM-SIV | - | - | - | - | unsupported by this libcrypto (OpenSSL < 3.2) |");
+    }
+    compare::<libaead::Aes128Ocb3, ocb3::Ocb3<aes::Aes128>>("AES-128-OCB3 n12 (ocb3 0.2.0)", quick);
+    compare::<libaead::XChaCha20Poly1305, chacha20poly1305::XChaCha20Poly1305>(
+        "XChaCha20-Poly1305 (chacha20poly1305 0.11.0)",
+        quick,
+    );
+}
