@@ -7,8 +7,11 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$repo/docs/bench.png}
 shift || true
-[ $# -gt 0 ] || set -- "$repo"/bench/results/*.json "$repo"/bindings/go/bench/results/*.json \
-    "$repo"/bindings/python/bench/results/{system,vendored}.json "$repo"/bindings/rust/benches/results/meson-*.json
+shopt -s nullglob
+[ $# -gt 0 ] || set -- "$repo"/bench/results/*.json "$repo"/bindings/go/bench/results/{system-3.0,vendored-3.5}.json \
+    "$repo"/bindings/python/bench/results/{system,vendored,quic-vendored}.json \
+    "$repo"/bindings/rust/benches/results/meson-{system-3.0,vendored-3.5.5}.json \
+    "$repo"/bindings/rustls-libaead/benches/results/quic-*.json
 venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/plot-venv
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
     python3 -m venv "$venv"
