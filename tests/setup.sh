@@ -10,7 +10,7 @@ sudo_cmd=()
 missing_of() {
     local p out=()
     for p in "$@"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || out+=("$p")
+        grep -q "install ok installed" <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || out+=("$p")
     done
     echo "${out[@]}"
 }

@@ -55,5 +55,5 @@ export GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
 
 # vendored_libcrypto: true when libaead.so.1 needs no shared libcrypto (a -Dlibcrypto=vendored build).
 vendored_libcrypto() {
-    ! LC_ALL=C readelf -d "$AEAD_LIB" | grep -q 'NEEDED.*libcrypto'
+    ! grep -q 'NEEDED.*libcrypto' <<<"$(LC_ALL=C readelf -d "$AEAD_LIB")"
 }

@@ -29,7 +29,7 @@ if [ "${AEAD_TEST_FIPS:-0}" = 1 ]; then
     out="$(go test -count=1 -v -run "$fips_tests" .)" || { echo "$out"; exit 1; }
     echo "$out" | grep -E '^(--- |ok)'
     for must in TestIndicatorUnderFIPS TestFamiliesUnderFIPS; do
-        echo "$out" | grep -q -- "--- PASS: $must" || { echo "FAIL: $must did not run" >&2; exit 1; }
+        grep -q -- "--- PASS: $must" <<<"$out" || { echo "FAIL: $must did not run" >&2; exit 1; }
     done
     go test -race -count=1 -run "$fips_tests" .
     echo "== Go binding tests passed under the FIPS configuration"

@@ -43,7 +43,7 @@ cargo fetch --locked
 cargo test --locked --no-default-features --features alloc
 # The pkg-config path must really link the meson build's shared library.
 API_BIN="$(ls -t target/debug/deps/api-* | grep -v '\.d$' | head -1)"
-if ! ldd "$API_BIN" | grep -q "libaead.so.1 => $AEAD_BUILD_DIR/"; then
+if ! grep -q "libaead.so.1 => $AEAD_BUILD_DIR/" <<<"$(ldd "$API_BIN")"; then
     echo "test.sh: $API_BIN does not load $AEAD_BUILD_DIR/libaead.so.1:" >&2
     ldd "$API_BIN" >&2
     exit 1

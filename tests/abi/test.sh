@@ -58,7 +58,7 @@ cp "$repo/tests/abi/aead-1.0.h" "$stage/h10/aead.h"
 cc -std=c11 -Wall -Wextra -Werror -I"$stage/h10" -o "$stage/consumer10" "$repo/tests/abi/consumer.c" -L"$root/$libdir" -laead
 refs=$(nm -D --undefined-only "$stage/consumer10" | awk '/aead_/ {print $2}' | sort | tr '\n' ' ')
 case "$refs" in *@LIBAEAD_${major}.*) echo "1.0 consumer references a newer node: $refs"; exit 1;; esac
-[ -n "$refs" ] && ! echo "$refs" | tr ' ' '\n' | grep -v '^$' | grep -qv "@LIBAEAD_${major}\$" ||
+[ -n "$refs" ] && ! grep -qv "@LIBAEAD_${major}\$" <<<"$(tr ' ' '\n' <<<"$refs" | grep -v '^$')" ||
     { echo "1.0 consumer's references are not all @LIBAEAD_${major}: $refs"; exit 1; }
 LD_LIBRARY_PATH="$root/$libdir" "$stage/consumer10" >/dev/null
 ok "a consumer built against the 1.0 header binds to LIBAEAD_${major} ($refs) and runs on $version"

@@ -18,5 +18,5 @@ imported=$(nm -D --undefined-only "$lib" | awk '{print $2}' |
 echo "ok: no OpenSSL symbol imported"
 ! readelf -d "$lib" | grep -E 'NEEDED.*lib(crypto|ssl)\.so' || fail "needs a shared libcrypto"
 echo "ok: no libcrypto.so / libssl.so in NEEDED"
-readelf -d "$lib" | grep -q 'FLAGS_1.*NODELETE' || fail "not linked with -z nodelete"
+grep -q 'FLAGS_1.*NODELETE' <<<"$(readelf -d "$lib")" || fail "not linked with -z nodelete"
 echo "ok: NODELETE"

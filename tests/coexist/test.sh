@@ -26,8 +26,8 @@ echo "== 1. system libcrypto ($system_version) and vendored libaead (OpenSSL $se
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Wextra -Werror -I"$repo/include" -o "$tmp/system_and_vendored" \
     "$here/system_and_vendored.c" $(pkg-config --cflags --libs libcrypto) -L"$build" -laead -Wl,-rpath,"$build"
-ldd "$tmp/system_and_vendored" | grep -q "libcrypto.so.3 => /" || { echo "coexist: not linked to the system libcrypto" >&2; exit 1; }
-ldd "$tmp/system_and_vendored" | grep -q "libaead.so.1 => $build/" || { echo "coexist: not linked to $lib" >&2; exit 1; }
+grep -q "libcrypto.so.3 => /" <<<"$(ldd "$tmp/system_and_vendored")" || { echo "coexist: not linked to the system libcrypto" >&2; exit 1; }
+grep -q "libaead.so.1 => $build/" <<<"$(ldd "$tmp/system_and_vendored")" || { echo "coexist: not linked to $lib" >&2; exit 1; }
 "$tmp/system_and_vendored" "OpenSSL $series." "$system_version"
 
 echo "== 2. dlopen + dlclose cycles"
