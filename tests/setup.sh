@@ -26,6 +26,8 @@ install() {
 }
 
 install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils ccache
+# libsodium: the independent XChaCha20-Poly1305 of the differential suite (tests/meson.build).
+install libsodium-dev
 # -Dlibcrypto=vendored: cargo fetches the openssl-src crate; OpenSSL's own build needs perl and make.
 install make perl
 # tests/tls-interop: Debian's openssl program as the peer, and python3 for its byte-flipping proxy.
