@@ -129,7 +129,7 @@ describe(`libaead via koffi (${how})`, () => {
       assert.equal(Number(F.nonce_size(alg)), 12);
       assert.equal(Number(F.tag_size(alg)), 16);
     }
-    for (const alg of [0, 5, -1, 1 << 20]) {
+    for (const alg of [0, 99, -1, 1 << 20]) {  // 5-14 are the ABI 1.2 families
       assert.equal(Number(F.key_size(alg)), 0);
       assert.equal(Number(F.nonce_size(alg)), 0);
       assert.equal(Number(F.tag_size(alg)), 0);
@@ -244,7 +244,7 @@ describe(`libaead via koffi (${how})`, () => {
     assert.equal(out[0], null);
     out = [null];
     assert.equal(F.ctx_new(out, ALG.CHACHA20_POLY1305, POLICY.NONE, Buffer.alloc(32), 32, 12), ERR.TAG_SIZE);
-    assert.equal(F.ctx_new(out, 9, POLICY.NONE, Buffer.alloc(16), 16, 0), ERR.ARG);
+    assert.equal(F.ctx_new(out, 99, POLICY.NONE, Buffer.alloc(16), 16, 0), ERR.ARG);
     assert.equal(F.ctx_new(out, ALG.AES_128_GCM, 7, Buffer.alloc(16), 16, 0), ERR.ARG);
     assert.equal(F.ctx_new(null, ALG.AES_128_GCM, POLICY.NONE, Buffer.alloc(16), 16, 0), ERR.ARG);
     assert.equal(F.ctx_new(out, ALG.AES_128_GCM, POLICY.NONE, null, 16, 0), ERR.ARG);
