@@ -163,7 +163,20 @@ pub async fn run_client(
     send.write_all(&data[..half]).await.map_err(|e| format!("write: {e}"))?;
     let mut forced = 0;
     if key_update {
-        conn.force_key_update();
+        // quinn ignores a forced update while the previous one is still settling (its own early one,
+        // or a peer's: quic-go updates every ~100 packets). A libaead side in this process makes the
+        // next key set as the update happens, so retry until the packet-key count moves (2 s at most).
+        // A process with no libaead side (its handshake made no libaead keys) forces once.
+        let libaead_here = rustls_libaead::quic_packet_keys() > keys_before;
+        let until = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let before = rustls_libaead::quic_packet_keys();
+            conn.force_key_update();
+            if !libaead_here || rustls_libaead::quic_packet_keys() > before || tokio::time::Instant::now() > until {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
         forced += 1;
     }
     send.write_all(&data[half..]).await.map_err(|e| format!("write: {e}"))?;
