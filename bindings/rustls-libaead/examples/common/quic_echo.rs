@@ -142,8 +142,25 @@ pub struct Echoed {
     pub packet_keys: u64,
 }
 
+/// Forces one 1-RTT key update. quinn ignores a forced update while the previous one is still
+/// settling (its own early one, or a peer's: quic-go updates every ~100 packets). A libaead side in
+/// this process makes the next key set as the update happens, so retry until the packet-key count
+/// moves (2 s at most); a process with no libaead side (its handshake made no libaead keys) forces once.
+async fn force_key_update(conn: &quinn::Connection, keys_before: u64) {
+    let libaead_here = rustls_libaead::quic_packet_keys() > keys_before;
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let before = rustls_libaead::quic_packet_keys();
+        conn.force_key_update();
+        if !libaead_here || rustls_libaead::quic_packet_keys() > before || tokio::time::Instant::now() > until {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+}
+
 /// The client side: connect to `addr` as "localhost", echo `n` bytes, forcing a key update after
-/// about half of them if `key_update`; checks the echo byte for byte.
+/// half and three quarters of them if `key_update`; checks the echo byte for byte.
 pub async fn run_client(
     endpoint: &quinn::Endpoint,
     config: quinn::ClientConfig,
@@ -162,24 +179,19 @@ pub async fn run_client(
     let half = n / 2;
     send.write_all(&data[..half]).await.map_err(|e| format!("write: {e}"))?;
     let mut forced = 0;
+    // Two forced updates, at 1/2 and 3/4 of the data: a peer that starts its own update at the same
+    // moment (quic-go) takes a simultaneous one for its own, so one alone may not count as ours there.
+    let three_q = half + (n - half) / 2;
     if key_update {
-        // quinn ignores a forced update while the previous one is still settling (its own early one,
-        // or a peer's: quic-go updates every ~100 packets). A libaead side in this process makes the
-        // next key set as the update happens, so retry until the packet-key count moves (2 s at most).
-        // A process with no libaead side (its handshake made no libaead keys) forces once.
-        let libaead_here = rustls_libaead::quic_packet_keys() > keys_before;
-        let until = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
-        loop {
-            let before = rustls_libaead::quic_packet_keys();
-            conn.force_key_update();
-            if !libaead_here || rustls_libaead::quic_packet_keys() > before || tokio::time::Instant::now() > until {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
-        }
+        force_key_update(&conn, keys_before).await;
         forced += 1;
     }
-    send.write_all(&data[half..]).await.map_err(|e| format!("write: {e}"))?;
+    send.write_all(&data[half..three_q]).await.map_err(|e| format!("write: {e}"))?;
+    if key_update {
+        force_key_update(&conn, keys_before).await;
+        forced += 1;
+    }
+    send.write_all(&data[three_q..]).await.map_err(|e| format!("write: {e}"))?;
     send.finish().map_err(|e| format!("finish: {e}"))?;
     let back = recv
         .read_to_end(n.saturating_add(1))
