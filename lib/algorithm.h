@@ -11,7 +11,7 @@
 namespace aead {
 
 // The AEAD families: each has its own nonce and tag rules (below) and its own way through the shim.
-enum class Family : uint8_t { gcm, chacha, ccm, gcm_siv, ocb, xchacha };
+enum class Family : uint8_t { gcm, chacha, ccm, gcm_siv, ocb, xchacha, siv };
 
 struct Algorithm {
     int id;
@@ -47,6 +47,10 @@ inline constexpr Algorithm kAlgorithms[] = {
     {AEAD_AES_256_OCB, shim::Cipher::aes_256_ocb, 32, Family::ocb, false, kOcbMax, kOcbMax, 12},
     {AEAD_XCHACHA20_POLY1305, shim::Cipher::xchacha20_poly1305, 32, Family::xchacha, false,
      AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, UINT64_MAX, 24},
+    // AES-SIV: max_aad bounds each S2V component; nonce_size is the AEAD form's usual 16 (any is taken).
+    {AEAD_AES_128_SIV, shim::Cipher::aes_128_siv, 32, Family::siv, false, kOneUpdateMax, kOneUpdateMax, 16},
+    {AEAD_AES_192_SIV, shim::Cipher::aes_192_siv, 48, Family::siv, false, kOneUpdateMax, kOneUpdateMax, 16},
+    {AEAD_AES_256_SIV, shim::Cipher::aes_256_siv, 64, Family::siv, false, kOneUpdateMax, kOneUpdateMax, 16},
 };
 
 inline constexpr size_t kDefaultNonceSize = 12;
@@ -65,7 +69,7 @@ inline constexpr size_t kMaxRandomNonceSize = 24;
 // AEAD_POLICY_RANDOM_NONCE exists for AES-GCM (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2) and
 // XChaCha20-Poly1305 (192-bit nonces: what it is for); AEAD_POLICY_QUIC for QUIC's three AEADs (RFC 9001
 // section 5.3: no AES-192); the TLS policies for AES-GCM, ChaCha20-Poly1305 and AES-CCM (RFC 6655,
-// TLS_AES_128_CCM_SHA256). AES-GCM-SIV and AES-OCB3 take caller nonces only.
+// TLS_AES_128_CCM_SHA256). AES-GCM-SIV, AES-OCB3 and AES-SIV take caller nonces only.
 constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
     switch (a.family) {
         case Family::gcm:
@@ -79,6 +83,7 @@ constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_RANDOM_NONCE;
         case Family::gcm_siv:
         case Family::ocb:
+        case Family::siv:
             return policy == AEAD_POLICY_NONE;
     }
     return false;
@@ -120,7 +125,7 @@ constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexce
 
 // Nonce lengths with no policy: AES-GCM 1..128 bytes (OpenSSL 3 refuses longer IVs), AES-CCM 7..13
 // (SP 800-38C: 15 - L with L = 2..8), AES-OCB3 1..15 (RFC 7253: at most 120 bits), XChaCha20-Poly1305
-// 24, the others 12. The random policy: none (the library draws it); the TLS policies: 12.
+// 24, AES-SIV 0 (none) up to one update, the others 12. The random policy: none (the library draws it); the TLS policies: 12.
 constexpr size_t min_nonce_size(const Algorithm &a, int policy) noexcept {
     if (policy == AEAD_POLICY_RANDOM_NONCE) return 0;
     if (policy != AEAD_POLICY_NONE) return kDefaultNonceSize;
@@ -129,6 +134,7 @@ constexpr size_t min_nonce_size(const Algorithm &a, int policy) noexcept {
         case Family::ccm: return 7;
         case Family::ocb: return 1;
         case Family::xchacha: return 24;
+        case Family::siv: return 0;
         default: return kDefaultNonceSize;
     }
 }
@@ -140,6 +146,7 @@ constexpr size_t max_nonce_size(const Algorithm &a, int policy) noexcept {
         case Family::ccm: return 13;
         case Family::ocb: return 15;
         case Family::xchacha: return 24;
+        case Family::siv: return kOneUpdateMax;
         default: return kDefaultNonceSize;
     }
 }
@@ -151,5 +158,10 @@ constexpr uint64_t ccm_max_plaintext(size_t nonce_len) noexcept {
     const uint64_t field = l >= 8 ? UINT64_MAX : (uint64_t{1} << (8 * l)) - 1;
     return field < kOneUpdateMax ? field : kOneUpdateMax;
 }
+
+// AES-SIV: the synthetic IV (its tag) leads the output, where the random policy's nonce would be.
+inline constexpr size_t kSivSize = 16;
+// RFC 5297 section 7: S2V takes at most 127 strings, the plaintext one of them.
+inline constexpr size_t kSivMaxComponents = AEAD_SIV_MAX_COMPONENTS;
 
 }  // namespace aead

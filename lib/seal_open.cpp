@@ -1,4 +1,5 @@
-// aead_seal_open and aead_seal_open_many: argument and nonce-policy checks, then the shim.
+// aead_seal_open, aead_seal_open_many and their AAD-component forms (_v): argument and nonce-policy checks,
+// then the shim.
 #include <cstring>
 
 #include "aead.h"
@@ -55,10 +56,10 @@ template <int Op>
     if (bad_range(out, out_len)) return AEAD_ERR_ARG;
     if (out_len != 0) {
         // The one alias allowed puts the ciphertext exactly where the plaintext is (no wrap: both ranges
-        // passed bad_range and are at least `prefix` long where it is added).
+        // passed bad_range and are at least `lead` long where it is added).
         const auto o = reinterpret_cast<uintptr_t>(out), i = reinterpret_cast<uintptr_t>(in);
         const uintptr_t o_end = o + out_len;
-        const bool in_place = Op == AEAD_SEAL ? o + ctx.prefix == i : o == i + ctx.prefix;
+        const bool in_place = Op == AEAD_SEAL ? o + ctx.lead == i : o == i + ctx.lead;
         if ((!in_place && meets(o, o_end, in, in_len)) || meets(o, o_end, aad, aad_len) ||
             meets(o, o_end, nonce, nonce_len))
             return AEAD_ERR_OVERLAP;
@@ -136,10 +137,46 @@ template <int Op>
     return static_cast<int64_t>(out_len);
 }
 
+// AES-SIV: the components (the caller's, already copied, with room for one more) and the nonce as the
+// last of them. The same checks as every call, plus each component's; then SIV || ciphertext.
+template <int Op>
+[[gnu::noinline]] int64_t siv_one(aead_ctx &ctx, const uint8_t *nonce, size_t nonce_len, Bytes *components,
+                                  size_t count, const uint8_t *in, size_t in_len, uint8_t *out,
+                                  size_t out_cap) noexcept {
+    if (count + (nonce_len != 0) > aead::kSivMaxComponents) return AEAD_ERR_TOO_LONG;
+    for (size_t i = 0; i < count; ++i)
+        if (bad_range(components[i].data, components[i].size)) return AEAD_ERR_ARG;
+    size_t out_len = 0;
+    if (const int64_t refused = check_call<Op>(ctx, nonce, nonce_len, nullptr, 0, in, in_len, out, out_cap, out_len))
+        return refused;
+    const size_t message = Op == AEAD_SEAL ? in_len : out_len;
+    if (message == 0 && !shim::siv_takes_empty()) return AEAD_ERR_UNSUPPORTED;  // that libcrypto cannot
+    const auto o = reinterpret_cast<uintptr_t>(out);
+    for (size_t i = 0; i < count; ++i) {
+        if (components[i].size > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
+        if (meets(o, o + out_len, components[i].data, components[i].size)) return AEAD_ERR_OVERLAP;
+    }
+    if (nonce_len != 0) components[count++] = Bytes{nonce, nonce_len};
+    Lease lease;
+    if (const int rc = ctx.workers.take_or_make(lease, [&](shim::Worker **w) { return shim::worker_new(*ctx.key, w); }))
+        [[unlikely]] return fail(ctx, lease, rc, out, out_len);
+    const int rc = Op == AEAD_SEAL
+                       ? shim::siv_seal(*lease.worker, components, count, Bytes{in, in_len}, out, out + aead::kSivSize)
+                       : shim::siv_open(*lease.worker, components, count, Bytes{in + aead::kSivSize, out_len},
+                                        Bytes{in, aead::kSivSize}, out);
+    const int64_t r = rc == 0 ? static_cast<int64_t>(out_len) : fail(ctx, lease, rc, out, out_len);
+    if (lease.worker != nullptr) ctx.workers.give(lease);
+    return r;
+}
+
 template <int Op>
 [[gnu::always_inline]] inline int64_t one_call(aead_ctx &ctx, const uint8_t *nonce, size_t nonce_len,
                                               const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
                                               uint8_t *out, size_t out_cap) noexcept {
+    if (ctx.siv) [[unlikely]] {  // one component, the AAD (even when empty): RFC 5297 section 6's AEAD form
+        Bytes components[2] = {{aad, aad_len}, {nullptr, 0}};
+        return siv_one<Op>(ctx, nonce, nonce_len, components, 1, in, in_len, out, out_cap);
+    }
     Lease lease;
     const int64_t r = seal_open_one<Op>(ctx, lease, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
     if (lease.worker != nullptr) ctx.workers.give(lease);
@@ -161,17 +198,52 @@ extern "C" AEAD_API __attribute__((noinline)) int64_t aead_seal_open(aead_ctx *c
     return AEAD_ERR_ARG;
 }
 
-// Records in order, each exactly as one aead_seal_open call (each its own worker lease: uncontended,
-// one exchange on the caller's home slot). The batch saves the caller's crossings, not the library's work.
-extern "C" AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
-                                                size_t count) noexcept {
+// Records in order, each exactly as one call of `one` (each its own worker lease: uncontended, one
+// exchange on the caller's home slot). The batch saves the caller's crossings, not the library's work.
+namespace {
+template <typename Record, typename One>
+int64_t batch(aead_ctx *ctx, int op, Record *records, size_t count, One one) noexcept {
     if (ctx == nullptr || (records == nullptr && count != 0) || (op != AEAD_SEAL && op != AEAD_OPEN))
         return AEAD_ERR_ARG;
     int64_t ok = 0;
     for (size_t i = 0; i < count; ++i) {
-        aead_record &r = records[i];
-        r.result = aead_seal_open(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_len, r.in, r.in_len, r.out, r.out_cap);
+        Record &r = records[i];
+        r.result = one(r);
         ok += r.result >= 0;
     }
     return ok;
+}
+}  // namespace
+
+extern "C" AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
+                                                size_t count) noexcept {
+    return batch(ctx, op, records, count, [&](const aead_record &r) {
+        return aead_seal_open(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_len, r.in, r.in_len, r.out, r.out_cap);
+    });
+}
+
+// The AAD as components: copied once (a caller's array changing under the call changes nothing checked),
+// then SIV's path, or for every other family aead_seal_open with its one AAD.
+extern "C" AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len,
+                                             const aead_buf *aad, size_t aad_count, const uint8_t *in,
+                                             size_t in_len, uint8_t *out, size_t out_cap) noexcept {
+    if (ctx == nullptr || (op != AEAD_SEAL && op != AEAD_OPEN) || (aad == nullptr && aad_count != 0))
+        return AEAD_ERR_ARG;
+    if (!ctx->siv) {
+        if (aad_count > 1) return AEAD_ERR_ARG;
+        const aead_buf one = aad_count == 1 ? aad[0] : aead_buf{nullptr, 0};
+        return aead_seal_open(ctx, op, nonce, nonce_len, one.data, one.len, in, in_len, out, out_cap);
+    }
+    if (aad_count > aead::kSivMaxComponents) return AEAD_ERR_TOO_LONG;
+    Bytes components[aead::kSivMaxComponents];
+    for (size_t i = 0; i < aad_count; ++i) components[i] = Bytes{aad[i].data, aad[i].len};
+    return op == AEAD_SEAL ? siv_one<AEAD_SEAL>(*ctx, nonce, nonce_len, components, aad_count, in, in_len, out, out_cap)
+                           : siv_one<AEAD_OPEN>(*ctx, nonce, nonce_len, components, aad_count, in, in_len, out, out_cap);
+}
+
+extern "C" AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records,
+                                                  size_t count) noexcept {
+    return batch(ctx, op, records, count, [&](const aead_record_v &r) {
+        return aead_seal_open_v(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_count, r.in, r.in_len, r.out, r.out_cap);
+    });
 }

@@ -35,8 +35,9 @@ namespace {
 
 constexpr std::array<const char *, kFetchedCiphers> kCipherNames = {
     "AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20-Poly1305", "AES-128-CCM", "AES-192-CCM", "AES-256-CCM",
-    "AES-128-GCM-SIV", "AES-192-GCM-SIV", "AES-256-GCM-SIV", "AES-128-OCB", "AES-192-OCB", "AES-256-OCB"};
-constexpr std::array<int, kFetchedCiphers> kKeySizes = {16, 24, 32, 32, 16, 24, 32, 16, 24, 32, 16, 24, 32};
+    "AES-128-GCM-SIV", "AES-192-GCM-SIV", "AES-256-GCM-SIV", "AES-128-OCB", "AES-192-OCB", "AES-256-OCB",
+    "AES-128-SIV", "AES-192-SIV", "AES-256-SIV"};
+constexpr std::array<int, kFetchedCiphers> kKeySizes = {16, 24, 32, 32, 16, 24, 32, 16, 24, 32, 16, 24, 32, 32, 48, 64};
 constexpr std::array<const char *, 3> kHpCipherNames = {"AES-128-ECB", "AES-256-ECB", "ChaCha20"};
 constexpr std::array<int, 3> kHpKeySizes = {16, 32, 32};
 

@@ -12,7 +12,7 @@ namespace aead::shim {
 
 // How a template's cipher is driven: the 1.0 stream AEADs (AES-GCM, ChaCha20-Poly1305) on the hot path,
 // or one of the families with steps of their own (one_shot.cpp, "Families").
-enum class Mode : uint8_t { stream, ccm, gcm_siv, ocb, xchacha };
+enum class Mode : uint8_t { stream, ccm, gcm_siv, ocb, xchacha, siv };
 
 // The families' keyed contexts: one per direction (OpenSSL's CCM and OCB pick their accelerated block
 // functions, encrypting or decrypting, when the key is set), and for AES-CCM per nonce length 7..13 too
@@ -33,7 +33,7 @@ struct Template {
     const Dispatch *direct = nullptr;  // set: workers are provider contexts run through these functions
     CipherCtxPtr keyed;          // EVP: set when workers are copies of it (the usual case)
     ProvCtxPtr keyed_direct;     // direct: the same, a keyed provider context that workers are dupctx'd from
-    unsigned char key[32] = {};  // set only where context copies are unsafe, and for the families (Mode)
+    unsigned char key[64] = {};  // set only where context copies are unsafe, and for the families (Mode)
     Mode mode = Mode::stream;
     size_t key_len = 0;                // the families: the length of key
     size_t tag_len = 16;               // the families: the tag (CCM fixes it with the key)
@@ -51,7 +51,8 @@ struct Worker {
     ProvCtxPtr pctx;                   // direct
     Mode mode = Mode::stream;          // as its template's
     const Template *tmpl = nullptr;    // the families: where further contexts are keyed from
-    std::array<CipherCtxPtr, kKeyedVariants> keyed_ctx;  // CCM, GCM-SIV, OCB, EVP: by keyed_variant, made on first use
+    // CCM, GCM-SIV, OCB, EVP: by keyed_variant, made on first use; SIV: [0] is never run, only copied
+    std::array<CipherCtxPtr, kKeyedVariants> keyed_ctx;
     std::array<ProvCtxPtr, kKeyedVariants> keyed_pctx;   // the same, direct
     CipherCtxPtr hchacha;              // XChaCha20-Poly1305: ChaCha20 keyed with the key (EVP)
     size_t ocb_iv_len[2] = {12, 12};   // OCB3: the IV length its seal and open contexts are set to

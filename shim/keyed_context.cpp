@@ -28,15 +28,17 @@ int blank_template(CipherSource &src, int index, Bytes key, Template *&t) noexce
 
 constexpr Mode mode_of(Cipher c) noexcept {
     if (c == Cipher::xchacha20_poly1305) return Mode::xchacha;
+    if (c >= Cipher::aes_128_siv) return Mode::siv;
     if (c >= Cipher::aes_128_ocb) return Mode::ocb;
     if (c >= Cipher::aes_128_gcm_siv) return Mode::gcm_siv;
     if (c >= Cipher::aes_128_ccm) return Mode::ccm;
     return Mode::stream;
 }
 
-// The families (CCM, GCM-SIV, OCB3, XChaCha20-Poly1305): the template keeps the key and each worker is
+// The families (CCM, GCM-SIV, OCB3, XChaCha20-Poly1305, SIV): the template keeps the key and each worker is
 // keyed from it (CCM needs a context per nonce length, made when a worker first sees that length;
-// XChaCha20-Poly1305 re-keys per call with the subkey, its ChaCha20 context holds the key anyway).
+// XChaCha20-Poly1305 re-keys per call with the subkey, its ChaCha20 context holds the key anyway; SIV
+// copies its keyed context per call).
 int family_template_new(Template **out, CipherSource &src, Cipher c, Bytes key, size_t tag_len) noexcept {
     const int index = c == Cipher::xchacha20_poly1305 ? static_cast<int>(Cipher::chacha20_poly1305) : static_cast<int>(c);
     Template *t = nullptr;
@@ -157,6 +159,11 @@ int family_worker_new(const Template &t, Worker **out) noexcept {
     const size_t first = keyed_variant(t.mode, kDefaultNonce, true);
     int rc = t.mode != Mode::xchacha ? family_context(t, kDefaultNonce, true, w->keyed_ctx[first], w->keyed_pctx[first])
                                      : family_context(t, kDefaultNonce, true, w->ctx, w->pctx);
+    // SIV through EVP: the context each call copies the keyed one into (siv.cpp).
+    if (rc == 0 && t.mode == Mode::siv && t.direct == nullptr) {
+        w->ctx.reset(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
+        if (!w->ctx) rc = AEAD_ERR_NOMEM;
+    }
     if (rc == 0 && t.mode == Mode::xchacha) {
         w->hchacha.reset(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
         if (!w->hchacha) rc = AEAD_ERR_NOMEM;

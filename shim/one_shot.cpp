@@ -9,6 +9,7 @@
 #include <openssl/rand.h>
 
 #include "contexts.h"
+#include "family_ops.h"
 #include "fault_injection.h"
 
 namespace aead::shim {
@@ -130,56 +131,6 @@ constexpr size_t kChunk = size_t{1} << 30;
 //    computed there);
 //  - OCB3: updates hold back a partial block, which final writes;
 //  - XChaCha20-Poly1305: ChaCha20-Poly1305 keyed per call with HChaCha20(key, nonce[0..16]).
-
-unsigned char g_empty[16];  // a non-NULL place for the empty updates CCM and GCM-SIV need
-
-struct Evp {
-    EVP_CIPHER_CTX *c;
-    bool init(Bytes key, Bytes iv, bool enc) const noexcept {
-        return EVP_CipherInit_ex2(c, nullptr, key.data, iv.data, enc ? 1 : 0, nullptr) == 1;
-    }
-    bool set(const OSSL_PARAM *p) const noexcept { return EVP_CIPHER_CTX_set_params(c, p) == 1; }
-    bool get(OSSL_PARAM *p) const noexcept { return EVP_CIPHER_CTX_get_params(c, p) == 1; }
-    bool update(uint8_t *out, size_t &written, const uint8_t *in, size_t n) const noexcept {
-        int w = 0;
-        written = 0;
-        if (n > INT_MAX || EVP_CipherUpdate(c, out, &w, in, static_cast<int>(n)) != 1) return false;
-        written = static_cast<size_t>(w);
-        return true;
-    }
-    bool final(uint8_t *out, size_t &written) const noexcept {
-        int w = 0;
-        written = 0;
-        if (EVP_CipherFinal_ex(c, out, &w) != 1) return false;
-        written = static_cast<size_t>(w);
-        return true;
-    }
-};
-
-// outsize: the input's length plus a block, what EVP passes for a block-size-16 cipher (OCB3); the
-// stream ciphers' providers only ask for at least the input's length.
-struct Direct {
-    const Dispatch *d;
-    void *c;
-    bool init(Bytes key, Bytes iv, bool enc) const noexcept {
-        return (enc ? d->encrypt_init : d->decrypt_init)(c, key.data, key.size, iv.data, iv.size, nullptr) == 1;
-    }
-    bool set(const OSSL_PARAM *p) const noexcept { return d->set_ctx_params(c, p) == 1; }
-    bool get(OSSL_PARAM *p) const noexcept { return d->get_ctx_params(c, p) == 1; }
-    bool update(uint8_t *out, size_t &written, const uint8_t *in, size_t n) const noexcept {
-        written = 0;
-        return d->update(c, out, &written, n + 16, in, n) == 1;
-    }
-    bool final(uint8_t *out, size_t &written) const noexcept {
-        written = 0;
-        return d->final(c, out, &written, 16) == 1;
-    }
-};
-
-[[gnu::cold]] int auth_failure() noexcept {
-    ERR_clear_error();  // CCM and GCM-SIV push an error for a wrong tag; nothing of this call outlives it
-    return AEAD_ERR_AUTH;
-}
 
 // OCB3 takes nonces of 1..15 bytes: the length is set when it changes.
 template <typename Ops>
@@ -314,6 +265,7 @@ int keyed_context(Worker &w, size_t nonce_len, bool seal, void *&prov, EVP_CIPHE
 template <bool Seal>
 [[gnu::noinline]] int family_call(Worker &w, Bytes nonce, Bytes aad, Bytes in, Bytes tag, uint8_t *out,
                                   size_t tag_len) noexcept {
+    if (w.mode == Mode::siv) return AEAD_ERR_CRYPTO;  // lib/ sends SIV to siv.cpp, never here
     void *prov = w.pctx.get();
     EVP_CIPHER_CTX *evp = w.ctx.get();
     if (w.mode != Mode::xchacha) {
@@ -351,6 +303,7 @@ int family_known_answer(const EVP_CIPHER *cipher, const Dispatch &d, int cipher_
     static constexpr unsigned char aad[13] = {1, 2, 3};
     static constexpr unsigned char msg[40] = {42, 43};
     const auto c = static_cast<Cipher>(cipher_index);
+    if (c >= Cipher::aes_128_siv) return siv_known_answer(cipher, d);
     const Mode m = c >= Cipher::aes_128_ocb       ? Mode::ocb
                    : c >= Cipher::aes_128_gcm_siv ? Mode::gcm_siv
                                                   : Mode::ccm;

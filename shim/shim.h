@@ -14,9 +14,10 @@ enum class Cipher : int {
     aes_128_ccm, aes_192_ccm, aes_256_ccm,
     aes_128_gcm_siv, aes_192_gcm_siv, aes_256_gcm_siv,
     aes_128_ocb, aes_192_ocb, aes_256_ocb,
+    aes_128_siv, aes_192_siv, aes_256_siv,
     xchacha20_poly1305
 };
-inline constexpr int kFetchedCiphers = 13;  // every Cipher but xchacha20_poly1305
+inline constexpr int kFetchedCiphers = 16;  // every Cipher but xchacha20_poly1305
 
 struct Bytes {
     const uint8_t *data;
@@ -71,6 +72,15 @@ int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_l
 // Returns 0, AEAD_ERR_AUTH (worker reusable), AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (worker must be freed).
 // out holds unauthenticated plaintext on failure: the caller wipes it.
 int open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
+
+// AES-SIV (RFC 5297): components go to S2V in order (none, one or many, each possibly empty). seal writes
+// the 16-byte SIV to siv and in.size bytes of ciphertext to out; open verifies siv over ciphertext
+// decrypted into out. Codes as seal and open (open: out holds nothing to keep on failure).
+int siv_seal(Worker &w, const Bytes *components, size_t count, Bytes in, uint8_t *siv, uint8_t *out) noexcept;
+int siv_open(Worker &w, const Bytes *components, size_t count, Bytes ciphertext, Bytes siv, uint8_t *out) noexcept;
+// Whether the loaded libcrypto's SIV takes an empty plaintext: OpenSSL before 3.5 skips an empty payload
+// update, so it neither computes nor checks a SIV for one (pyca/cryptography refuses one there too).
+bool siv_takes_empty() noexcept;
 
 // QUIC header protection (RFC 9001 section 5.4): AES-ECB or ChaCha20 on one 16-byte sample.
 enum class HpCipher : int { aes_128_ecb, aes_256_ecb, chacha20 };

@@ -53,7 +53,7 @@ from libaead._errors import (
 )
 from libaead._types import Buffer
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 
 __all__ = [
     "AESCCM",
@@ -84,7 +84,7 @@ _T = TypeVar("_T", bound="_Common")
 
 def library_version() -> str:
     """The C library's version and the libcrypto it runs on, e.g.
-    ``"libaead 1.2.0 (OpenSSL 3.5.5 27 Jan 2026)"``."""
+    ``"libaead 1.3.0 (OpenSSL 3.5.5 27 Jan 2026)"``."""
     text: bytes = _ffi.string(_lib.aead_version())
     return text.decode("ascii", "replace")
 

@@ -1,7 +1,7 @@
 /*
  * libaead: authenticated encryption (AES-128/192/256-GCM, ChaCha20-Poly1305; since 1.2 also AES-CCM,
- * AES-GCM-SIV, AES-OCB3 and XChaCha20-Poly1305, docs/algorithms.md) through OpenSSL 3, with one call
- * per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
+ * AES-GCM-SIV, AES-OCB3 and XChaCha20-Poly1305, since 1.3 AES-SIV; docs/algorithms.md) through
+ * OpenSSL 3, with one call per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
  *
  * This is the only public header. Every function is declared with its full contract.
  *
@@ -185,7 +185,7 @@ AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
  * ========================================================================================= */
 
 /* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's. */
-#define AEAD_VERSION_NUMBER 10200
+#define AEAD_VERSION_NUMBER 10300
 
 /* AEAD_POLICY_RANDOM_NONCE (AES-GCM only; ChaCha20-Poly1305 is AEAD_ERR_ARG): seal takes no nonce
  * (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a FIPS
@@ -434,6 +434,76 @@ enum {
 /* The most plaintext (and CCM AAD) the one-update families (AES-CCM, AES-GCM-SIV) take: INT_MAX. */
 #define AEAD_ONE_UPDATE_MAX 2147483647u
 #define AEAD_XCHACHA20_POLY1305_NONCE 24u
+
+/* ========================================================================================= *
+ * ABI 1.3 (library 1.3.0, symbol version LIBAEAD_1.3): AES-SIV, and AAD as components. Additive: a
+ * binary built against an older header runs unchanged. docs/algorithms.md.
+ *
+ * AEAD_AES_{128,192,256}_SIV (RFC 5297, deterministic authenticated encryption; keys 32/48/64: the
+ *   CMAC key, then the CTR key): output SIV(16) || ciphertext, the synthetic IV first (as RFC 5297 and
+ *   pyca/cryptography's AESSIV). S2V takes a vector of associated-data strings ("components"):
+ *     - aead_seal_open_v (below) passes aad[0], ..., aad[aad_count - 1], then the nonce as one more
+ *       component if nonce_len > 0 (RFC 5297 section 3, nonce-based use). aad_count 0 with nonce_len 0
+ *       is S2V of the plaintext alone (pyca's encrypt(data, None));
+ *     - aead_seal_open passes [aad] (one component, even when empty), then the nonce if nonce_len > 0:
+ *       RFC 5297 section 6's AEAD_AES_SIV_CMAC_256/384/512 with a nonce (Wycheproof's aead_aes_siv_cmac,
+ *       RustCrypto's Aes*SivAead), deterministic SIV without one.
+ *   At most AEAD_SIV_MAX_COMPONENTS components, the nonce included (RFC 5297 section 7: S2V takes at
+ *   most 127 strings, the plaintext being the last): more is AEAD_ERR_TOO_LONG. Each component and the
+ *   plaintext at most AEAD_ONE_UPDATE_MAX bytes (else AEAD_ERR_TOO_LONG), the nonce too (else
+ *   AEAD_ERR_NONCE_SIZE). tag_len 0 or 16; AEAD_POLICY_NONE only. aead_nonce_size gives 16 (the AEAD
+ *   form's usual nonce); any length from 0 is accepted. An empty plaintext works on every libcrypto.
+ *   In place means the ciphertext lands where the plaintext was: seal with in == out + 16, open with
+ *   out == in + 16 (as AEAD_POLICY_RANDOM_NONCE's layout); out == in is AEAD_ERR_OVERLAP here.
+ *   OpenSSL's provider (the default provider of OpenSSL 3.0 and later; no FIPS provider has SIV) does
+ *   one operation per keyed state, so each call copies the keyed state: unlike the other families, a
+ *   SIV call allocates inside libcrypto (docs/algorithms.md gives the count).
+ * ========================================================================================= */
+enum {
+    AEAD_AES_128_SIV = 15,
+    AEAD_AES_192_SIV = 16,
+    AEAD_AES_256_SIV = 17
+};
+#define AEAD_SIV_MAX_COMPONENTS 126u
+/* One associated-data component: data may be NULL when len is 0. */
+typedef struct aead_buf {
+    const uint8_t *data;
+    size_t len;
+} aead_buf;
+/*
+ * As aead_seal_open, with the associated data given as aad_count components (aad may be NULL when
+ * aad_count is 0). The array is read once, at the start of the call.
+ *   AES-SIV: each component goes to S2V in order, then the nonce if nonce_len > 0 (above).
+ *   Every other algorithm takes one AAD: aad_count 0 is no AAD, aad_count 1 is exactly aead_seal_open
+ *   with aad[0]; aad_count > 1 is AEAD_ERR_ARG (nothing done).
+ * Every promise of aead_seal_open holds: refusals write nothing and change nothing, a failure zeroes
+ * the output, and the written part of out may meet no component, no nonce and no input but through the
+ * in-place alias. Returns the output length or a negative AEAD_ERR_* code.
+ * Thread-safety: as aead_seal_open.
+ */
+AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op,
+                                  const uint8_t *nonce, size_t nonce_len,
+                                  const aead_buf *aad, size_t aad_count,
+                                  const uint8_t *in, size_t in_len,
+                                  uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+/* One record of aead_seal_open_many_v: the arguments of one aead_seal_open_v call and its result. */
+typedef struct aead_record_v {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const aead_buf *aad;
+    size_t aad_count;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result; /* written by the call: what aead_seal_open_v would have returned for this record */
+} aead_record_v;
+/* As aead_seal_open_many, with aead_seal_open_v records: for each record, in order, exactly what
+ * aead_seal_open_v would do, its return value stored in result. Returns the number of records whose
+ * result is >= 0, or AEAD_ERR_ARG (nothing done) for a NULL ctx, an unknown op, or NULL records with
+ * count > 0. Thread-safety: as aead_seal_open_many. */
+AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records,
+                                       size_t count) AEAD_NOEXCEPT;
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,8 @@ struct aead_ctx {
                  : p == AEAD_POLICY_RANDOM_NONCE ? aead::random_seal_limit(a)
                                                  : UINT64_MAX),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
-          prefix(aead::nonce_prefix_size(a, p)), overhead(prefix + tag),
+          prefix(aead::nonce_prefix_size(a, p)), siv(a.family == aead::Family::siv),
+          lead(siv ? aead::kSivSize : prefix), overhead(siv ? aead::kSivSize : prefix + tag),
           tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX), born(aead::fork_generation()),
           forgery_limit(p == AEAD_POLICY_QUIC ? aead::quic_forgery_limit(a) : UINT64_MAX),
           ccm(a.family == aead::Family::ccm) {
@@ -54,7 +55,9 @@ struct aead_ctx {
     // What every call checks, derived once from the rules in algorithm.h and nonce_policy.h.
     const size_t nonce_min, nonce_max;  // accepted nonce lengths
     const size_t prefix;                // nonce bytes before the ciphertext (random policy: 12)
-    const size_t overhead;              // prefix + tag
+    const bool siv;                     // AES-SIV: S2V components, through the SIV path (seal_open.cpp)
+    const size_t lead;                  // bytes before the ciphertext: prefix, or SIV's synthetic IV
+    const size_t overhead;              // prefix + tag (SIV: its IV)
     const size_t tls_aad;               // the AAD length a TLS seal must have; SIZE_MAX: any
     const uint64_t born;                // the fork generation of the process that made the context
     const uint64_t forgery_limit;       // failed opens after which opens are refused (QUIC); else UINT64_MAX

@@ -74,9 +74,11 @@ bool context_copy_works(CipherSource &src, int cipher_index) noexcept;
 // probe that fails for want of memory is not remembered: NULL this time, asked again next time).
 const Dispatch *cipher_dispatch(CipherSource &src, int cipher_index) noexcept;
 
-// The known-answer check of a family's direct calls (CCM, GCM-SIV, OCB: cipher indices 4..12) against EVP
-// on the same steps: 0 the same, 1 they differ, 2 inconclusive (out of memory). one_shot.cpp.
+// The known-answer check of a family's direct calls (CCM, GCM-SIV, OCB, SIV: cipher indices 4..15) against
+// EVP on the same steps: 0 the same, 1 they differ, 2 inconclusive (out of memory). one_shot.cpp; SIV's
+// (which also needs the provider's dupctx: without it, 1) in siv.cpp.
 int family_known_answer(const EVP_CIPHER *cipher, const Dispatch &d, int cipher_index) noexcept;
+int siv_known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept;
 
 // Whether AEAD_DISPATCH=evp was set in the environment when libaead was loaded.
 bool dispatch_forced_evp() noexcept;
