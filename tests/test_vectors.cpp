@@ -405,3 +405,167 @@ TEST_CASE("pyca cryptography_vectors: AES-GCM-SIV (RFC 8452 and AES-192)", "[vec
         n += run_pyca(dir, f, AEAD_AES_128_GCM_SIV);
     CHECK(n == 46 + 46);
 }
+
+namespace {
+
+// NIST CAVP CCM (SP 800-38C; CCMVS files in pyca's package under ciphers/AES/CCM). Lengths are in bytes,
+// set by unbracketed lines at the top of a file and by bracketed section headers ("[Alen = 0, Plen = 0,
+// Nlen = 7, Tlen = 4]"); Key and Nonce set before a section's first Count hold for the whole section,
+// after a Count for that case only. Adata "00" with Alen 0 and Payload "00" with Plen 0 stand for empty.
+// CT is ciphertext || tag. DVPT (decrypt-verify) cases carry "Result = Pass" (then a Payload) or "Fail".
+struct CcmCase {
+    std::map<std::string, std::string> f;  // Count, Key, Nonce, Adata, Payload, CT, Result
+    size_t alen = 0, plen = 0, nlen = 0, tlen = 0;
+};
+
+std::vector<CcmCase> parse_ccm(const std::string &text) {
+    std::vector<CcmCase> cases;
+    std::map<std::string, size_t> lens;
+    std::map<std::string, std::string> section;  // Key / Nonce for the cases to come
+    bool in_case = false;
+    std::istringstream in(text);
+    std::string line;
+    const auto set_len = [&](const std::string &assignment) {
+        const auto eq = assignment.find(" = ");
+        REQUIRE(eq != std::string::npos);
+        std::string name = assignment.substr(0, eq);
+        name.erase(0, name.find_first_not_of(' '));
+        lens[name] = std::stoul(assignment.substr(eq + 3));
+    };
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        if (line[0] == '[') {
+            REQUIRE(line.back() == ']');
+            std::istringstream parts(line.substr(1, line.size() - 2));
+            for (std::string part; std::getline(parts, part, ',');) set_len(part);
+            in_case = false;
+            continue;
+        }
+        const auto eq = line.find(" = ");
+        REQUIRE(eq != std::string::npos);
+        const std::string name = line.substr(0, eq), value = line.substr(eq + 3);
+        if (name == "Alen" || name == "Plen" || name == "Nlen" || name == "Tlen") {
+            set_len(line);
+            in_case = false;
+        } else if (name == "Count") {
+            cases.emplace_back();
+            CcmCase &c = cases.back();
+            c.f = section;
+            c.alen = lens.at("Alen"), c.plen = lens.at("Plen"), c.nlen = lens.at("Nlen"), c.tlen = lens.at("Tlen");
+            c.f[name] = value;
+            in_case = true;
+        } else if (in_case) {
+            cases.back().f[name] = value;
+        } else {
+            REQUIRE((name == "Key" || name == "Nonce"));
+            section[name] = value;
+        }
+    }
+    return cases;
+}
+
+// A field of `len` bytes: the NIST files write "00" for an empty one.
+Bytes ccm_field(const CcmCase &c, const char *name, size_t len) {
+    Bytes b = from_hex(c.f.at(name));
+    if (len == 0 && b == Bytes{0}) b.clear();
+    REQUIRE(b.size() == len);
+    return b;
+}
+
+struct CcmTally {
+    int passed = 0, fail_rejected = 0, refused = 0;
+    int total() const { return passed + fail_rejected + refused; }
+};
+
+// Every case: run (encrypt files: seal to CT and open back; DVPT: open, a Pass to its Payload and then
+// sealed back to CT, a Fail refused with AEAD_ERR_AUTH and the output zeroed), or refused by the contract
+// with the code aead.h gives for its nonce or tag length (checked, counted and printed).
+CcmTally run_nist_ccm(const std::string &dir, const std::string &file, bool decrypt) {
+    const auto cases = parse_ccm(read_file(dir + "/ciphers/AES/CCM/" + file));
+    CcmTally t;
+    for (const CcmCase &c : cases) {
+        INFO(file << " Count " << c.f.at("Count") << " (Alen " << c.alen << ", Plen " << c.plen << ", Nlen "
+                  << c.nlen << ", Tlen " << c.tlen << ")");
+        const Bytes key = from_hex(c.f.at("Key")), nonce = from_hex(c.f.at("Nonce")),
+                    aad = ccm_field(c, "Adata", c.alen), sealed = from_hex(c.f.at("CT"));
+        REQUIRE(nonce.size() == c.nlen);
+        REQUIRE(sealed.size() == c.plen + c.tlen);
+        const int alg = alg_for("AES-CCM", key.size());
+        const bool fail = decrypt && c.f.at("Result") == "Fail";
+        if (decrypt) REQUIRE((fail || c.f.at("Result") == "Pass"));
+        if (const int refusal = contract_refusal(alg, c.nlen, c.tlen)) {
+            if (refusal == AEAD_ERR_TAG_SIZE) {
+                aead_ctx *p = nullptr;
+                CHECK(aead_ctx_new_ex(&p, alg, AEAD_POLICY_NONE, key.data(), key.size(), c.tlen,
+                                      test::test_properties(), nullptr, 0) == AEAD_ERR_TAG_SIZE);
+                CHECK(p == nullptr);
+            } else {
+                test::Ctx ctx(alg, AEAD_POLICY_NONE, key, c.tlen);
+                Bytes out(sealed.size() + 16, 0xEE);
+                CHECK(test::open(ctx, nonce, aad, sealed, out) == refusal);
+                CHECK(out == Bytes(sealed.size() + 16, 0xEE));
+            }
+            ++t.refused;
+            std::printf("refused-by-contract: %s Count %s (nonce %zu, tag %zu bytes): %s\n", file.c_str(),
+                        c.f.at("Count").c_str(), c.nlen, c.tlen, aead_strerror(refusal));
+            continue;
+        }
+        test::Ctx ctx(alg, AEAD_POLICY_NONE, key, c.tlen);
+        Bytes opened(c.plen + 1, 0xAA);
+        const int64_t r = test::open(ctx, nonce, aad, sealed, opened);
+        if (fail) {
+            CHECK(r == AEAD_ERR_AUTH);
+            CHECK(Bytes(opened.begin(), opened.begin() + static_cast<long>(c.plen)) == Bytes(c.plen, 0));
+            ++t.fail_rejected;
+            continue;
+        }
+        const Bytes pt = ccm_field(c, "Payload", c.plen);
+        REQUIRE(r == static_cast<int64_t>(c.plen));
+        CHECK(Bytes(opened.begin(), opened.begin() + r) == pt);
+        Bytes out(sealed.size());
+        REQUIRE(test::seal(ctx, nonce, aad, pt, out) == static_cast<int64_t>(sealed.size()));
+        CHECK(out == sealed);
+        ++t.passed;
+    }
+    std::printf("%s: %zu cases: %d passed, %d Fail rejected, %d refused by contract\n", file.c_str(), cases.size(),
+                t.passed, t.fail_rejected, t.refused);
+    CHECK(static_cast<size_t>(t.total()) == cases.size());
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("NIST CAVP AES-CCM (pyca cryptography_vectors): every case of VADT, VNT, VPT, VTT and DVPT",
+          "[vectors][ccm]") {
+    const std::string dir = pyca_vectors_dir();
+    if (dir.empty()) {
+        WARN("cryptography_vectors (PyPI) is not installed: the NIST CCM vectors did not run");
+        return;
+    }
+    // Cases per file (the same for AES-128, -192 and -256): VADT varies Alen 0..32, VNT Nlen 7..13, VPT
+    // Plen 0..32, VTT Tlen 4..16 (even); DVPT is 16 sections (Alen, Plen 0/max x Nlen 7/13 x Tlen 4/16)
+    // of 15 cases, 5 Pass and 10 Fail each. All of them are inside aead.h's CCM rules.
+    struct Kind {
+        const char *name;
+        bool decrypt;
+        int cases;
+    };
+    int all = 0;
+    for (const Kind k : {Kind{"VADT", false, 330}, Kind{"VNT", false, 70}, Kind{"VPT", false, 250},
+                         Kind{"VTT", false, 70}, Kind{"DVPT", true, 240}}) {
+        CcmTally sum;
+        for (const char *bits : {"128", "192", "256"}) {
+            const CcmTally t = run_nist_ccm(dir, std::string(k.name) + bits + ".rsp", k.decrypt);
+            CHECK(t.total() == k.cases);
+            sum.passed += t.passed, sum.fail_rejected += t.fail_rejected, sum.refused += t.refused;
+        }
+        std::printf("NIST CCM %s (128/192/256): %d cases: %d passed, %d Fail rejected, %d refused by contract\n",
+                    k.name, sum.total(), sum.passed, sum.fail_rejected, sum.refused);
+        CHECK(sum.total() == 3 * k.cases);
+        CHECK(sum.refused == 0);
+        CHECK(sum.fail_rejected == (k.decrypt ? 3 * 160 : 0));
+        all += sum.total();
+    }
+    CHECK(all == 3 * (330 + 70 + 250 + 70 + 240));
+}
