@@ -569,3 +569,121 @@ TEST_CASE("NIST CAVP AES-CCM (pyca cryptography_vectors): every case of VADT, VN
     }
     CHECK(all == 3 * (330 + 70 + 250 + 70 + 240));
 }
+
+namespace {
+
+// AES-SIV by key length: 32, 48, 64 bytes.
+int siv_alg(size_t key_len) {
+    return key_len == 32 ? AEAD_AES_128_SIV : key_len == 48 ? AEAD_AES_192_SIV : AEAD_AES_256_SIV;
+}
+
+// Whether the loaded libcrypto's SIV takes an empty message (OpenSSL >= 3.5; aead.h, ABI 1.3).
+bool siv_takes_empty() {
+    test::Ctx c(AEAD_AES_128_SIV, AEAD_POLICY_NONE, Bytes(32, 1));
+    Bytes out(16);
+    const int64_t r = test::seal(c, {}, {}, {}, out);
+    if (r != 16) CHECK(r == AEAD_ERR_UNSUPPORTED);
+    return r == 16;
+}
+
+}  // namespace
+
+// RFC 5297 section 6's AEAD form: aead_seal_open's AAD is one S2V component, the nonce the last.
+TEST_CASE("Wycheproof AEAD-AES-SIV-CMAC: every case", "[vectors][siv]") {
+    const auto doc = nlohmann::json::parse(read_file(test::vectors_dir() + "/wycheproof/aead_aes_siv_cmac_test.json"));
+    size_t total = 0, valid_ok = 0, invalid_rejected = 0, refused = 0, valid_refused = 0;
+    const bool offered = available(AEAD_AES_128_SIV);
+    const bool empty_ok = offered && siv_takes_empty();
+    for (const auto &g : doc.at("testGroups")) {
+        for (const auto &t : g.at("tests")) {
+            ++total;
+            INFO("tcId " << t.at("tcId").get<int>());
+            const Bytes key = from_hex(t.at("key")), nonce = from_hex(t.at("iv")), aad = from_hex(t.at("aad")),
+                        msg = from_hex(t.at("msg")), ct = from_hex(t.at("ct")), tag = from_hex(t.at("tag"));
+            const bool valid = t.at("result") == "valid";
+            if (!offered) {  // the FIPS stage: no FIPS provider has SIV
+                aead_ctx *c = nullptr;
+                CHECK(aead_ctx_new_ex(&c, siv_alg(key.size()), AEAD_POLICY_NONE, key.data(), key.size(), 0,
+                                      test::test_properties(), nullptr, 0) == AEAD_ERR_UNSUPPORTED);
+                CHECK(c == nullptr);
+                ++refused;
+                continue;
+            }
+            test::Ctx ctx(siv_alg(key.size()), AEAD_POLICY_NONE, key);
+            Bytes sealed = tag;
+            sealed.insert(sealed.end(), ct.begin(), ct.end());
+            Bytes back(msg.size(), 0xAA);
+            if (msg.empty() && !empty_ok) {
+                CHECK(test::open(ctx, nonce, aad, sealed, back) == AEAD_ERR_UNSUPPORTED);
+                ++refused;
+                valid_refused += valid;
+                continue;
+            }
+            const int64_t r = test::open(ctx, nonce, aad, sealed, back);
+            if (valid) {
+                REQUIRE(r == static_cast<int64_t>(msg.size()));
+                CHECK(back == msg);
+                Bytes out(sealed.size());
+                REQUIRE(test::seal(ctx, nonce, aad, msg, out) == static_cast<int64_t>(sealed.size()));
+                CHECK(out == sealed);
+                ++valid_ok;
+            } else {
+                CHECK(r == AEAD_ERR_AUTH);
+                CHECK(back == Bytes(msg.size(), 0));
+                ++invalid_rejected;
+            }
+        }
+    }
+    std::printf("wycheproof/aead_aes_siv_cmac_test.json: %zu cases: %zu valid passed, %zu invalid rejected, "
+                "%zu refused by contract (%s)\n",
+                total, valid_ok, invalid_rejected, refused, offered ? "empty messages below OpenSSL 3.5" : "no SIV here");
+    CHECK(total == 900);
+    CHECK(valid_ok + invalid_rejected + refused == total);
+    if (offered) {
+        CHECK(valid_ok + valid_refused == 252);
+        CHECK(invalid_rejected + (refused - valid_refused) == 648);
+        CHECK((refused == 0) == empty_ok);  // 219 cases have an empty message
+    }
+}
+
+// pyca's SIV file has up to three AAD components per case: one aead_seal_open_v call each way.
+TEST_CASE("pyca cryptography_vectors: AES-SIV with several AAD components", "[vectors][siv]") {
+    const std::string dir = pyca_vectors_dir();
+    if (!available(AEAD_AES_128_SIV) || dir.empty()) {
+        WARN("AES-SIV unavailable here (FIPS), or cryptography_vectors not installed: the pyca SIV file did not run");
+        return;
+    }
+    const auto cases = parse_pyca(read_file(dir + "/ciphers/AES/SIV/openssl.txt"));
+    int passed = 0;
+    for (const auto &c : cases) {
+        INFO("COUNT " << c.at("COUNT"));
+        const Bytes key = from_hex(c.at("Key")), pt = from_hex(c.at("Plaintext"));
+        std::vector<Bytes> parts;
+        for (const char *name : {"AAD", "AAD2", "AAD3"})
+            if (c.count(name)) parts.push_back(from_hex(c.at(name)));
+        std::vector<aead_buf> bufs;
+        for (const Bytes &p : parts) bufs.push_back({p.data(), p.size()});
+        Bytes sealed = from_hex(c.at("Tag"));
+        const Bytes ct = from_hex(c.at("Ciphertext"));
+        sealed.insert(sealed.end(), ct.begin(), ct.end());
+        test::Ctx ctx(siv_alg(key.size()), AEAD_POLICY_NONE, key);
+        Bytes out(sealed.size()), back(pt.size());
+        REQUIRE(aead_seal_open_v(ctx, AEAD_SEAL, nullptr, 0, bufs.data(), bufs.size(), pt.data(), pt.size(),
+                                 out.data(), out.size()) == static_cast<int64_t>(out.size()));
+        CHECK(out == sealed);
+        REQUIRE(aead_seal_open_v(ctx, AEAD_OPEN, nullptr, 0, bufs.data(), bufs.size(), sealed.data(), sealed.size(),
+                                 back.data(), back.size()) == static_cast<int64_t>(pt.size()));
+        CHECK(back == pt);
+        // One component more (empty), or one fewer, is another S2V input: not authentic.
+        std::vector<aead_buf> extra = bufs;
+        extra.push_back({nullptr, 0});
+        CHECK(aead_seal_open_v(ctx, AEAD_OPEN, nullptr, 0, extra.data(), extra.size(), sealed.data(), sealed.size(),
+                               back.data(), back.size()) == AEAD_ERR_AUTH);
+        CHECK(aead_seal_open_v(ctx, AEAD_OPEN, nullptr, 0, bufs.data(), bufs.size() - 1, sealed.data(), sealed.size(),
+                               back.data(), back.size()) == AEAD_ERR_AUTH);
+        ++passed;
+    }
+    std::printf("ciphers/AES/SIV/openssl.txt: %zu cases: %d passed (sealed, opened; an extra or a missing component "
+                "refused)\n", cases.size(), passed);
+    CHECK(passed == 4);
+}

@@ -149,13 +149,13 @@ template <int Op>
     size_t out_len = 0;
     if (const int64_t refused = check_call<Op>(ctx, nonce, nonce_len, nullptr, 0, in, in_len, out, out_cap, out_len))
         return refused;
-    const size_t message = Op == AEAD_SEAL ? in_len : out_len;
-    if (message == 0 && !shim::siv_takes_empty()) return AEAD_ERR_UNSUPPORTED;  // that libcrypto cannot
     const auto o = reinterpret_cast<uintptr_t>(out);
     for (size_t i = 0; i < count; ++i) {
         if (components[i].size > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
         if (meets(o, o + out_len, components[i].data, components[i].size)) return AEAD_ERR_OVERLAP;
     }
+    const size_t message = Op == AEAD_SEAL ? in_len : out_len;
+    if (message == 0 && !shim::siv_takes_empty()) return AEAD_ERR_UNSUPPORTED;  // that libcrypto cannot
     if (nonce_len != 0) components[count++] = Bytes{nonce, nonce_len};
     Lease lease;
     if (const int rc = ctx.workers.take_or_make(lease, [&](shim::Worker **w) { return shim::worker_new(*ctx.key, w); }))
