@@ -29,6 +29,9 @@
 //    rules, the same oracle checks (GCM-SIV where the libcrypto has it, else AEAD_ERR_UNSUPPORTED at creation),
 //    and calls made through aead_seal_open_many (one record), whose result must be what the single
 //    call's would be.
+//  - ABI 1.3: AES-SIV (SIV || ciphertext, S2V over [aad, nonce if any]; in place means out + 16 == in for
+//    seals, out == in + 16 for opens; an empty message AEAD_ERR_UNSUPPORTED below OpenSSL 3.5), and calls
+//    made through aead_seal_open_v with the AAD as its one component, which must be the flat call's.
 //
 // Input format (all integers little-endian; reads past the end give zero bytes):
 //  header: alg u8, policy u8, keysel u8, tagsel u8, nops u8, key bytes[, iv bytes]
@@ -38,6 +41,7 @@
 //  (see decode_* below and tests/fuzz/make_corpus.py, which writes this format).
 //
 // SPDX-License-Identifier: Apache-2.0
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
@@ -115,24 +119,32 @@ struct Reader {
 constexpr size_t kMaxNonce = AEAD_MAX_NONCE;
 constexpr uint64_t kMax64 = UINT64_MAX;
 
-// ABI 1.2 adds AES-CCM (5..7), AES-GCM-SIV (8..10, OpenSSL >= 3.2), AES-OCB3 (11..13), XChaCha20-Poly1305 (14).
-bool alg_valid(int alg) { return alg >= AEAD_AES_128_GCM && alg <= AEAD_XCHACHA20_POLY1305; }
+// ABI 1.2 adds AES-CCM (5..7), AES-GCM-SIV (8..10, OpenSSL >= 3.2), AES-OCB3 (11..13), XChaCha20-Poly1305 (14);
+// ABI 1.3 AES-SIV (15..17).
+bool alg_valid(int alg) { return alg >= AEAD_AES_128_GCM && alg <= AEAD_AES_256_SIV; }
 bool is_gcm(int alg) { return alg == AEAD_AES_128_GCM || alg == AEAD_AES_192_GCM || alg == AEAD_AES_256_GCM; }
 bool is_ccm(int alg) { return alg >= AEAD_AES_128_CCM && alg <= AEAD_AES_256_CCM; }
 bool is_gcm_siv(int alg) { return alg >= AEAD_AES_128_GCM_SIV && alg <= AEAD_AES_256_GCM_SIV; }
 bool is_ocb(int alg) { return alg >= AEAD_AES_128_OCB && alg <= AEAD_AES_256_OCB; }
 bool is_xchacha(int alg) { return alg == AEAD_XCHACHA20_POLY1305; }
+bool is_siv(int alg) { return alg >= AEAD_AES_128_SIV && alg <= AEAD_AES_256_SIV; }
+// OpenSSL before 3.5 skips an empty SIV payload: libaead refuses empty SIV messages there.
+bool siv_takes_empty() { return OPENSSL_version_major() > 3 || OPENSSL_version_minor() >= 5; }
 bool policy_valid(int alg, int p) {
     if (p == AEAD_POLICY_NONE) return true;
     if (is_ccm(alg)) return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13;
     if (is_xchacha(alg)) return p == AEAD_POLICY_RANDOM_NONCE;
-    if (is_gcm_siv(alg) || is_ocb(alg)) return false;
+    if (is_gcm_siv(alg) || is_ocb(alg) || is_siv(alg)) return false;
     return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13 || (p == AEAD_POLICY_RANDOM_NONCE && is_gcm(alg));
 }
 bool tls_policy(int p) { return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13; }
-// Bytes of drawn nonce before the ciphertext (random-nonce policy): 12, or 24 for XChaCha20-Poly1305.
+// Bytes before the ciphertext: the drawn nonce (random-nonce policy: 12, or 24 for XChaCha20-Poly1305),
+// or AES-SIV's synthetic IV (16; its contexts have no tag after the ciphertext: Fuzz::tag is 0).
 int g_alg = 0;  // the algorithm of the input being run (prefix_of's second input)
-size_t prefix_of(int policy) { return policy == AEAD_POLICY_RANDOM_NONCE ? (is_xchacha(g_alg) ? 24 : 12) : 0; }
+size_t prefix_of(int policy) {
+    if (is_siv(g_alg)) return 16;
+    return policy == AEAD_POLICY_RANDOM_NONCE ? (is_xchacha(g_alg) ? 24 : 12) : 0;
+}
 // aead_ctx_new_ex: the IV lengths each policy takes.
 bool iv_valid(int alg, int policy, size_t n) {
     if (n == 0) return true;
@@ -143,6 +155,7 @@ bool iv_valid(int alg, int policy, size_t n) {
 size_t key_size_of(int alg) {
     if (!alg_valid(alg)) return 0;
     if (alg == AEAD_CHACHA20_POLY1305 || is_xchacha(alg)) return 32;
+    if (is_siv(alg)) return size_t{32} + 16 * static_cast<size_t>(alg - AEAD_AES_128_SIV);
     const int by_key = is_gcm(alg) ? alg - AEAD_AES_128_GCM : (alg - AEAD_AES_128_CCM) % 3;
     return size_t{16} + 8 * static_cast<size_t>(by_key);
 }
@@ -160,6 +173,7 @@ bool nonce_valid(int alg, int policy, size_t n) {
     if (is_ccm(alg)) return n >= 7 && n <= 13;
     if (is_ocb(alg)) return n >= 1 && n <= 15;
     if (is_xchacha(alg)) return n == 24;
+    if (is_siv(alg)) return n <= AEAD_ONE_UPDATE_MAX;
     return n == 12;
 }
 size_t tls_aad_size(int policy) { return policy == AEAD_POLICY_TLS13 ? 5 : 13; }
@@ -221,15 +235,17 @@ struct TlsModel {
 // ---------------------------------------------------------------------------------------------
 // The oracle: a fresh EVP_CIPHER_CTX per call, ciphers fetched by the harness, ctrl API for IV length
 // and tag. Shares nothing with libaead except libcrypto itself.
-const char *const kOracleNames[14] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20-Poly1305",
-                                       "AES-128-CCM", "AES-192-CCM", "AES-256-CCM", "AES-128-GCM-SIV",
-                                       "AES-192-GCM-SIV", "AES-256-GCM-SIV", "AES-128-OCB", "AES-192-OCB",
-                                       "AES-256-OCB", "ChaCha20-Poly1305"};
+constexpr int kOracles = 17;
+const char *const kOracleNames[kOracles] = {"AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20-Poly1305",
+                                            "AES-128-CCM", "AES-192-CCM", "AES-256-CCM", "AES-128-GCM-SIV",
+                                            "AES-192-GCM-SIV", "AES-256-GCM-SIV", "AES-128-OCB", "AES-192-OCB",
+                                            "AES-256-OCB", "ChaCha20-Poly1305", "AES-128-SIV", "AES-192-SIV",
+                                            "AES-256-SIV"};
 // NULL when the libcrypto lacks the mode (GCM-SIV before 3.2): then aead_ctx_new must say UNSUPPORTED.
 const EVP_CIPHER *oracle_cipher_or_null(int alg) {
-    static EVP_CIPHER *ciphers[14] = {};
+    static EVP_CIPHER *ciphers[kOracles] = {};
     static bool fetched = [] {
-        for (int i = 0; i < 14; ++i) ciphers[i] = EVP_CIPHER_fetch(nullptr, kOracleNames[i], nullptr);
+        for (int i = 0; i < kOracles; ++i) ciphers[i] = EVP_CIPHER_fetch(nullptr, kOracleNames[i], nullptr);
         ERR_clear_error();
         return true;
     }();
@@ -345,6 +361,53 @@ bool oracle_open(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad
     return ok;
 }
 
+// AES-SIV (RFC 5297 section 6's AEAD form): S2V over [aad, nonce if non-empty], each an AAD update; NULL
+// input is the provider's "final", so empty strings come from a real address. Seal: SIV || ciphertext.
+Bytes oracle_siv_seal(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad, const Bytes &pt) {
+    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
+    static const uint8_t nothing[1] = {0};
+    uint8_t spare[1];
+    Bytes out(16 + pt.size());
+    int n = 0;
+    CHECK(c != nullptr && EVP_EncryptInit_ex(c.get(), oracle_cipher(alg), nullptr, key.data(), nullptr) == 1,
+          "oracle: siv init");
+    CHECK(EVP_EncryptUpdate(c.get(), nullptr, &n, aad.empty() ? nothing : aad.data(), static_cast<int>(aad.size())) == 1,
+          "oracle: siv aad");
+    if (!nonce.empty())
+        CHECK(EVP_EncryptUpdate(c.get(), nullptr, &n, nonce.data(), static_cast<int>(nonce.size())) == 1, "oracle: siv nonce");
+    CHECK(EVP_EncryptUpdate(c.get(), pt.empty() ? spare : out.data() + 16, &n, pt.empty() ? nothing : pt.data(),
+                            static_cast<int>(pt.size())) == 1 &&
+              EVP_EncryptFinal_ex(c.get(), spare, &n) == 1 &&
+              EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_GET_TAG, 16, out.data()) == 1,
+          "oracle: siv seal");
+    ERR_clear_error();
+    return out;
+}
+
+bool oracle_siv_open(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad, const uint8_t *in, size_t in_len,
+                     Bytes &pt) {
+    CHECK(in_len >= 16, "oracle_siv_open: input shorter than the SIV");
+    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
+    static const uint8_t nothing[1] = {0};
+    uint8_t spare[1], siv[16];
+    std::memcpy(siv, in, 16);
+    pt.assign(in_len - 16, 0);
+    int n = 0;
+    CHECK(c != nullptr && EVP_DecryptInit_ex(c.get(), oracle_cipher(alg), nullptr, key.data(), nullptr) == 1 &&
+              EVP_CIPHER_CTX_ctrl(c.get(), EVP_CTRL_AEAD_SET_TAG, 16, siv) == 1,
+          "oracle: siv open init");
+    CHECK(EVP_DecryptUpdate(c.get(), nullptr, &n, aad.empty() ? nothing : aad.data(), static_cast<int>(aad.size())) == 1,
+          "oracle: siv aad");
+    if (!nonce.empty())
+        CHECK(EVP_DecryptUpdate(c.get(), nullptr, &n, nonce.data(), static_cast<int>(nonce.size())) == 1, "oracle: siv nonce");
+    const bool ok = EVP_DecryptUpdate(c.get(), pt.empty() ? spare : pt.data(), &n, pt.empty() ? nothing : in + 16,
+                                      static_cast<int>(pt.size())) == 1 &&
+                    EVP_DecryptFinal_ex(c.get(), spare, &n) == 1;
+    if (!ok) pt.assign(pt.size(), 0);
+    ERR_clear_error();
+    return ok;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory: every buffer a call can see lives in a Region that is snapshotted before the call and
 // compared with its expected contents after it.
@@ -451,7 +514,8 @@ struct Call {
 struct Stats {
     unsigned long long code[2][19] = {};  // [seal/open][-rc], index 0 = success
     unsigned long long accepted_checked = 0, refusals_checked = 0, roundtrips = 0, tampers = 0, tls_commits = 0,
-                       ctx_refused = 0, null_ctx = 0, bad_op = 0, batched = 0, random_seals = 0, iv_given = 0;
+                       ctx_refused = 0, null_ctx = 0, bad_op = 0, batched = 0, random_seals = 0, iv_given = 0,
+                       vform = 0, siv_calls = 0;
     bool enabled = false;
     Stats() {
         const char *e = std::getenv("AEAD_FUZZ_STATS");
@@ -462,9 +526,9 @@ struct Stats {
         std::fprintf(stderr, "fuzz_seal_open stats: accepted calls checked against the oracle %llu, refusals %llu, "
                              "round trips %llu, tampered opens %llu, TLS seals accepted %llu, refused contexts %llu, "
                              "NULL-ctx calls %llu, bad-op calls %llu, batched calls %llu, random-nonce seals %llu, "
-                             "contexts with a TLS IV given %llu\n",
+                             "contexts with a TLS IV given %llu, aead_seal_open_v calls %llu, AES-SIV calls checked %llu\n",
                      accepted_checked, refusals_checked, roundtrips, tampers, tls_commits, ctx_refused, null_ctx,
-                     bad_op, batched, random_seals, iv_given);
+                     bad_op, batched, random_seals, iv_given, vform, siv_calls);
         for (int o = 0; o < 2; ++o) {
             std::fprintf(stderr, "  %s:", o == 0 ? "seal" : "open");
             for (int i = 0; i < 19; ++i)
@@ -480,7 +544,7 @@ struct Stats {
 };
 Stats g_stats;
 
-int64_t invoke(aead_ctx *ctx, const Call &c, bool stale_error, bool batch) {
+int64_t invoke(aead_ctx *ctx, const Call &c, bool stale_error, bool batch, bool vform) {
     ERR_clear_error();
     if (stale_error) ERR_raise(ERR_LIB_EVP, EVP_R_BAD_DECRYPT);  // the caller's own leftover error
     int64_t rc;
@@ -496,6 +560,10 @@ int64_t invoke(aead_ctx *ctx, const Call &c, bool stale_error, bool batch) {
             rc = r.result;
         }
         ++g_stats.batched;
+    } else if (vform) {  // ABI 1.3: the AAD as the one component of aead_seal_open_v, the same call
+        const aead_buf one{c.aad, c.aad_len};
+        rc = aead_seal_open_v(ctx, c.op, c.nonce, c.nonce_len, &one, 1, c.in, c.in_len, c.out, c.out_cap);
+        ++g_stats.vform;
     } else {
         rc = aead_seal_open(ctx, c.op, c.nonce, c.nonce_len, c.aad, c.aad_len, c.in, c.in_len, c.out, c.out_cap);
     }
@@ -548,16 +616,18 @@ struct Fuzz {
             }
             if (c.op == AEAD_SEAL && tls_policy(policy) && c.aad_len != tls_aad_size(policy))
                 s.add(AEAD_ERR_AAD_SIZE);
+            if (is_siv(alg) && have_out_len && (c.op == AEAD_SEAL ? c.in_len : out_len) == 0 && !siv_takes_empty())
+                s.add(AEAD_ERR_UNSUPPORTED);
         }
         return s;
     }
 
     // Runs one call and checks everything about it. Returns the code.
     int64_t run_call(Arena &mem, const Call &c, bool null_ctx, bool stale_error, bool batch, const Bytes &nonce_v,
-                     const Bytes &aad_v, const Bytes &in_v, const char *what) {
+                     const Bytes &aad_v, const Bytes &in_v, const char *what, bool vform = false) {
         mem.snapshot();
         aead_ctx *use = null_ctx ? nullptr : ctx;
-        const int64_t rc = invoke(use, c, stale_error, batch);
+        const int64_t rc = invoke(use, c, stale_error, batch, vform);
         if (use == nullptr) {
             CHECK(rc == AEAD_ERR_ARG, "%s: NULL ctx returned %lld, expected AEAD_ERR_ARG", what,
                   static_cast<long long>(rc));
@@ -581,7 +651,27 @@ struct Fuzz {
         }
         // Accepted by every check: the result is the oracle's.
         ++g_stats.accepted_checked;
-        if (c.op == AEAD_SEAL && policy == AEAD_POLICY_RANDOM_NONCE) {
+        if (is_siv(alg)) {
+            ++g_stats.siv_calls;
+            if (c.op == AEAD_SEAL) {
+                const Bytes want = oracle_siv_seal(alg, key, nonce_v, aad_v, in_v);
+                CHECK(rc == static_cast<int64_t>(out_len), "%s: SIV seal returned %lld (%s), expected %zu", what,
+                      static_cast<long long>(rc), aead_strerror(rc), out_len);
+                mem.verify(c.out, out_len, want.data(), what);
+                last_sealed = want;
+            } else {
+                Bytes pt;
+                if (oracle_siv_open(alg, key, nonce_v, aad_v, in_v.data(), in_v.size(), pt)) {
+                    CHECK(rc == static_cast<int64_t>(out_len), "%s: SIV open of an authentic message returned %lld (%s)",
+                          what, static_cast<long long>(rc), aead_strerror(rc));
+                    mem.verify(c.out, out_len, pt.data(), what);
+                } else {
+                    CHECK(rc == AEAD_ERR_AUTH, "%s: SIV open of a forged message returned %lld (%s)", what,
+                          static_cast<long long>(rc), aead_strerror(rc));
+                    mem.verify(c.out, std::min(c.out_cap, out_len), nullptr, what);
+                }
+            }
+        } else if (c.op == AEAD_SEAL && policy == AEAD_POLICY_RANDOM_NONCE) {
             // The library drew the nonce: read it back, and the rest must be the oracle's for it.
             CHECK(rc == static_cast<int64_t>(out_len), "%s: random-nonce seal returned %lld (%s), expected %zu", what,
                   static_cast<long long>(rc), aead_strerror(rc), out_len);
@@ -645,7 +735,7 @@ struct Fuzz {
             }
             std::memcpy(const_cast<uint8_t *>(c.in), sealed.data(), sealed.size());
             const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x20) != 0, nonce_v, aad_v, sealed,
-                                        "roundtrip open");
+                                        "roundtrip open", (rt & 0x80) != 0);
             CHECK(rc == static_cast<int64_t>(pt.size()), "roundtrip open returned %lld (%s), expected %zu",
                   static_cast<long long>(rc), aead_strerror(rc), pt.size());
             CHECK(pt.empty() || std::memcmp(c.out, pt.data(), pt.size()) == 0, "roundtrip plaintext differs");
@@ -666,9 +756,11 @@ struct Fuzz {
         Bytes unused;
         const size_t pre = prefix_of(policy);  // random-nonce: the nonce travels in front of the ciphertext
         const Bytes used_nonce = pre != 0 ? Bytes(t_in.begin(), t_in.begin() + static_cast<long>(pre)) : t_nonce;
-        const bool forged_ok = oracle_open(alg, key, used_nonce, t_aad, t_in.data() + pre, t_in.size() - pre, tag, unused);
+        const bool forged_ok = is_siv(alg) ? oracle_siv_open(alg, key, t_nonce, t_aad, t_in.data(), t_in.size(), unused)
+                                           : oracle_open(alg, key, used_nonce, t_aad, t_in.data() + pre,
+                                                         t_in.size() - pre, tag, unused);
         // With a 16-byte tag a one-byte change that authenticates is a 2^-128 event: the oracle is wrong.
-        CHECK(!forged_ok || tag < 16, "oracle accepted a modified message with a 16-byte tag");
+        CHECK(!forged_ok || (!is_siv(alg) && tag < 16), "oracle accepted a modified message with a 16-byte tag");
         Arena mem;
         Call c;
         c.op = AEAD_OPEN;
@@ -689,7 +781,8 @@ struct Fuzz {
             c.out = mem.alloc(c.out_cap + kGuard);
         }
         std::memcpy(const_cast<uint8_t *>(c.in), t_in.data(), t_in.size());
-        const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x40) != 0, t_nonce, t_aad, t_in, "tampered open");
+        const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x40) != 0, t_nonce, t_aad, t_in, "tampered open",
+                                    (rt & 0x80) != 0 && (rt & 0x40) == 0);
         ++g_stats.tampers;
         if (!forged_ok)
             CHECK(rc == AEAD_ERR_AUTH, "tampered open returned %lld (%s), expected AEAD_ERR_AUTH",
@@ -813,17 +906,20 @@ struct Fuzz {
         const bool null_ctx = (flags & 0x20) != 0;
         const bool stale = (flags & 0x40) != 0 && !skip_stale_error();
 
-        const int64_t rc = run_call(mem, c, null_ctx, stale, (flags & 0x80) != 0, nonce_v, aad_v, in_v, "fuzzed call");
+        // rt bit 7 (unused by the call itself): through aead_seal_open_v, when not batched.
+        const int64_t rc = run_call(mem, c, null_ctx, stale, (flags & 0x80) != 0, nonce_v, aad_v, in_v, "fuzzed call",
+                                    (rt & 0x80) != 0 && (flags & 0x80) == 0);
         if (op_code == AEAD_SEAL && rc >= 0 && ctx != nullptr && !null_ctx)
             roundtrip(nonce_v, aad_v, in_v, tpos, tmask, rt, stale);
     }
 
     void run(Reader &r) {
         const uint8_t a = r.u8(), p = r.u8(), ks = r.u8(), ts = r.u8(), nops_b = r.u8();
-        static constexpr int kBadAlgs[4] = {0, 15, -1, INT_MAX};
+        static constexpr int kBadAlgs[4] = {0, 18, -1, INT_MAX};
         const unsigned ac = a & 15;
-        // 0..13: the 14 algorithms; 14, 15 and bit 5: an unknown one.
+        // 0..13: the first 14 algorithms; 14, 15 and bit 5: an unknown one; bit 6 (bit 5 clear): AES-SIV.
         alg = ac < 14 && (a & 32) == 0 ? static_cast<int>(ac) + 1 : kBadAlgs[ac & 3];
+        if ((a & 0x60) == 0x40) alg = AEAD_AES_128_SIV + static_cast<int>(ac % 3);
         g_alg = alg;
         const unsigned pc = p & 7;
         policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 5 : -1));
@@ -873,6 +969,7 @@ struct Fuzz {
               "aead_ctx_new(NULL, ...) is not AEAD_ERR_ARG");
         // Without a context every call is AEAD_ERR_ARG; sizes are then decoded as for a 16-byte tag.
         tag = ctx != nullptr ? (tag_arg == 0 ? 16 : tag_arg) : 16;
+        if (is_siv(alg)) tag = 0;  // SIV's 16 bytes lead the ciphertext: prefix_of
         tls.enforced = tls_policy(policy);
         tls.explicit_counter = policy == AEAD_POLICY_TLS12 && (is_gcm(alg) || is_ccm(alg));
         if (ctx != nullptr && iv.size() >= 4) {  // given up front: nothing to learn

@@ -92,6 +92,29 @@ def wycheproof(path, alg_of_key, stride, keep_invalid_nonce):
     return seeds
 
 
+def wycheproof_siv(path, stride):
+    """AES-SIV (alg byte 0x40 | key choice): the AEAD form, SIV || ct, half of them through aead_seal_open_v."""
+    with open(path) as f:
+        doc = json.load(f)
+    seeds = []
+    i = 0
+    for g in doc["testGroups"]:
+        for t in g["tests"]:
+            i += 1
+            if i % stride != 0:
+                continue
+            key, iv = bytes.fromhex(t["key"]), bytes.fromhex(t["iv"])
+            aad, msg = bytes.fromhex(t["aad"]), bytes.fromhex(t["msg"])
+            sealed = bytes.fromhex(t["tag"]) + bytes.fromhex(t["ct"])
+            tc = t["tcId"]
+            data = header(1, NONE, key, nops=2, alg_byte=0x40 | {32: 0, 48: 1, 64: 2}[len(key)])
+            vform = 0x80 if tc % 2 else 0
+            data += op(SEAL, iv, aad, msg, tpos=tc * 7, tmask=tc | 1, rt=(tc & 3) | vform, place=tc % 2)
+            data += op(OPEN, iv, aad, sealed, place=(tc >> 1) % 2, rt=vform)
+            seeds.append((f"wp-siv-{tc:03d}", data))
+    return seeds
+
+
 def rsp_cases(path):
     """Yields (params, case) for every case of a CAVP .rsp file."""
     params, case = {}, None
@@ -221,6 +244,7 @@ def main():
     seeds = []
     seeds += wycheproof(os.path.join(w, "aes_gcm_test.json"), {16: AES128, 24: AES192, 32: AES256}.get, 3, False)
     seeds += wycheproof(os.path.join(w, "chacha20_poly1305_test.json"), lambda k: CHACHA, 4, True)
+    seeds += wycheproof_siv(os.path.join(w, "aead_aes_siv_cmac_test.json"), 15)
     for f in ("gcmEncryptExtIV128", "gcmEncryptExtIV192", "gcmEncryptExtIV256",
               "gcmDecrypt128", "gcmDecrypt192", "gcmDecrypt256"):
         seeds += nist(os.path.join(n, f + ".rsp"), 50)
