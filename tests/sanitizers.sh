@@ -37,7 +37,7 @@ run_tsan() {
     echo "--- TSan: concurrency suites"
     setup_tsan
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 AEAD_STRESS_SCALE=0.25 \
-        meson test -C build-tsan tls concurrency stress ex batch hostile quic --print-errorlogs --timeout-multiplier 10
+        meson test -C build-tsan tls concurrency stress ex batch hostile quic siv --print-errorlogs --timeout-multiplier 10
 }
 run_fault() {
     echo "--- fault-injection build: unit suites"
