@@ -4,7 +4,8 @@ Usage: python3 bench/plot.py OUT.png RESULT.json [RESULT.json ...]
 (bench/plot.sh installs matplotlib into a cache venv and passes bench/results/*.json.)
 
 Each panel is one benchmark (C library, Go, Python, Rust, rustls, QUIC packets from Rust and Python), time
-per seal (or per protected packet) against message size,
+per seal (or per protected packet) against message size; the AEAD families' panels (Python against pyca,
+Rust against RustCrypto) show the time ratio per family instead, from one interleaved run each,
 log-log, one line per implementation and libcrypto, so that where each option wins shows at a glance.
 Every JSON format written by the project's benchmarks is recognised by its shape; points are the
 benchmarks' own medians, nothing is recomputed here.
@@ -93,7 +94,32 @@ def quic_python_rows(doc):
                 yield "QUIC packet protect, Python (AES-128-GCM)", names.get(impl, impl), int(size), ns
 
 
+def families_python_rows(doc):
+    """bench_families.py: libaead / pyca time per family (encrypt), one line per family and libcrypto."""
+    ours = short_crypto(doc.get("library"))
+    for r in doc["rows"]:
+        if r["op"] == "encrypt":
+            for size, ratio in r["ratio"].items():
+                yield "Families, Python: libaead / pyca time (encrypt)", f"{r['family']}, {ours}", int(size), ratio
+
+
+SIZES = {"64 B": 64, "1 KiB": 1024, "16 KiB": 16384}
+
+
+def families_rust_rows(text):
+    """benches/families.rs's Markdown table: libaead / RustCrypto time per family (seal)."""
+    ours = short_crypto(text.splitlines()[0] if text else "")
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[1] == "seal" and cells[2] in SIZES:
+            ratio = float(re.search(r"([0-9.]+)x", cells[5]).group(1))
+            family = re.sub(r" \(.*\)$", "", cells[0])
+            yield "Families, Rust: libaead / RustCrypto time (seal)", f"{family}, {ours}", SIZES[cells[2]], ratio
+
+
 def rows_of(doc):
+    if isinstance(doc, str):
+        return families_rust_rows(doc)
     if isinstance(doc, list):
         return c_rows(doc)
     if "results" in doc and isinstance(doc["results"], dict) and "aioquic" in doc.get("meta", {}):
@@ -102,6 +128,8 @@ def rows_of(doc):
         return quic_rust_rows(doc)
     if "benchmarks" in doc and "config" in doc:
         return go_rows(doc)
+    if "rows" in doc and "pyca" in doc and "library" in doc:
+        return families_python_rows(doc)
     if "rows" in doc and "meta" in doc:
         return python_rows(doc)
     if "results" in doc and doc["results"] and "ns_per_record" in doc["results"][0]:
@@ -122,10 +150,11 @@ def main(argv):
     panels = defaultdict(lambda: defaultdict(dict))  # panel -> line -> bytes -> ns
     for path in argv[2:]:
         with open(path) as f:
-            for panel, line, size, ns in rows_of(json.load(f)):
+            doc = f.read() if path.endswith(".md") else json.load(f)
+            for panel, line, size, ns in rows_of(doc):
                 if size > 0 and ns > 0:
                     panels[panel][line][size] = ns
-    order = ["C", "Go", "Python", "Rust", "rustls", "QUIC"]
+    order = ["C", "Go", "Python", "Rust", "rustls", "QUIC", "Families,"]
     names = sorted(panels, key=lambda p: (order.index(p.split()[0]), p))
     cols = min(3, len(names))
     rows = (len(names) + cols - 1) // cols
@@ -133,12 +162,16 @@ def main(argv):
     for ax, name in zip(axes.flat, names):
         for line in sorted(panels[name]):
             pts = sorted(panels[name][line].items())
-            style = "-o" if "libaead" in line else "--s"
+            style = "-o" if "libaead" in line or name.startswith("Families,") else "--s"
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=4, label=line)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("message bytes")
-        ax.set_ylabel("ns per operation")
+        if name.startswith("Families,"):  # ratio panels: below 1, libaead is faster
+            ax.axhline(1.0, color="black", lw=0.8)
+            ax.set_ylabel("time ratio (libaead / peer), same run")
+        else:
+            ax.set_ylabel("ns per operation")
         ax.set_title(name, fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
