@@ -82,10 +82,11 @@ fn is_opt_in_and_described() {
     )
     .unwrap()
     .indicator();
-    assert_eq!(
-        t.aead_alg.fips(),
-        ind.seal_approved() && ind.open_approved()
-    );
+    let approved = ind.seal_approved() && ind.open_approved();
+    assert_eq!(t.aead_alg.fips(), approved);
+    // SP 800-38C: approved exactly when a FIPS provider serves it (as AES-GCM).
+    assert_eq!(approved, ind.fips_provider());
+    eprintln!("TLS13_AES_128_CCM_SHA256: aead fips() = {approved}");
     assert!(!t.fips(), "ring's hash and HKDF are not FIPS");
 }
 
