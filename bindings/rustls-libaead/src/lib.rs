@@ -1,14 +1,16 @@
 //! A [rustls] [`CryptoProvider`] whose record protection is **libaead**.
 //!
-//! Every AEAD cipher suite rustls knows is offered, with its record encryption and decryption
-//! done by libaead (one C call per record, nonce rules enforced inside the library):
+//! Every AEAD cipher suite of rustls's *ring* provider is offered, with its record encryption and
+//! decryption done by libaead (one C call per record, nonce rules enforced inside the library):
 //!
 //! * TLS 1.3: `TLS13_AES_128_GCM_SHA256`, `TLS13_AES_256_GCM_SHA384`,
 //!   `TLS13_CHACHA20_POLY1305_SHA256`;
 //! * TLS 1.2: `TLS_ECDHE_{ECDSA,RSA}_WITH_AES_{128,256}_GCM_SHA{256,384}` and
-//!   `TLS_ECDHE_{ECDSA,RSA}_WITH_CHACHA20_POLY1305_SHA256`.
+//!   `TLS_ECDHE_{ECDSA,RSA}_WITH_CHACHA20_POLY1305_SHA256`;
+//! * opt-in, not in [`provider`]: [`TLS13_AES_128_CCM_SHA256`] (TLS 1.3, AES-128-CCM; push it
+//!   onto a provider's `cipher_suites` to enable it; TCP only, no QUIC).
 //!
-//! The TLS 1.3 suites also carry QUIC packet protection (`Tls13CipherSuite.quic`, RFC 9001):
+//! Those three TLS 1.3 suites also carry QUIC packet protection (`Tls13CipherSuite.quic`, RFC 9001):
 //! packet keys are libaead `AEAD_POLICY_QUIC` contexts (nonce = IV XOR packet number checked
 //! inside the library, RFC 9001 key-usage limits), header protection is libaead's `aead_hp`; so
 //! quinn runs on [`provider`] (quinn still needs its own `rustls-ring` feature for Retry and
@@ -43,7 +45,7 @@ mod tls12;
 mod tls13;
 
 pub use quic::{forgeries as quic_forgeries, packet_keys as quic_packet_keys};
-pub use suites::{cipher_suites, suite_by_name};
+pub use suites::{cipher_suites, opt_in_cipher_suites, suite_by_name, TLS13_AES_128_CCM_SHA256};
 
 use rustls::crypto::CryptoProvider;
 
@@ -60,7 +62,8 @@ pub fn provider() -> CryptoProvider {
 }
 
 /// True when libaead's indicator (`aead_ctx_indicator`) reports both seals and opens approved
-/// for every AEAD algorithm [`provider`] offers.
+/// for every AEAD algorithm [`provider`] offers (the opt-in [`TLS13_AES_128_CCM_SHA256`] is not
+/// among them; its own `Tls13AeadAlgorithm::fips` asks the indicator the same way).
 ///
 /// This is what the suites' `Tls13AeadAlgorithm::fips` / `Tls12AeadAlgorithm::fips` return
 /// (per algorithm). `CryptoProvider::fips()` of [`provider`] is still `false`: *ring*, which

@@ -84,7 +84,9 @@ pub(crate) fn open_in_place(
         .map_err(open_error)
 }
 
-/// The key material of a direction, named by algorithm (`extract_keys`).
+/// The key material of a direction, named by algorithm (`extract_keys`). AES-128-CCM has no
+/// `ConnectionTrafficSecrets` variant in rustls 0.23.46 (src/suites.rs, the enum lists AES-128-GCM,
+/// AES-256-GCM and ChaCha20-Poly1305 only), so its keys cannot be extracted (kTLS and the like).
 pub(crate) fn traffic_secrets(
     alg: Algorithm,
     key: AeadKey,

@@ -32,6 +32,11 @@ impl Tls13Aead {
 pub(crate) static AES_128_GCM: Tls13Aead = Tls13Aead::new(Algorithm::Aes128Gcm);
 pub(crate) static AES_256_GCM: Tls13Aead = Tls13Aead::new(Algorithm::Aes256Gcm);
 pub(crate) static CHACHA20_POLY1305: Tls13Aead = Tls13Aead::new(Algorithm::ChaCha20Poly1305);
+/// TLS_AES_128_CCM_SHA256 (RFC 8446 section B.4): AES-128-CCM with a 12-byte nonce and a 16-byte
+/// tag, the nonce built as for every TLS 1.3 suite (libaead's `AEAD_POLICY_TLS13` takes it as for
+/// AES-GCM). `extract_keys` answers `UnsupportedOperationError`: rustls 0.23.46's
+/// `ConnectionTrafficSecrets` has no CCM variant (record::traffic_secrets).
+pub(crate) static AES_128_CCM: Tls13Aead = Tls13Aead::new(Algorithm::Aes128Ccm);
 
 impl Tls13AeadAlgorithm for Tls13Aead {
     fn encrypter(&self, key: AeadKey, iv: Iv) -> Box<dyn MessageEncrypter> {

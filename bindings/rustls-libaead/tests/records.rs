@@ -1,6 +1,7 @@
 //! Record level: libaead's encrypters and decrypters against rustls's *ring* ones (same key,
 //! IV and sequence numbers give the same bytes; each opens the other's records), nonce refusals
-//! as errors, and tampered or short records refused.
+//! as errors, and tampered or short records refused, for every suite (the opt-in
+//! TLS13_AES_128_CCM_SHA256 too; *ring* has no AES-CCM, tests/ccm.rs compares it with RustCrypto).
 mod common;
 
 use common::{bytes, keys, open, plain};
@@ -12,12 +13,19 @@ fn ours(name: &str) -> SupportedCipherSuite {
     rustls_libaead::suite_by_name(name).unwrap()
 }
 
-/// The suites whose key is 32 bytes: rustls's public `AeadKey` constructor only makes 32-byte
-/// keys, so AES-128-GCM is compared with *ring* through whole connections (tests/connections.rs).
-/// Only those the loaded OpenSSL providers serve (no ChaCha20-Poly1305 under a FIPS provider).
+/// Ours and *ring*'s, for every suite the loaded OpenSSL providers serve (no ChaCha20-Poly1305
+/// under a FIPS provider). AES-128 keys: common::aead_key.
 fn pairs() -> Vec<(SupportedCipherSuite, SupportedCipherSuite)> {
     let available = rustls_libaead::cipher_suites();
     let mut all = vec![
+        (
+            ours("TLS13_AES_128_GCM_SHA256"),
+            ring::TLS13_AES_128_GCM_SHA256,
+        ),
+        (
+            ours("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
+            ring::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        ),
         (
             ours("TLS13_AES_256_GCM_SHA384"),
             ring::TLS13_AES_256_GCM_SHA384,
@@ -36,7 +44,16 @@ fn pairs() -> Vec<(SupportedCipherSuite, SupportedCipherSuite)> {
         ),
     ];
     all.retain(|(a, _)| available.contains(a));
-    assert!(all.len() >= 2, "at least the AES-256-GCM suites");
+    assert!(all.len() >= 4, "at least the AES-GCM suites");
+    all
+}
+
+/// Ours alone: those of [`pairs`] and the opt-in suites (AES-128-CCM).
+fn suites() -> Vec<SupportedCipherSuite> {
+    let mut all: Vec<_> = pairs().into_iter().map(|(a, _)| a).collect();
+    let opt_in = rustls_libaead::opt_in_cipher_suites();
+    assert_eq!(opt_in, [*rustls_libaead::TLS13_AES_128_CCM_SHA256]);
+    all.extend(opt_in);
     all
 }
 
@@ -82,7 +99,7 @@ fn same_records_as_ring_and_each_opens_the_other() {
 
 #[test]
 fn refused_nonces_are_errors_and_consume_nothing() {
-    for (a, _) in pairs() {
+    for a in suites() {
         let (mut enc, _) = keys(a, 9);
         enc.encrypt(plain(ContentType::ApplicationData, b"first"), 5)
             .unwrap();
@@ -105,7 +122,7 @@ fn refused_nonces_are_errors_and_consume_nothing() {
 
 #[test]
 fn tampered_or_short_records_are_decrypt_errors() {
-    for (a, _) in pairs() {
+    for a in suites() {
         let (mut enc, mut dec) = keys(a, 21);
         let data = bytes(300, 3);
         let rec = enc
@@ -139,7 +156,7 @@ fn tampered_or_short_records_are_decrypt_errors() {
 fn oversized_fragments_are_refused_before_sealing() {
     // More than 2^14 bytes cannot be one TLS record (its length would not fit the AAD's and the
     // header's 16 bits for long enough inputs): refused, and no sequence number is consumed.
-    for (a, _) in pairs() {
+    for a in suites() {
         let (mut enc, mut dec) = keys(a, 33);
         let big = bytes(16385, 1);
         let err = enc

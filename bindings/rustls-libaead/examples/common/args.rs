@@ -64,6 +64,12 @@ impl Common {
                     ))
                 }
             };
+        // What may be selected: the provider's suites and, from libaead, the opt-in ones too
+        // (TLS13_AES_128_CCM_SHA256), which no provider offers unless asked.
+        let mut servable = provider.cipher_suites.clone();
+        if self.provider == "libaead" {
+            servable.extend(rustls_libaead::opt_in_cipher_suites());
+        }
         let mut versions = match self.version {
             Some(v) => vec![v],
             None => vec![&rustls::version::TLS13, &rustls::version::TLS12],
@@ -71,7 +77,7 @@ impl Common {
         if let Some(name) = &self.suite {
             let suite =
                 lookup(name).ok_or_else(|| format!("--suite: unknown cipher suite {name}"))?;
-            if !provider.cipher_suites.contains(&suite) {
+            if !servable.contains(&suite) {
                 return Err(format!(
                     "--suite: {name} is not available from the loaded OpenSSL providers"
                 ));

@@ -9,10 +9,12 @@ use rustls::crypto::cipher::{
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::quic::Tag;
 use rustls::{
     ClientConfig, ClientConnection, Connection, ContentType, ProtocolVersion, ServerConfig,
     ServerConnection, SupportedCipherSuite,
 };
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
@@ -259,25 +261,120 @@ pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
-/// Encrypter and decrypter of a suite for one key and IV (plus the TLS 1.2 extra key-block bytes).
+/// Keeps the packet and header-protection keys rustls derives for it, and nothing else: the only
+/// public way to get an `AeadKey` shorter than 32 bytes in rustls 0.23.46 (`AeadKey::from` takes
+/// `[u8; 32]`; `AeadKey::new` / `with_length` are crate-private, src/crypto/cipher.rs), since
+/// `quic::Keys::initial` derives keys of `aead_key_len()` bytes and hands them to the algorithm.
+struct KeyCatcher;
+
+thread_local! {
+    static CAUGHT: RefCell<Vec<AeadKey>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Never used: `Keys::initial` needs something to return.
+struct Unused;
+
+impl rustls::quic::Algorithm for KeyCatcher {
+    fn packet_key(&self, key: AeadKey, _iv: Iv) -> Box<dyn rustls::quic::PacketKey> {
+        CAUGHT.with(|c| c.borrow_mut().push(key));
+        Box::new(Unused)
+    }
+    fn header_protection_key(&self, key: AeadKey) -> Box<dyn rustls::quic::HeaderProtectionKey> {
+        CAUGHT.with(|c| c.borrow_mut().push(key));
+        Box::new(Unused)
+    }
+    fn aead_key_len(&self) -> usize {
+        16
+    }
+}
+
+impl rustls::quic::PacketKey for Unused {
+    fn encrypt_in_place(&self, _: u64, _: &[u8], _: &mut [u8]) -> Result<Tag, rustls::Error> {
+        unreachable!()
+    }
+    fn decrypt_in_place<'a>(
+        &self,
+        _: u64,
+        _: &[u8],
+        _: &'a mut [u8],
+    ) -> Result<&'a [u8], rustls::Error> {
+        unreachable!()
+    }
+    fn tag_len(&self) -> usize {
+        unreachable!()
+    }
+    fn confidentiality_limit(&self) -> u64 {
+        unreachable!()
+    }
+    fn integrity_limit(&self) -> u64 {
+        unreachable!()
+    }
+}
+
+impl rustls::quic::HeaderProtectionKey for Unused {
+    fn encrypt_in_place(&self, _: &[u8], _: &mut u8, _: &mut [u8]) -> Result<(), rustls::Error> {
+        unreachable!()
+    }
+    fn decrypt_in_place(&self, _: &[u8], _: &mut u8, _: &mut [u8]) -> Result<(), rustls::Error> {
+        unreachable!()
+    }
+    fn sample_len(&self) -> usize {
+        unreachable!()
+    }
+}
+
+/// A `len`-byte key (16 or 32) determined by `seed`: 32-byte keys are `bytes(32, seed)`; 16-byte
+/// ones are the QUIC v1 client initial packet key (HKDF-SHA256, *ring*'s) for the connection ID
+/// `bytes(8, seed)`, caught by [`KeyCatcher`]. The same seed gives the same key.
+pub fn aead_key(len: usize, seed: u64) -> AeadKey {
+    if len == 32 {
+        return AeadKey::from(<[u8; 32]>::try_from(bytes(32, seed)).unwrap());
+    }
+    assert_eq!(len, 16, "keys are 16 or 32 bytes");
+    let sha256 = rustls::crypto::ring::cipher_suite::TLS13_AES_128_GCM_SHA256
+        .tls13()
+        .unwrap();
+    CAUGHT.with(|c| c.borrow_mut().clear());
+    let _ = rustls::quic::Keys::initial(
+        rustls::quic::Version::V1,
+        sha256,
+        &KeyCatcher,
+        &bytes(8, seed),
+        rustls::Side::Client,
+    );
+    let key = CAUGHT.with(|c| c.borrow_mut().drain(..).next()).unwrap();
+    assert_eq!(key.as_ref().len(), 16);
+    key
+}
+
+/// The key length of a suite's AEAD.
+pub fn key_len(suite: SupportedCipherSuite) -> usize {
+    match suite {
+        SupportedCipherSuite::Tls13(s) => s.aead_alg.key_len(),
+        SupportedCipherSuite::Tls12(s) => s.aead_alg.key_block_shape().enc_key_len,
+    }
+}
+
+/// Encrypter and decrypter of a suite for one key ([`aead_key`]) and IV (plus the TLS 1.2 extra
+/// key-block bytes).
 pub fn keys(
     suite: SupportedCipherSuite,
     seed: u64,
 ) -> (Box<dyn MessageEncrypter>, Box<dyn MessageDecrypter>) {
-    let key: [u8; 32] = bytes(32, seed).try_into().unwrap();
+    let key = || aead_key(key_len(suite), seed);
     let iv: [u8; 12] = bytes(12, seed + 1).try_into().unwrap();
     match suite {
         SupportedCipherSuite::Tls13(s) => (
-            s.aead_alg.encrypter(AeadKey::from(key), Iv::from(iv)),
-            s.aead_alg.decrypter(AeadKey::from(key), Iv::from(iv)),
+            s.aead_alg.encrypter(key(), Iv::from(iv)),
+            s.aead_alg.decrypter(key(), Iv::from(iv)),
         ),
         SupportedCipherSuite::Tls12(s) => {
             let shape = s.aead_alg.key_block_shape();
             let fixed = &iv[..shape.fixed_iv_len];
             let extra = bytes(shape.explicit_nonce_len, seed + 2);
             (
-                s.aead_alg.encrypter(AeadKey::from(key), fixed, &extra),
-                s.aead_alg.decrypter(AeadKey::from(key), fixed),
+                s.aead_alg.encrypter(key(), fixed, &extra),
+                s.aead_alg.decrypter(key(), fixed),
             )
         }
     }
