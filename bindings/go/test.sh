@@ -13,10 +13,19 @@ cd "$GO_BINDING_DIR"
 echo "== Go $(go version | cut -d' ' -f3-), libaead $(pkg-config --modversion aead) from the $AEAD_SOURCE"
 if vendored_libcrypto; then
     echo "== vendored libcrypto: the coexistence test and AES-GCM-SIV (OpenSSL >= 3.2) are required"
-    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1
+    echo "== vendored libcrypto: empty AES-SIV messages (OpenSSL >= 3.5) are required"
+    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1 AEAD_REQUIRE_SIV_EMPTY=1
 else
     echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored); AES-GCM-SIV must be refused on OpenSSL < 3.2"
 fi
+# pyca's AES-SIV vectors (TestPycaAESSIV): the cryptography_vectors venv that tests/run-all.sh's unit
+# stage installs, when it exists (the test skips, saying so, without it).
+pyca_venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/pyca-vectors-48.0.0
+if [ -z "${AEAD_PYCA_VECTORS_DIR:-}" ] && [ -x "$pyca_venv/bin/python" ]; then
+    AEAD_PYCA_VECTORS_DIR=$("$pyca_venv/bin/python" -c 'import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))' 2>/dev/null) &&
+        export AEAD_PYCA_VECTORS_DIR || unset AEAD_PYCA_VECTORS_DIR
+fi
+echo "== pyca vectors: ${AEAD_PYCA_VECTORS_DIR:-none (TestPycaAESSIV skips)}"
 echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
 go mod download
 (cd bench && go mod download)
