@@ -2,6 +2,16 @@ package aead
 
 /*
 #include <aead.h>
+
+// goaead_seal_open_v is aead_seal_open_v without a nonce, the component array typed as bytes: cgo
+// checks a pointer argument whose type holds pointers at run time, and that check moves the Go
+// array to the heap (2 KiB a call). The array holds only pinned Go pointers (AESSIV.components), as
+// cgo's rules require; C reads it once, at the start of the call, and keeps nothing.
+static inline int64_t goaead_seal_open_v(aead_ctx *ctx, int op, const uint8_t *components, size_t count,
+                                         const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap) {
+	return aead_seal_open_v(ctx, op, NULL, 0, (const aead_buf *)(const void *)components, count, in, in_len,
+	                        out, out_cap);
+}
 */
 import "C"
 
@@ -10,6 +20,7 @@ import (
 	"errors"
 	"runtime"
 	"strconv"
+	"unsafe"
 )
 
 // AES-SIV (RFC 5297; aead.h "ABI 1.3", docs/algorithms.md): output SIV(16) || ciphertext, the
@@ -153,7 +164,9 @@ func (s *AESSIV) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, er
 // if wanted, is the last component (RFC 5297 section 3), so SealComponents(dst, p, ad, nonce) is
 // Seal(dst, nonce, p, ad) for a non-empty nonce. The nonce size of the AESSIV plays no part.
 //
-// One cgo call (aead_seal_open_v); the components' memory is pinned (runtime.Pinner) for the call.
+// One cgo call (aead_seal_open_v); the components' memory is pinned (runtime.Pinner) for the call:
+// no allocation with up to 5 separately allocated components (any number of sub-slices of one
+// buffer), and one per further 5-10 objects beyond (the Pinner's store; 126 objects: 5).
 // More than 126 components panics, as does any overlap of the output with a component or an
 // inexact one with the plaintext (exact in-place use, dst = plaintext[:0], works as in Seal).
 func (s *AESSIV) SealComponents(dst, plaintext []byte, components ...[]byte) []byte {
@@ -166,7 +179,7 @@ func (s *AESSIV) SealComponents(dst, plaintext []byte, components ...[]byte) []b
 	defer pin.Unpin()
 	count := s.components(&bufs, &pin, out, components)
 	moveForward(in, plaintext)
-	n := C.aead_seal_open_v(s.a.ctx, C.AEAD_SEAL, nil, 0, &bufs[0], C.size_t(count),
+	n := C.goaead_seal_open_v(s.a.ctx, C.AEAD_SEAL, sivArray(&bufs), C.size_t(count),
 		bytePtr(in), C.size_t(len(in)),
 		bytePtr(out), C.size_t(len(out)))
 	runtime.KeepAlive(s)
@@ -193,7 +206,7 @@ func (s *AESSIV) OpenComponents(dst, ciphertext []byte, components ...[]byte) ([
 	count := s.components(&bufs, &pin, out, components)
 	var tail [sivSize]byte
 	inPlace := saveTail(&tail, out, written, ciphertext)
-	n := C.aead_seal_open_v(s.a.ctx, C.AEAD_OPEN, nil, 0, &bufs[0], C.size_t(count),
+	n := C.goaead_seal_open_v(s.a.ctx, C.AEAD_OPEN, sivArray(&bufs), C.size_t(count),
 		bytePtr(ciphertext), C.size_t(len(ciphertext)),
 		bytePtr(written), C.size_t(len(written)))
 	runtime.KeepAlive(s)
@@ -202,8 +215,11 @@ func (s *AESSIV) OpenComponents(dst, ciphertext []byte, components ...[]byte) ([
 
 // components fills bufs from components (each slice header read once: what is checked is what C
 // gets), panicking if one overlaps out, and pins each component's memory: the array lives in Go
-// memory, and cgo lets Go memory passed to C hold Go pointers only when they are pinned.
+// memory, and cgo lets Go memory passed to C hold Go pointers only when they are pinned. A
+// component inside the previous pinned one's capacity is in the same object, already pinned (the
+// runtime.Pinner allocates beyond 5 pins: sub-slices of one buffer cost none).
 func (s *AESSIV) components(bufs *[sivMaxComponents]C.aead_buf, pin *runtime.Pinner, out []byte, components [][]byte) int {
+	var lo, hi uintptr // the pinned object known to hold [lo, hi)
 	for i := range components {
 		c := components[i]
 		if len(c) == 0 {
@@ -212,10 +228,18 @@ func (s *AESSIV) components(bufs *[sivMaxComponents]C.aead_buf, pin *runtime.Pin
 		if anyOverlap(out, c) {
 			panic(s.a.msg.overlapAAD)
 		}
-		pin.Pin(&c[0])
+		if p := uintptr(unsafe.Pointer(&c[0])); p < lo || p >= hi {
+			pin.Pin(&c[0])
+			lo, hi = p, p+uintptr(cap(c))
+		}
 		bufs[i] = C.aead_buf{data: (*C.uint8_t)(&c[0]), len: C.size_t(len(c))}
 	}
 	return len(components)
+}
+
+// sivArray is the component array as goaead_seal_open_v takes it.
+func sivArray(bufs *[sivMaxComponents]C.aead_buf) *C.uint8_t {
+	return (*C.uint8_t)(unsafe.Pointer(bufs))
 }
 
 // checkSeal makes crypto/cipher's checks of a Seal (the size and the output/plaintext overlap),
