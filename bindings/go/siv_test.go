@@ -293,6 +293,9 @@ func TestAESSIVSemantics(t *testing.T) {
 	if ind, ok := IndicatorOf(s); !ok || ind.Provider == "" || ind.SealApproved {
 		t.Fatalf("IndicatorOf: %+v %v", ind, ok)
 	}
+	if _, err := (Options{Properties: "fips=yes"}).NewAESSIV(key); !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatalf("fips=yes: %v, want ErrUnsupported (no FIPS provider has SIV)", err)
+	}
 	if p := recovered(func() { new(Batch).Seal(s, []Record{{}}) }); p == nil || !strings.Contains(p.(string), "AES-SIV") {
 		t.Fatalf("Batch of AES-SIV: %v", p)
 	}
