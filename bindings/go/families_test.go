@@ -262,6 +262,7 @@ func TestFamiliesUnderFIPSProperties(t *testing.T) {
 		"GCM-SIV":     func() (cipher.AEAD, error) { return fips.NewGCMSIV(make([]byte, 16)) },
 		"XChaCha":     func() (cipher.AEAD, error) { return fips.NewXChaCha20Poly1305(make([]byte, 32)) },
 		"XChaCha/rnd": func() (cipher.AEAD, error) { return fips.NewXChaCha20Poly1305WithRandomNonce(make([]byte, 32)) },
+		"AES-SIV":     func() (cipher.AEAD, error) { return sivAsAEAD(fips.NewAESSIV(make([]byte, 32))) },
 	} {
 		if a, err := f(); a != nil || !errors.Is(err, errors.ErrUnsupported) {
 			t.Errorf("%s with fips=yes: %v, %v", name, a, err)
@@ -295,9 +296,18 @@ func TestFamiliesUnderFIPS(t *testing.T) {
 		"OCB3":    func() (cipher.AEAD, error) { return NewOCB3(make([]byte, 16)) },
 		"GCM-SIV": func() (cipher.AEAD, error) { return NewGCMSIV(make([]byte, 16)) },
 		"XChaCha": func() (cipher.AEAD, error) { return NewXChaCha20Poly1305(make([]byte, 32)) },
+		"AES-SIV": func() (cipher.AEAD, error) { return sivAsAEAD(NewAESSIV(make([]byte, 64))) },
 	} {
 		if a, err := f(); a != nil || !errors.Is(err, errors.ErrUnsupported) {
 			t.Errorf("%s under FIPS: %v, %v", name, a, err)
 		}
 	}
+}
+
+// sivAsAEAD keeps a nil *AESSIV from becoming a non-nil cipher.AEAD.
+func sivAsAEAD(s *AESSIV, err error) (cipher.AEAD, error) {
+	if s == nil {
+		return nil, err
+	}
+	return s, err
 }
