@@ -1,6 +1,6 @@
 // Package aead is the Go binding of libaead: AES-GCM, ChaCha20-Poly1305, AES-CCM, AES-GCM-SIV,
-// AES-OCB3 and XChaCha20-Poly1305 through OpenSSL 3,
-// exposed as crypto/cipher.AEAD values.
+// AES-OCB3, XChaCha20-Poly1305 and AES-SIV through OpenSSL 3,
+// exposed as crypto/cipher.AEAD values (AES-SIV also with a vector of associated-data components).
 //
 // Every Seal and Open is exactly one cgo call (aead_seal_open) on a keyed C context that is
 // created once per AEAD value. A value returned by any constructor of this package is safe for
@@ -113,10 +113,10 @@ func init() {
 		abiErr = errors.New("aead: libaead ABI version " + strconv.Itoa(int(v)) +
 			" loaded, binding built for " + strconv.Itoa(C.AEAD_ABI_VERSION))
 	} else if v := uint32(C.aead_version_number()); v < C.AEAD_VERSION_NUMBER {
-		// A 1.0 library is refused by the dynamic loader (the LIBAEAD_1.1 symbols are missing); a
-		// 1.1 library loads but lacks 1.2's fork safety and read-once nonces (AEAD_ERR_FORKED).
+		// A library before 1.3 is refused by the dynamic loader (aead_seal_open_v, LIBAEAD_1.3, is
+		// missing) when linked; this check covers a library whose version number is older anyway.
 		abiErr = errors.New("aead: libaead " + strconv.Itoa(int(v)) + " loaded, binding needs " +
-			strconv.Itoa(C.AEAD_VERSION_NUMBER) + " (ABI 1.1, library 1.2)")
+			strconv.Itoa(C.AEAD_VERSION_NUMBER) + " (ABI 1.3, library 1.3: AES-SIV)")
 	}
 }
 

@@ -14,6 +14,8 @@ package aead
 #cgo nocallback aead_seal_open
 #cgo noescape aead_seal_open_many
 #cgo nocallback aead_seal_open_many
+#cgo noescape goaead_seal_open_v
+#cgo nocallback goaead_seal_open_v
 #cgo noescape aead_quic_protect
 #cgo nocallback aead_quic_protect
 #cgo noescape goaead_unprotect

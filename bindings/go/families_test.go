@@ -17,16 +17,20 @@ import (
 // read from Version() ("libaead 1.2.0 (OpenSSL 3.5.5 27 Jan 2026)"). AEAD_REQUIRE_GCM_SIV=1
 // (test.sh sets it on a -Dlibcrypto=vendored build) makes a libcrypto without it a failure whatever
 // the version text says.
-func gcmSIVExpected(t testing.TB) bool {
+func gcmSIVExpected(t testing.TB) bool { return opensslAtLeast(t, 3, 2, "AEAD_REQUIRE_GCM_SIV") }
+
+// opensslAtLeast reports whether the loaded libcrypto (from Version()) is OpenSSL major.minor or
+// newer; with the variable require set to 1 an older one fails the test.
+func opensslAtLeast(t testing.TB, major, minor int, require string) bool {
 	m := regexp.MustCompile(`OpenSSL (\d+)\.(\d+)\.`).FindStringSubmatch(Version())
 	if m == nil {
 		t.Fatalf("no OpenSSL version in %q", Version())
 	}
-	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[2])
-	want := major > 3 || (major == 3 && minor >= 2)
-	if os.Getenv("AEAD_REQUIRE_GCM_SIV") == "1" && !want {
-		t.Fatalf("AEAD_REQUIRE_GCM_SIV=1 but the loaded libcrypto is %q", Version())
+	got, _ := strconv.Atoi(m[1])
+	gotMinor, _ := strconv.Atoi(m[2])
+	want := got > major || (got == major && gotMinor >= minor)
+	if os.Getenv(require) == "1" && !want {
+		t.Fatalf("%s=1 but the loaded libcrypto is %q", require, Version())
 	}
 	return want
 }
@@ -258,6 +262,7 @@ func TestFamiliesUnderFIPSProperties(t *testing.T) {
 		"GCM-SIV":     func() (cipher.AEAD, error) { return fips.NewGCMSIV(make([]byte, 16)) },
 		"XChaCha":     func() (cipher.AEAD, error) { return fips.NewXChaCha20Poly1305(make([]byte, 32)) },
 		"XChaCha/rnd": func() (cipher.AEAD, error) { return fips.NewXChaCha20Poly1305WithRandomNonce(make([]byte, 32)) },
+		"AES-SIV":     func() (cipher.AEAD, error) { return sivAsAEAD(fips.NewAESSIV(make([]byte, 32))) },
 	} {
 		if a, err := f(); a != nil || !errors.Is(err, errors.ErrUnsupported) {
 			t.Errorf("%s with fips=yes: %v, %v", name, a, err)
@@ -291,9 +296,18 @@ func TestFamiliesUnderFIPS(t *testing.T) {
 		"OCB3":    func() (cipher.AEAD, error) { return NewOCB3(make([]byte, 16)) },
 		"GCM-SIV": func() (cipher.AEAD, error) { return NewGCMSIV(make([]byte, 16)) },
 		"XChaCha": func() (cipher.AEAD, error) { return NewXChaCha20Poly1305(make([]byte, 32)) },
+		"AES-SIV": func() (cipher.AEAD, error) { return sivAsAEAD(NewAESSIV(make([]byte, 64))) },
 	} {
 		if a, err := f(); a != nil || !errors.Is(err, errors.ErrUnsupported) {
 			t.Errorf("%s under FIPS: %v, %v", name, a, err)
 		}
 	}
+}
+
+// sivAsAEAD keeps a nil *AESSIV from becoming a non-nil cipher.AEAD.
+func sivAsAEAD(s *AESSIV, err error) (cipher.AEAD, error) {
+	if s == nil {
+		return nil, err
+	}
+	return s, err
 }

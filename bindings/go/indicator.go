@@ -50,6 +50,8 @@ func implOf(a cipher.AEAD) *aeadImpl {
 		return v
 	case *randomNonceAEAD:
 		return v.a
+	case *AESSIV:
+		return v.a
 	}
 	return nil
 }

@@ -13,10 +13,19 @@ cd "$GO_BINDING_DIR"
 echo "== Go $(go version | cut -d' ' -f3-), libaead $(pkg-config --modversion aead) from the $AEAD_SOURCE"
 if vendored_libcrypto; then
     echo "== vendored libcrypto: the coexistence test and AES-GCM-SIV (OpenSSL >= 3.2) are required"
-    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1
+    echo "== vendored libcrypto: empty AES-SIV messages (OpenSSL >= 3.5) are required"
+    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1 AEAD_REQUIRE_SIV_EMPTY=1
 else
     echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored); AES-GCM-SIV must be refused on OpenSSL < 3.2"
 fi
+# pyca's AES-SIV vectors (TestPycaAESSIV): the cryptography_vectors venv that tests/run-all.sh's unit
+# stage installs, when it exists (the test skips, saying so, without it).
+pyca_venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/pyca-vectors-48.0.0
+if [ -z "${AEAD_PYCA_VECTORS_DIR:-}" ] && [ -x "$pyca_venv/bin/python" ]; then
+    AEAD_PYCA_VECTORS_DIR=$("$pyca_venv/bin/python" -c 'import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))' 2>/dev/null) &&
+        export AEAD_PYCA_VECTORS_DIR || unset AEAD_PYCA_VECTORS_DIR
+fi
+echo "== pyca vectors: ${AEAD_PYCA_VECTORS_DIR:-none (TestPycaAESSIV skips)}"
 echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
 go mod download
 (cd bench && go mod download)
@@ -72,8 +81,8 @@ zero_allocs() {
     fi
 }
 zero_allocs '^Benchmark(AESGCM|ChaCha20Poly1305|GCMRandomNonce)$/./././^impl=libaead$' 20 "libaead benchmarks"
-echo "== zero allocations per Seal/Open of the 1.2 families (AES-GCM-SIV only where OpenSSL >= 3.2: the vendored build)"
-if vendored_libcrypto; then families_benchmarks=24; else families_benchmarks=18; fi
+echo "== zero allocations per Seal/Open of the 1.2 families and AES-SIV (AES-GCM-SIV only where OpenSSL >= 3.2: the vendored build)"
+if vendored_libcrypto; then families_benchmarks=30; else families_benchmarks=24; fi
 zero_allocs '^BenchmarkFamilies$/./././^impl=libaead$' "$families_benchmarks" "libaead family benchmarks"
 echo "== zero allocations per QUIC packet (one call and two calls, protect and unprotect, short run)"
 zero_allocs '^BenchmarkQUICPacket$/./././^impl=(onecall|twocall)$' 16 "libaead QUIC benchmarks"

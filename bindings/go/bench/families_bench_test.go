@@ -13,8 +13,9 @@ import (
 )
 
 // BenchmarkFamilies: the 1.2 families through libaead, and the pure-Go implementations the
-// differential tests use (impl=ref: pion/dtls ccm, ProtonMail/go-crypto ocb, x/crypto NewX), at
-// 64 B / 1 KiB / 16 KiB, 13-byte AAD, AES-128 (XChaCha: 32-byte key). GCM-SIV (libaead only: tink's
+// differential tests use (impl=ref: pion/dtls ccm, ProtonMail/go-crypto ocb, x/crypto NewX, tink-go's
+// AES-SIV), at 64 B / 1 KiB / 16 KiB, 13-byte AAD, AES-128 (XChaCha: 32-byte key; AES-SIV: AES-256-SIV,
+// the one key size tink has, 64 bytes). GCM-SIV (libaead only: tink's
 // API is not a cipher.AEAD) runs where the libcrypto has it (OpenSSL >= 3.2). test.sh checks that
 // every impl=libaead line is at 0 allocs/op.
 func BenchmarkFamilies(b *testing.B) {
@@ -39,6 +40,9 @@ func BenchmarkFamilies(b *testing.B) {
 		{"OCB3", 16, aead.NewOCB3, aesRef(ocb.NewOCB), true},
 		{"XChaCha20Poly1305", 32, aead.NewXChaCha20Poly1305, chacha20poly1305.NewX, true},
 		{"GCMSIV", 16, aead.NewGCMSIV, nil, false},
+		// AES-256-SIV without a nonce (S2V over the AAD and the message): tink-go's shape.
+		{"AESSIV", 64, func(k []byte) (cipher.AEAD, error) { return aead.NewAESSIVWithNonceSize(k, 0) },
+			func(k []byte) (cipher.AEAD, error) { return newTinkSIV(k) }, true},
 	}
 	for _, f := range families {
 		if _, err := f.ours(make([]byte, f.key)); err != nil {
