@@ -452,7 +452,9 @@ enum {
  *   most 127 strings, the plaintext being the last): more is AEAD_ERR_TOO_LONG. Each component and the
  *   plaintext at most AEAD_ONE_UPDATE_MAX bytes (else AEAD_ERR_TOO_LONG), the nonce too (else
  *   AEAD_ERR_NONCE_SIZE). tag_len 0 or 16; AEAD_POLICY_NONE only. aead_nonce_size gives 16 (the AEAD
- *   form's usual nonce); any length from 0 is accepted. An empty plaintext works on every libcrypto.
+ *   form's usual nonce); any length from 0 is accepted. An empty plaintext needs OpenSSL >= 3.5 (the
+ *   vendored build): before it, OpenSSL's SIV skips an empty payload and so neither makes nor checks a
+ *   SIV, and a seal or open of an empty message is AEAD_ERR_UNSUPPORTED (refused: nothing written).
  *   In place means the ciphertext lands where the plaintext was: seal with in == out + 16, open with
  *   out == in + 16 (as AEAD_POLICY_RANDOM_NONCE's layout); out == in is AEAD_ERR_OVERLAP here.
  *   OpenSSL's provider (the default provider of OpenSSL 3.0 and later; no FIPS provider has SIV) does
