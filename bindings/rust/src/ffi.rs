@@ -92,6 +92,64 @@ impl core::fmt::Debug for Record<'_> {
     }
 }
 
+/// The associated data of one call: one AAD (`aead_seal_open`) or components (`aead_seal_open_v`,
+/// ABI 1.3), the latter only ever made from [`Components`], whose borrows keep the data alive.
+#[derive(Clone, Copy)]
+pub(crate) enum Aad<'s> {
+    One(&'s [u8]),
+    V(&'s [sys::aead_buf]),
+}
+
+impl<'s> From<&'s [u8]> for Aad<'s> {
+    #[inline(always)]
+    fn from(aad: &'s [u8]) -> Self {
+        Aad::One(aad)
+    }
+}
+
+impl<'s, 'a: 's> From<&'s Components<'a>> for Aad<'s> {
+    #[inline(always)]
+    fn from(c: &'s Components<'a>) -> Self {
+        Aad::V(&c.bufs[..c.n])
+    }
+}
+
+/// Up to [`sys::AEAD_SIV_MAX_COMPONENTS`] associated-data components as the C ABI takes them,
+/// on the stack, each borrowed for `'a`.
+pub(crate) struct Components<'a> {
+    bufs: [sys::aead_buf; sys::AEAD_SIV_MAX_COMPONENTS],
+    n: usize,
+    _borrows: PhantomData<&'a [u8]>,
+}
+
+impl<'a> Components<'a> {
+    #[inline]
+    pub(crate) fn new() -> Self {
+        Components {
+            bufs: [sys::aead_buf { data: ptr::null(), len: 0 }; sys::AEAD_SIV_MAX_COMPONENTS],
+            n: 0,
+            _borrows: PhantomData,
+        }
+    }
+
+    /// Appends one; [`Error::TooLong`] (as the C call would say) past the most S2V takes.
+    #[inline]
+    pub(crate) fn push(&mut self, s: &'a [u8]) -> Result<(), Error> {
+        let slot = self.bufs.get_mut(self.n).ok_or(Error::TooLong)?;
+        *slot = sys::aead_buf { data: ptr_or_null(s), len: s.len() };
+        self.n += 1;
+        Ok(())
+    }
+
+    pub(crate) fn from_slices(parts: &[&'a [u8]]) -> Result<Self, Error> {
+        let mut c = Components::new();
+        for p in parts {
+            c.push(p)?;
+        }
+        Ok(c)
+    }
+}
+
 /// An owned `aead_ctx`. Freed on drop.
 pub(crate) struct Ctx(NonNull<sys::aead_ctx>);
 
@@ -246,54 +304,72 @@ impl Ctx {
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: Aad<'_>,
         input: *const u8,
         in_len: usize,
         out: *mut u8,
         cap: usize,
     ) -> i64 {
-        // SAFETY: nonce and aad are live slices (or NULL, 0); the rest is the caller's contract.
-        unsafe {
-            sys::aead_seal_open(
-                self.0.as_ptr(),
-                op,
-                ptr_or_null(nonce),
-                nonce.len(),
-                ptr_or_null(aad),
-                aad.len(),
-                input,
-                in_len,
-                out,
-                cap,
-            )
+        match aad {
+            // SAFETY: nonce and aad are live slices (or NULL, 0); the rest is the caller's contract.
+            Aad::One(aad) => unsafe {
+                sys::aead_seal_open(
+                    self.0.as_ptr(),
+                    op,
+                    ptr_or_null(nonce),
+                    nonce.len(),
+                    ptr_or_null(aad),
+                    aad.len(),
+                    input,
+                    in_len,
+                    out,
+                    cap,
+                )
+            },
+            // SAFETY: as above; `bufs` comes from a live Components, whose every entry is a slice
+            // (or NULL, 0) borrowed for at least as long as `bufs`. C reads the array once.
+            Aad::V(bufs) => unsafe {
+                sys::aead_seal_open_v(
+                    self.0.as_ptr(),
+                    op,
+                    ptr_or_null(nonce),
+                    nonce.len(),
+                    if bufs.is_empty() { ptr::null() } else { bufs.as_ptr() },
+                    bufs.len(),
+                    input,
+                    in_len,
+                    out,
+                    cap,
+                )
+            },
         }
     }
 
     /// One `aead_seal_open` call from `input` to a distinct `out` buffer. Returns the output length.
     #[inline]
-    pub(crate) fn seal_open(
+    pub(crate) fn seal_open<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         input: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let out_ptr = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
         // SAFETY: `input` is a live slice (or NULL, 0); `out` is an exclusive borrow, so it
         // overlaps none of the inputs.
-        let rc = unsafe { self.call(op, nonce, aad, ptr_or_null(input), input.len(), out_ptr, out.len()) };
+        let rc = unsafe { self.call(op, nonce, aad.into(), ptr_or_null(input), input.len(), out_ptr, out.len()) };
         check_len(rc, out.len())
     }
 
     /// One exact in-place call: input is `buf[..in_len]`, output goes to `buf` (capacity
     /// `buf.len()`). Returns the output length.
     #[inline]
-    pub(crate) fn seal_open_in_place(
+    pub(crate) fn seal_open_in_place<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         buf: &mut [u8],
         in_len: usize,
     ) -> Result<usize, Error> {
@@ -306,11 +382,11 @@ impl Ctx {
     /// other overlaps aead.h allows (anything else is refused with `AEAD_ERR_OVERLAP`).
     #[inline]
     #[allow(clippy::too_many_arguments)] // buffer + two offsets + the call's own arguments
-    pub(crate) fn seal_open_shifted(
+    pub(crate) fn seal_open_shifted<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         buf: &mut [u8],
         in_off: usize,
         in_len: usize,
@@ -328,24 +404,24 @@ impl Ctx {
         // SAFETY: input and output lie within the exclusive borrow `buf`; C reads
         // `in_len` bytes and writes at most `cap` bytes, both in bounds; the overlap is one aead.h
         // allows or refuses without writing.
-        let rc = unsafe { self.call(op, nonce, aad, in_ptr, in_len, out_ptr, cap) };
+        let rc = unsafe { self.call(op, nonce, aad.into(), in_ptr, in_len, out_ptr, cap) };
         check_len(rc, cap)
     }
 
     /// Like [`Ctx::seal_open`] into uninitialized memory; returns the initialized output prefix.
     #[inline]
-    pub(crate) fn seal_open_uninit<'o>(
+    pub(crate) fn seal_open_uninit<'o, 'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         input: &[u8],
         out: &'o mut [MaybeUninit<u8>],
     ) -> Result<&'o mut [u8], Error> {
         let cap = out.len();
         let out_ptr = if cap == 0 { ptr::null_mut() } else { out.as_mut_ptr().cast::<u8>() };
         // SAFETY: as in seal_open; C only writes to `out` (never reads it).
-        let rc = unsafe { self.call(op, nonce, aad, ptr_or_null(input), input.len(), out_ptr, cap) };
+        let rc = unsafe { self.call(op, nonce, aad.into(), ptr_or_null(input), input.len(), out_ptr, cap) };
         let n = check_len(rc, cap)?;
         if n == 0 {
             return Ok(&mut []);
@@ -356,11 +432,11 @@ impl Ctx {
 
     /// Appends the output of one call to `out` (reserving `max_out` bytes, no zero-fill).
     #[inline]
-    pub(crate) fn seal_open_append(
+    pub(crate) fn seal_open_append<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         input: &[u8],
         out: &mut Vec<u8>,
         max_out: usize,
