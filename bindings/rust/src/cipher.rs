@@ -1,4 +1,4 @@
-use crate::ffi::{self, Aad, Components, Ctx, Record};
+use crate::ffi::{self, Aad, Components, Ctx, Record, RecordV};
 use crate::{sys, Error, Indicator};
 use aead::inout::InOutBuf;
 use core::ffi::c_int;
@@ -166,6 +166,10 @@ pub(crate) const RANDOM_NONCE_LEN: usize = 12;
 ///   message bytes (uninitialized, so no zero-fill cost), on the heap above. The scratch only ever
 ///   holds ciphertext and tag, never plaintext; the extra cost is one `memcpy` of the message.
 ///
+/// AES-SIV ([`Algorithm::Aes128Siv`], ...) puts the tag first, `SIV || ciphertext`: its in-place
+/// seal moves the plaintext up by 16 bytes first (the C layout is `in == out + 16`), its open
+/// lands 16 bytes in and moves the plaintext down, and its detached scratch holds `SIV || ct`.
+///
 /// Never a partial output (aead.h): a refused call writes nothing; a failed open (wrong tag)
 /// leaves the written part of the output zeroed, also when decrypting in place.
 pub struct Cipher {
@@ -252,6 +256,20 @@ impl Cipher {
     /// Opens every record in one C call; see [`seal_many`](Cipher::seal_many).
     pub fn open_many(&self, records: &mut [Record<'_>]) -> usize {
         self.ctx.seal_open_many(sys::AEAD_OPEN, records)
+    }
+
+    /// Seals every record, each with its AAD as components, in one C call
+    /// (`aead_seal_open_many_v`, ABI 1.3): for each, in order, exactly what
+    /// [`seal_v_into`](Cipher::seal_v_into) would do, its outcome in [`RecordV::result`].
+    /// Returns how many succeeded. For AES-SIV this is pyca's `AESSIV.encrypt(data, [ad1, ...])`
+    /// over many messages in one crossing.
+    pub fn seal_many_v(&self, records: &mut [RecordV<'_>]) -> usize {
+        self.ctx.seal_open_many_v(sys::AEAD_SEAL, records)
+    }
+
+    /// Opens every record in one C call; see [`seal_many_v`](Cipher::seal_many_v).
+    pub fn open_many_v(&self, records: &mut [RecordV<'_>]) -> usize {
+        self.ctx.seal_open_many_v(sys::AEAD_OPEN, records)
     }
 
     /// The algorithm.

@@ -41,56 +41,119 @@ fn check_len(rc: i64, cap: usize) -> Result<usize, Error> {
 /// Longest OpenSSL property query aead_ctx_new_ex takes (aead.h).
 pub(crate) const MAX_PROPERTIES: usize = 255;
 
-/// One record of a batch call ([`crate::Cipher::seal_many`] / [`crate::Cipher::open_many`]):
-/// the arguments of one seal or open and, after the call, its result. Built from borrowed slices,
-/// so the batch cannot outlive or alias its buffers.
-#[repr(transparent)]
-pub struct Record<'a> {
-    raw: sys::aead_record,
-    _borrows: PhantomData<(&'a [u8], &'a mut [u8])>,
-}
-
-// SAFETY: a Record only holds the pointers of a `&[u8]` and a `&mut [u8]`, both Send + Sync.
-unsafe impl Send for Record<'_> {}
-unsafe impl Sync for Record<'_> {}
-
-impl<'a> Record<'a> {
-    /// A record reading `input` and writing into `out` (not run yet: [`Record::result`] is
-    /// [`Error::Arg`] until a batch call has processed it).
-    pub fn new(nonce: &'a [u8], aad: &'a [u8], input: &'a [u8], out: &'a mut [u8]) -> Self {
-        let out_cap = out.len();
-        let out = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
-        Record {
-            raw: sys::aead_record {
-                nonce: ptr_or_null(nonce),
-                nonce_len: nonce.len(),
-                aad: ptr_or_null(aad),
-                aad_len: aad.len(),
-                input: ptr_or_null(input),
-                in_len: input.len(),
-                out,
-                out_cap,
-                result: i64::from(sys::AEAD_ERR_ARG),
-            },
-            _borrows: PhantomData,
+/// A batch record type over one C record struct: the same constructor (`nonce`, the AAD in
+/// `$aad_ty`, `input`, `out`), `result()`, `Debug` and `Send + Sync` for both record kinds.
+macro_rules! batch_record {
+    (
+        $(#[$doc:meta])*
+        $name:ident($raw:ident), borrows $borrows:ty,
+        $(#[$new_doc:meta])*
+        new($aad:ident: $aad_ty:ty) => { $($field:ident: $value:expr),* $(,)? }
+    ) => {
+        $(#[$doc])*
+        #[repr(transparent)]
+        pub struct $name<'a> {
+            raw: sys::$raw,
+            _borrows: PhantomData<$borrows>,
         }
-    }
 
-    /// The record's outcome: the output length written to its `out`, or the error.
-    pub fn result(&self) -> Result<usize, Error> {
-        check_len(self.raw.result, self.raw.out_cap)
+        // SAFETY: a record only holds the pointers of shared borrows of Send + Sync data and of
+        // one `&mut [u8]`.
+        unsafe impl Send for $name<'_> {}
+        unsafe impl Sync for $name<'_> {}
+
+        impl<'a> $name<'a> {
+            $(#[$new_doc])*
+            #[doc = concat!("(Not run yet: [`", stringify!($name), "::result`] is [`Error::Arg`] until a batch call has processed it.)")]
+            pub fn new(nonce: &'a [u8], $aad: $aad_ty, input: &'a [u8], out: &'a mut [u8]) -> Self {
+                let out_cap = out.len();
+                let out = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
+                $name {
+                    raw: sys::$raw {
+                        nonce: ptr_or_null(nonce),
+                        nonce_len: nonce.len(),
+                        $($field: $value,)*
+                        input: ptr_or_null(input),
+                        in_len: input.len(),
+                        out,
+                        out_cap,
+                        result: i64::from(sys::AEAD_ERR_ARG),
+                    },
+                    _borrows: PhantomData,
+                }
+            }
+
+            /// The record's outcome: the output length written to its `out`, or the error.
+            pub fn result(&self) -> Result<usize, Error> {
+                check_len(self.raw.result, self.raw.out_cap)
+            }
+        }
+
+        impl core::fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("in_len", &self.raw.in_len)
+                    .field("out_cap", &self.raw.out_cap)
+                    .field("result", &self.result())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+batch_record!(
+    /// One record of a batch call ([`crate::Cipher::seal_many`] / [`crate::Cipher::open_many`]):
+    /// the arguments of one seal or open and, after the call, its result. Built from borrowed slices,
+    /// so the batch cannot outlive or alias its buffers.
+    Record(aead_record), borrows (&'a [u8], &'a mut [u8]),
+    /// A record reading `input` and writing into `out`.
+    new(aad: &'a [u8]) => { aad: ptr_or_null(aad), aad_len: aad.len() }
+);
+
+/// One associated-data component of a [`RecordV`] (`aead_buf`, ABI 1.3): a borrowed byte string,
+/// made with `Component::from(slice)` (or `.into()`).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct Component<'a> {
+    raw: sys::aead_buf,
+    _borrow: PhantomData<&'a [u8]>,
+}
+
+// SAFETY: a Component only holds the pointer of a `&[u8]`, which is Send + Sync.
+unsafe impl Send for Component<'_> {}
+unsafe impl Sync for Component<'_> {}
+
+impl<'a> From<&'a [u8]> for Component<'a> {
+    fn from(s: &'a [u8]) -> Self {
+        Component { raw: sys::aead_buf { data: ptr_or_null(s), len: s.len() }, _borrow: PhantomData }
     }
 }
 
-impl core::fmt::Debug for Record<'_> {
+impl<'a, const N: usize> From<&'a [u8; N]> for Component<'a> {
+    fn from(s: &'a [u8; N]) -> Self {
+        Component::from(&s[..])
+    }
+}
+
+impl core::fmt::Debug for Component<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Record")
-            .field("in_len", &self.raw.in_len)
-            .field("out_cap", &self.raw.out_cap)
-            .field("result", &self.result())
-            .finish_non_exhaustive()
+        f.debug_struct("Component").field("len", &self.raw.len).finish_non_exhaustive()
     }
 }
+
+batch_record!(
+    /// One record of a components batch ([`crate::Cipher::seal_many_v`] /
+    /// [`crate::Cipher::open_many_v`], `aead_seal_open_many_v`, ABI 1.3): the arguments of one
+    /// `seal_v_into` / `open_v_into` and, after the call, its result. Built from borrows, so the
+    /// batch cannot outlive or alias its buffers.
+    RecordV(aead_record_v), borrows (&'a [u8], &'a [Component<'a>], &'a mut [u8]),
+    /// A record reading `input` under the components `aad` (at most
+    /// [`sys::AEAD_SIV_MAX_COMPONENTS`] with the nonce, for AES-SIV) and writing into `out`.
+    new(aad: &'a [Component<'a>]) => {
+        aad: if aad.is_empty() { ptr::null() } else { aad.as_ptr().cast::<sys::aead_buf>() },
+        aad_count: aad.len(),
+    }
+);
 
 /// The associated data of one call: one AAD (`aead_seal_open`) or components (`aead_seal_open_v`,
 /// ABI 1.3), the latter only ever made from [`Components`], whose borrows keep the data alive.
@@ -288,6 +351,22 @@ impl Ctx {
         // outputs overlap no other record's buffers. The call writes only the `result` fields and
         // the outputs.
         let rc = unsafe { sys::aead_seal_open_many(self.0.as_ptr(), op, p, n) };
+        // Only AEAD_ERR_ARG is possible (NULL ctx, bad op), which cannot happen here.
+        usize::try_from(rc).unwrap_or(0)
+    }
+
+    /// `aead_seal_open_many_v` (ABI 1.3) over records whose pointers come from live borrows.
+    pub(crate) fn seal_open_many_v(&self, op: c_int, records: &mut [RecordV<'_>]) -> usize {
+        let (p, n) = if records.is_empty() {
+            (ptr::null_mut(), 0)
+        } else {
+            (records.as_mut_ptr().cast::<sys::aead_record_v>(), records.len())
+        };
+        // SAFETY: RecordV is repr(transparent) over aead_record_v, Component over aead_buf; each
+        // record's pointers come from shared (nonce, components, input) or exclusive (output)
+        // borrows that live as long as the record. The call writes only the `result` fields and
+        // the outputs.
+        let rc = unsafe { sys::aead_seal_open_many_v(self.0.as_ptr(), op, p, n) };
         // Only AEAD_ERR_ARG is possible (NULL ctx, bad op), which cannot happen here.
         usize::try_from(rc).unwrap_or(0)
     }

@@ -26,7 +26,8 @@
 //!   [`quic::HeaderProtectionKey`], and one C call per packet ([`quic::PacketKey::protect`] /
 //!   [`quic::PacketKey::unprotect`]).
 //! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
-//!   property queries, the FIPS [`Indicator`], batches of [`Record`]s).
+//!   property queries, the FIPS [`Indicator`], batches of [`Record`]s, and (ABI 1.3) the AAD as
+//!   components with batches of [`RecordV`]s).
 //!
 //! Every type is `Send + Sync`: the C context is documented safe for concurrent use by any number
 //! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
@@ -72,7 +73,7 @@ pub use families::{
     Aes256GcmSiv, Aes256Ocb3, Aes256SivAead, AesCcm, AesKeySize, AesOcb3, AesSivAead, CcmNonceSize, CcmTagSize,
     Ocb3NonceSize, SivKeySize,
 };
-pub use ffi::Record;
+pub use ffi::{Component, Record, RecordV};
 pub use indicator::Indicator;
 pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce, XChaCha20Poly1305RandomNonce};
 pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
