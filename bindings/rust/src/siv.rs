@@ -157,7 +157,7 @@ impl<K: SivKeySize> Siv<K> {
 
     /// Encrypts into `out` (at least `plaintext.len() + 16` bytes, else
     /// [`Error::BufferTooSmall`], nothing written): `SIV || ciphertext`; returns the length.
-    /// Zero-copy, no allocation.
+    /// Zero-copy, no allocation in Rust (libcrypto allocates its per-call copy of the keyed state).
     pub fn seal_into<I, T>(&self, headers: I, plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error>
     where
         I: IntoIterator<Item = T>,
