@@ -1,4 +1,4 @@
-use crate::ffi::{self, Ctx, Record};
+use crate::ffi::{self, Aad, Components, Ctx, Record, RecordV};
 use crate::{sys, Error, Indicator};
 use aead::inout::InOutBuf;
 use core::ffi::c_int;
@@ -36,6 +36,17 @@ pub enum Algorithm {
     Aes256Ocb3,
     /// XChaCha20-Poly1305 (library 1.2; 24-byte nonce; [`Policy::RandomNonce`] draws 24 bytes).
     XChaCha20Poly1305,
+    /// AES-SIV, RFC 5297 (library 1.3; 32-byte key: CMAC key then CTR key): output
+    /// `SIV(16) || ciphertext`, the tag first. Through `aead_seal_open` the components are
+    /// `[aad]` then the nonce if non-empty (RFC 5297 section 6, as `aes_siv::Aes128SivAead`); the
+    /// `_v` methods ([`Cipher::seal_v_into`]) take several. Any nonce length, tag 16,
+    /// [`Policy::None`] only; an empty message is [`Error::Unsupported`] below OpenSSL 3.5.
+    /// Not in FIPS providers.
+    Aes128Siv,
+    /// AES-SIV with a 48-byte key (two AES-192 keys; library 1.3).
+    Aes192Siv,
+    /// AES-SIV with a 64-byte key (two AES-256 keys; library 1.3).
+    Aes256Siv,
 }
 
 impl Algorithm {
@@ -55,7 +66,15 @@ impl Algorithm {
             Algorithm::Aes192Ocb3 => sys::AEAD_AES_192_OCB,
             Algorithm::Aes256Ocb3 => sys::AEAD_AES_256_OCB,
             Algorithm::XChaCha20Poly1305 => sys::AEAD_XCHACHA20_POLY1305,
+            Algorithm::Aes128Siv => sys::AEAD_AES_128_SIV,
+            Algorithm::Aes192Siv => sys::AEAD_AES_192_SIV,
+            Algorithm::Aes256Siv => sys::AEAD_AES_256_SIV,
         }
+    }
+
+    /// Whether this is AES-SIV (tag in front, AAD as S2V components).
+    pub fn is_siv(self) -> bool {
+        matches!(self, Algorithm::Aes128Siv | Algorithm::Aes192Siv | Algorithm::Aes256Siv)
     }
 
     /// Key length in bytes, as reported by the library (`aead_key_size`).
@@ -63,7 +82,8 @@ impl Algorithm {
         ffi::sizes(self.raw()).0
     }
 
-    /// Default nonce length in bytes (`aead_nonce_size`: 12, 24 for XChaCha20-Poly1305).
+    /// Default nonce length in bytes (`aead_nonce_size`: 12, 24 for XChaCha20-Poly1305, 16 for
+    /// AES-SIV, whose AEAD form takes any length).
     pub fn nonce_size(self) -> usize {
         ffi::sizes(self.raw()).1
     }
@@ -79,7 +99,8 @@ impl Algorithm {
             ChaCha20Poly1305 | XChaCha20Poly1305 => sys::AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT,
             Aes128Gcm | Aes192Gcm | Aes256Gcm => sys::AEAD_GCM_MAX_PLAINTEXT,
             // CCM is also bounded by its nonce length: the library refuses with TooLong.
-            Aes128Ccm | Aes192Ccm | Aes256Ccm | Aes128GcmSiv | Aes192GcmSiv | Aes256GcmSiv => sys::AEAD_ONE_UPDATE_MAX,
+            Aes128Ccm | Aes192Ccm | Aes256Ccm | Aes128GcmSiv | Aes192GcmSiv | Aes256GcmSiv | Aes128Siv | Aes192Siv
+            | Aes256Siv => sys::AEAD_ONE_UPDATE_MAX,
             Aes128Ocb3 | Aes192Ocb3 | Aes256Ocb3 => 1 << 36,
         }
     }
@@ -144,6 +165,10 @@ pub(crate) const RANDOM_NONCE_LEN: usize = 12;
 ///   scratch buffer holding `ciphertext || tag`: on the stack up to [`DETACHED_STACK_LIMIT`]
 ///   message bytes (uninitialized, so no zero-fill cost), on the heap above. The scratch only ever
 ///   holds ciphertext and tag, never plaintext; the extra cost is one `memcpy` of the message.
+///
+/// AES-SIV ([`Algorithm::Aes128Siv`], ...) puts the tag first, `SIV || ciphertext`: its in-place
+/// seal moves the plaintext up by 16 bytes first (the C layout is `in == out + 16`), its open
+/// lands 16 bytes in and moves the plaintext down, and its detached scratch holds `SIV || ct`.
 ///
 /// Never a partial output (aead.h): a refused call writes nothing; a failed open (wrong tag)
 /// leaves the written part of the output zeroed, also when decrypting in place.
@@ -233,6 +258,20 @@ impl Cipher {
         self.ctx.seal_open_many(sys::AEAD_OPEN, records)
     }
 
+    /// Seals every record, each with its AAD as components, in one C call
+    /// (`aead_seal_open_many_v`, ABI 1.3): for each, in order, exactly what
+    /// [`seal_v_into`](Cipher::seal_v_into) would do, its outcome in [`RecordV::result`].
+    /// Returns how many succeeded. For AES-SIV this is pyca's `AESSIV.encrypt(data, [ad1, ...])`
+    /// over many messages in one crossing.
+    pub fn seal_many_v(&self, records: &mut [RecordV<'_>]) -> usize {
+        self.ctx.seal_open_many_v(sys::AEAD_SEAL, records)
+    }
+
+    /// Opens every record in one C call; see [`seal_many_v`](Cipher::seal_many_v).
+    pub fn open_many_v(&self, records: &mut [RecordV<'_>]) -> usize {
+        self.ctx.seal_open_many_v(sys::AEAD_OPEN, records)
+    }
+
     /// The algorithm.
     pub fn algorithm(&self) -> Algorithm {
         self.alg
@@ -249,8 +288,8 @@ impl Cipher {
     }
 
     /// Seals `plaintext` into `out` as `ciphertext || tag` (`nonce || ciphertext || tag` under
-    /// [`Policy::RandomNonce`], whose `nonce` argument is empty); returns
-    /// `plaintext.len() + overhead()`.
+    /// [`Policy::RandomNonce`], whose `nonce` argument is empty; `SIV || ciphertext` for AES-SIV);
+    /// returns `plaintext.len() + overhead()`.
     /// `out` must hold at least that many bytes ([`Error::BufferTooSmall`] otherwise, nothing written).
     #[inline]
     pub fn seal_into(
@@ -263,8 +302,8 @@ impl Cipher {
         self.ctx.seal_open(sys::AEAD_SEAL, nonce, aad, plaintext, out)
     }
 
-    /// Opens `ciphertext || tag` (or the random-nonce layout) into `out`; returns the plaintext
-    /// length (`ciphertext.len() - overhead()`).
+    /// Opens `ciphertext || tag` (or the random-nonce layout, or AES-SIV's `SIV || ciphertext`)
+    /// into `out`; returns the plaintext length (`ciphertext.len() - overhead()`).
     /// On [`Error::Auth`] the written part of `out` is zeroed.
     #[inline]
     pub fn open_into(
@@ -277,11 +316,69 @@ impl Cipher {
         self.ctx.seal_open(sys::AEAD_OPEN, nonce, aad, ciphertext, out)
     }
 
+    /// As [`seal_into`](Cipher::seal_into) with the associated data as components, one
+    /// `aead_seal_open_v` call (ABI 1.3). AES-SIV gives S2V `aad[0]`, ..., then the nonce if it is
+    /// not empty (RFC 5297 section 3; an empty `aad` and nonce is S2V of the plaintext alone);
+    /// more than [`sys::AEAD_SIV_MAX_COMPONENTS`] components in all is [`Error::TooLong`]. Every
+    /// other algorithm takes at most one component (more is [`Error::Arg`]).
+    pub fn seal_v_into(
+        &self,
+        nonce: &[u8],
+        aad: &[&[u8]],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let c = Components::from_slices(aad)?;
+        self.ctx.seal_open(sys::AEAD_SEAL, nonce, &c, plaintext, out)
+    }
+
+    /// As [`open_into`](Cipher::open_into) with the associated data as components
+    /// (`aead_seal_open_v`, ABI 1.3; see [`seal_v_into`](Cipher::seal_v_into)).
+    pub fn open_v_into(
+        &self,
+        nonce: &[u8],
+        aad: &[&[u8]],
+        ciphertext: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        let c = Components::from_slices(aad)?;
+        self.ctx.seal_open(sys::AEAD_OPEN, nonce, &c, ciphertext, out)
+    }
+
+    /// [`seal_v_into`](Cipher::seal_v_into) into a new `Vec`.
+    pub fn seal_v(&self, nonce: &[u8], aad: &[&[u8]], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+        let c = Components::from_slices(aad)?;
+        let mut out = Vec::new();
+        self.seal_append_aad(nonce, (&c).into(), plaintext, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`open_v_into`](Cipher::open_v_into) into a new `Vec`.
+    pub fn open_v(&self, nonce: &[u8], aad: &[&[u8]], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
+        let c = Components::from_slices(aad)?;
+        let mut out = Vec::new();
+        self.open_append_aad(nonce, (&c).into(), ciphertext, &mut out)?;
+        Ok(out)
+    }
+
+    /// Bytes the C layout puts in front of the ciphertext, and so how far an in-place seal moves
+    /// the plaintext up: the drawn nonce under [`Policy::RandomNonce`], the SIV for AES-SIV.
+    fn front(&self) -> usize {
+        if self.policy == Policy::RandomNonce {
+            self.alg.random_nonce_len()
+        } else if self.alg.is_siv() {
+            sys::AEAD_SIV_SIZE
+        } else {
+            0
+        }
+    }
+
     /// Seals `buf[..plaintext_len]` in place; `buf` must have room for the tag after it.
     /// Returns the sealed length. [`Error::Arg`] if `plaintext_len > buf.len()`.
     /// Under [`Policy::RandomNonce`] `buf` needs `overhead()` (28; 40 for XChaCha20-Poly1305) spare
     /// bytes and the plaintext is first moved up by the nonce length (the C layout wants
-    /// `in == out + 12`, `+ 24` for XChaCha); a refused seal moves it back.
+    /// `in == out + 12`, `+ 24` for XChaCha); AES-SIV likewise moves it up by 16 (`SIV || ct`).
+    /// A refused seal moves it back.
     #[inline]
     pub fn seal_in_place(
         &self,
@@ -290,18 +387,29 @@ impl Cipher {
         buf: &mut [u8],
         plaintext_len: usize,
     ) -> Result<usize, Error> {
-        if self.policy != Policy::RandomNonce {
+        self.seal_in_place_aad(nonce, aad.into(), buf, plaintext_len)
+    }
+
+    #[inline]
+    pub(crate) fn seal_in_place_aad(
+        &self,
+        nonce: &[u8],
+        aad: Aad<'_>,
+        buf: &mut [u8],
+        plaintext_len: usize,
+    ) -> Result<usize, Error> {
+        let shift = self.front();
+        if shift == 0 {
             return self.ctx.seal_open_in_place(sys::AEAD_SEAL, nonce, aad, buf, plaintext_len);
         }
-        // The C layout puts the ciphertext 12 bytes after the plaintext's start (in == out + 12),
-        // so the plaintext moves up first, and back if the seal is refused.
+        // The C layout puts the ciphertext `shift` bytes after the plaintext's start
+        // (in == out + shift), so the plaintext moves up first, and back if the seal is refused.
         if plaintext_len > buf.len() {
             return Err(Error::Arg);
         }
         if buf.len() - plaintext_len < self.overhead() {
             return Err(Error::BufferTooSmall);
         }
-        let shift = self.alg.random_nonce_len();
         buf.copy_within(..plaintext_len, shift);
         let r = self.ctx.seal_open_shifted(sys::AEAD_SEAL, nonce, aad, buf, shift, plaintext_len, 0);
         if r.is_err() {
@@ -313,18 +421,23 @@ impl Cipher {
     /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is `buf[..n]` for the
     /// returned `n`. On [`Error::Auth`] the ciphertext part of `buf` is zeroed. Under
     /// [`Policy::RandomNonce`] the plaintext is opened to `buf[12..]` (`buf[24..]` for XChaCha),
-    /// then moved to the front.
+    /// AES-SIV's to `buf[16..]`, then moved to the front.
     #[inline]
     pub fn open_in_place(&self, nonce: &[u8], aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
+        self.open_in_place_aad(nonce, aad.into(), buf)
+    }
+
+    #[inline]
+    pub(crate) fn open_in_place_aad(&self, nonce: &[u8], aad: Aad<'_>, buf: &mut [u8]) -> Result<usize, Error> {
         let len = buf.len();
-        if self.policy != Policy::RandomNonce {
+        let shift = self.front();
+        if shift == 0 {
             return self.ctx.seal_open_in_place(sys::AEAD_OPEN, nonce, aad, buf, len);
         }
         if len < self.overhead() {
-            return Err(Error::Auth); // aead.h: shorter than nonce + tag; nothing written
+            return Err(Error::Auth); // aead.h: shorter than nonce + tag (or the SIV); nothing written
         }
-        // The plaintext lands 12 bytes in (out == in + 12), then moves to the front.
-        let shift = self.alg.random_nonce_len();
+        // The plaintext lands `shift` bytes in (out == in + shift), then moves to the front.
         let n = self.ctx.seal_open_shifted(sys::AEAD_OPEN, nonce, aad, buf, 0, len, shift)?;
         buf.copy_within(shift..shift + n, 0);
         Ok(n)
@@ -352,6 +465,16 @@ impl Cipher {
         plaintext: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<usize, Error> {
+        self.seal_append_aad(nonce, aad.into(), plaintext, out)
+    }
+
+    pub(crate) fn seal_append_aad(
+        &self,
+        nonce: &[u8],
+        aad: Aad<'_>,
+        plaintext: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<usize, Error> {
         self.check_len(plaintext.len())?;
         let max = self.sealed_len(plaintext.len())?;
         self.ctx.seal_open_append(sys::AEAD_SEAL, nonce, aad, plaintext, out, max)
@@ -363,6 +486,16 @@ impl Cipher {
         &self,
         nonce: &[u8],
         aad: &[u8],
+        ciphertext: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<usize, Error> {
+        self.open_append_aad(nonce, aad.into(), ciphertext, out)
+    }
+
+    pub(crate) fn open_append_aad(
+        &self,
+        nonce: &[u8],
+        aad: Aad<'_>,
         ciphertext: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<usize, Error> {
@@ -381,11 +514,20 @@ impl Cipher {
         aad: &[u8],
         buffer: &mut dyn aead::Buffer,
     ) -> Result<(), Error> {
+        self.seal_buffer_aad(nonce, aad.into(), buffer)
+    }
+
+    pub(crate) fn seal_buffer_aad(
+        &self,
+        nonce: &[u8],
+        aad: Aad<'_>,
+        buffer: &mut dyn aead::Buffer,
+    ) -> Result<(), Error> {
         let len = buffer.len();
         buffer
             .extend_from_slice(&ZERO_TAG[..self.overhead()])
             .map_err(|_| Error::BufferTooSmall)?;
-        match self.seal_in_place(nonce, aad, buffer.as_mut(), len) {
+        match self.seal_in_place_aad(nonce, aad, buffer.as_mut(), len) {
             Ok(_) => Ok(()),
             Err(e) => {
                 buffer.truncate(len);
@@ -403,7 +545,16 @@ impl Cipher {
         aad: &[u8],
         buffer: &mut dyn aead::Buffer,
     ) -> Result<(), Error> {
-        let n = self.open_in_place(nonce, aad, buffer.as_mut())?;
+        self.open_buffer_aad(nonce, aad.into(), buffer)
+    }
+
+    pub(crate) fn open_buffer_aad(
+        &self,
+        nonce: &[u8],
+        aad: Aad<'_>,
+        buffer: &mut dyn aead::Buffer,
+    ) -> Result<(), Error> {
+        let n = self.open_in_place_aad(nonce, aad, buffer.as_mut())?;
         buffer.truncate(n);
         Ok(())
     }
@@ -423,11 +574,11 @@ impl Cipher {
     }
 
     /// Seals `buf` (in place or in-out) writing the tag to `tag`: one C call through a scratch
-    /// buffer (see the type-level docs).
+    /// buffer (see the type-level docs). AES-SIV's scratch holds `SIV || ciphertext`.
     pub(crate) fn seal_detached(
         &self,
         nonce: &[u8],
-        aad: &[u8],
+        aad: Aad<'_>,
         mut buf: InOutBuf<'_, '_, u8>,
         tag: &mut [u8],
     ) -> Result<(), Error> {
@@ -435,43 +586,40 @@ impl Cipher {
         let len = buf.len();
         self.check_len(len)?;
         let total = len.checked_add(self.tag_len).ok_or(Error::TooLong)?;
+        let tag_first = self.alg.is_siv();
         if total <= SCRATCH {
             let mut scratch = [MaybeUninit::<u8>::uninit(); SCRATCH];
-            let sealed = self.ctx.seal_open_uninit(
-                sys::AEAD_SEAL,
-                nonce,
-                aad,
-                buf.get_in(),
-                &mut scratch[..total],
-            )?;
-            split_sealed(sealed, &mut buf, tag)
+            let sealed = self.ctx.seal_open_uninit(sys::AEAD_SEAL, nonce, aad, buf.get_in(), &mut scratch[..total])?;
+            split_sealed(sealed, tag_first, &mut buf, tag)
         } else {
             let mut v = Vec::new();
             self.ctx.seal_open_append(sys::AEAD_SEAL, nonce, aad, buf.get_in(), &mut v, total)?;
-            split_sealed(&v, &mut buf, tag)
+            split_sealed(&v, tag_first, &mut buf, tag)
         }
     }
 
     /// Opens `buf` (in place or in-out) against a detached `tag`: one C call whose input,
-    /// `ciphertext || tag`, is assembled in a scratch buffer (see the type-level docs).
+    /// `ciphertext || tag` (`tag || ciphertext` for AES-SIV), is assembled in a scratch buffer
+    /// (see the type-level docs).
     pub(crate) fn open_detached(
         &self,
         nonce: &[u8],
-        aad: &[u8],
+        aad: Aad<'_>,
         mut buf: InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> Result<(), Error> {
         let len = buf.len();
         self.check_len(len)?;
         let total = len.checked_add(tag.len()).ok_or(Error::TooLong)?;
+        let (first, second) = if self.alg.is_siv() { (tag, buf.get_in()) } else { (buf.get_in(), tag) };
         let n = if total <= SCRATCH {
             let mut scratch = [MaybeUninit::<u8>::uninit(); SCRATCH];
-            let input = ffi::concat_uninit(&mut scratch[..total], buf.get_in(), tag);
+            let input = ffi::concat_uninit(&mut scratch[..total], first, second);
             self.ctx.seal_open(sys::AEAD_OPEN, nonce, aad, input, buf.get_out())?
         } else {
             let mut input = Vec::with_capacity(total);
-            input.extend_from_slice(buf.get_in());
-            input.extend_from_slice(tag);
+            input.extend_from_slice(first);
+            input.extend_from_slice(second);
             self.ctx.seal_open(sys::AEAD_OPEN, nonce, aad, &input, buf.get_out())?
         };
         if n != len {
@@ -481,14 +629,20 @@ impl Cipher {
     }
 }
 
-/// Copies `ciphertext || tag` (one seal output) to the detached destinations.
+/// Copies one seal output, `ciphertext || tag` (`tag || ciphertext` when `tag_first`), to the
+/// detached destinations.
 #[inline(always)]
-fn split_sealed(sealed: &[u8], buf: &mut InOutBuf<'_, '_, u8>, tag: &mut [u8]) -> Result<(), Error> {
+fn split_sealed(sealed: &[u8], tag_first: bool, buf: &mut InOutBuf<'_, '_, u8>, tag: &mut [u8]) -> Result<(), Error> {
     let len = buf.len();
     if sealed.len() != len + tag.len() {
         return Err(Error::Crypto);
     }
-    let (ct, t) = sealed.split_at(len);
+    let (ct, t) = if tag_first {
+        let (t, ct) = sealed.split_at(tag.len());
+        (ct, t)
+    } else {
+        sealed.split_at(len)
+    };
     buf.get_out().copy_from_slice(ct);
     tag.copy_from_slice(t);
     Ok(())

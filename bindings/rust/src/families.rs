@@ -1,8 +1,10 @@
 //! RustCrypto-trait types of the library 1.2 families: AES-CCM and AES-OCB3 (generic over their
-//! typenum sizes, as the `ccm` and `ocb3` crates are) and AES-GCM-SIV (as `aes-gcm-siv`).
+//! typenum sizes, as the `ccm` and `ocb3` crates are) and AES-GCM-SIV (as `aes-gcm-siv`), and of
+//! library 1.3's AES-SIV AEAD form (as `aes_siv::SivAead`, generic over the nonce size).
 use crate::{Algorithm, Cipher, Error, Policy};
 use aead::array::ArraySize;
-use aead::consts::{U1, U10, U11, U12, U13, U14, U15, U16, U2, U24, U3, U32, U4, U5, U6, U7, U8, U9};
+use aead::array::typenum::{IsGreaterOrEqual, B1};
+use aead::consts::{U1, U10, U11, U12, U13, U14, U15, U16, U2, U24, U3, U32, U4, U48, U5, U6, U64, U7, U8, U9};
 use aead::Key;
 use core::marker::PhantomData;
 
@@ -11,7 +13,7 @@ mod sealed {
 }
 
 /// Marks the size parameters without owning them (`fn() -> T` keeps the type `Send + Sync`).
-type Sizes<T> = PhantomData<fn() -> T>;
+pub(crate) type Sizes<T> = PhantomData<fn() -> T>;
 
 /// AES key sizes (`U16`, `U24`, `U32`): which libaead algorithm each family uses for them.
 pub trait AesKeySize: ArraySize + sealed::Sealed {
@@ -34,6 +36,23 @@ impl AesKeySize for U24 {
 impl AesKeySize for U32 {
     const CCM: Algorithm = Algorithm::Aes256Ccm;
     const OCB3: Algorithm = Algorithm::Aes256Ocb3;
+}
+
+/// AES-SIV key sizes (`U32`, `U48`, `U64`: the CMAC key, then the CTR key, each half).
+pub trait SivKeySize: ArraySize + sealed::Sealed {
+    /// The libaead algorithm for this key size.
+    const SIV: Algorithm;
+}
+impl sealed::Sealed for U48 {}
+impl sealed::Sealed for U64 {}
+impl SivKeySize for U32 {
+    const SIV: Algorithm = Algorithm::Aes128Siv;
+}
+impl SivKeySize for U48 {
+    const SIV: Algorithm = Algorithm::Aes192Siv;
+}
+impl SivKeySize for U64 {
+    const SIV: Algorithm = Algorithm::Aes256Siv;
 }
 
 /// AES-CCM tag sizes: `U4`, `U6`, `U8`, `U10`, `U12`, `U14`, `U16` (as `ccm::TagSize`).
@@ -221,3 +240,35 @@ gcm_siv_type!(
     /// AES-256-GCM-SIV (RFC 8452; library 1.2), as `aes_gcm_siv::Aes256GcmSiv` (32-byte key).
     Aes256GcmSiv, Algorithm::Aes256GcmSiv, U32
 );
+
+/// AES-SIV's AEAD form (RFC 5297 section 6; library 1.3) with key size `K` (`U32`/`U48`/`U64`)
+/// and nonce size `N` (default `U16`, any of at least one byte): `aes_siv::SivAead<Aes128, Cmac,
+/// N>` with the block cipher replaced by the key size. Use the aliases [`Aes128SivAead`],
+/// [`Aes192SivAead`] (no RustCrypto counterpart) and [`Aes256SivAead`].
+///
+/// S2V runs over the components `[associated_data, nonce]`, as `aes_siv::Aes128SivAead` and
+/// Wycheproof's `aead_aes_siv_cmac`; the tag (the synthetic IV) comes first:
+/// `TAG_POSITION = Prefix`, so `Aead::encrypt` returns `SIV(16) || ciphertext`, byte for byte the
+/// RustCrypto output, and `encrypt_in_place` / `decrypt_in_place` are one C call in the buffer
+/// (the message moves by 16 bytes, as RustCrypto's does). Deterministic: the same nonce, AAD and
+/// message give the same output, and a repeated nonce reveals only that equality.
+/// For several AAD components see [`siv::Siv`](crate::siv::Siv).
+///
+/// Plaintext and AAD at most `INT_MAX` bytes ([`Error::TooLong`]). **An empty message** is
+/// [`Error::Unsupported`] (`aead::Error` through the traits) on a libcrypto older than OpenSSL 3.5
+/// (its SIV skips an empty payload); the `vendored` feature builds 3.5. Not in FIPS providers.
+/// `Send + Sync`; every operation is one C call (which copies the keyed state inside libcrypto:
+/// AES-SIV's one allocation per call); a failed decryption zeroes the written output.
+pub struct AesSivAead<K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1> = U16> {
+    inner: Cipher,
+    _sizes: Sizes<(K, N)>,
+}
+/// AES-SIV-CMAC-256 AEAD (two AES-128 keys, 32 bytes), nonce size `N` (default 16): `aes_siv::Aes128SivAead`.
+pub type Aes128SivAead<N = U16> = AesSivAead<U32, N>;
+/// AES-SIV-CMAC-384 AEAD (two AES-192 keys, 48 bytes), nonce size `N` (default 16).
+pub type Aes192SivAead<N = U16> = AesSivAead<U48, N>;
+/// AES-SIV-CMAC-512 AEAD (two AES-256 keys, 64 bytes), nonce size `N` (default 16): `aes_siv::Aes256SivAead`.
+pub type Aes256SivAead<N = U16> = AesSivAead<U64, N>;
+
+generic_type!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, "AesSivAead", K, K::SIV, 16);
+aead_inout!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, N, U16, Prefix);

@@ -41,54 +41,175 @@ fn check_len(rc: i64, cap: usize) -> Result<usize, Error> {
 /// Longest OpenSSL property query aead_ctx_new_ex takes (aead.h).
 pub(crate) const MAX_PROPERTIES: usize = 255;
 
-/// One record of a batch call ([`crate::Cipher::seal_many`] / [`crate::Cipher::open_many`]):
-/// the arguments of one seal or open and, after the call, its result. Built from borrowed slices,
-/// so the batch cannot outlive or alias its buffers.
-#[repr(transparent)]
-pub struct Record<'a> {
-    raw: sys::aead_record,
-    _borrows: PhantomData<(&'a [u8], &'a mut [u8])>,
+/// A batch record type over one C record struct: the same constructor (`nonce`, the AAD in
+/// `$aad_ty`, `input`, `out`), `result()`, `Debug` and `Send + Sync` for both record kinds.
+macro_rules! batch_record {
+    (
+        $(#[$doc:meta])*
+        $name:ident($raw:ident), borrows $borrows:ty,
+        $(#[$new_doc:meta])*
+        new($aad:ident: $aad_ty:ty) => { $($field:ident: $value:expr),* $(,)? }
+    ) => {
+        $(#[$doc])*
+        #[repr(transparent)]
+        pub struct $name<'a> {
+            raw: sys::$raw,
+            _borrows: PhantomData<$borrows>,
+        }
+
+        // SAFETY: a record only holds the pointers of shared borrows of Send + Sync data and of
+        // one `&mut [u8]`.
+        unsafe impl Send for $name<'_> {}
+        unsafe impl Sync for $name<'_> {}
+
+        impl<'a> $name<'a> {
+            $(#[$new_doc])*
+            #[doc = concat!("(Not run yet: [`", stringify!($name), "::result`] is [`Error::Arg`] until a batch call has processed it.)")]
+            pub fn new(nonce: &'a [u8], $aad: $aad_ty, input: &'a [u8], out: &'a mut [u8]) -> Self {
+                let out_cap = out.len();
+                let out = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
+                $name {
+                    raw: sys::$raw {
+                        nonce: ptr_or_null(nonce),
+                        nonce_len: nonce.len(),
+                        $($field: $value,)*
+                        input: ptr_or_null(input),
+                        in_len: input.len(),
+                        out,
+                        out_cap,
+                        result: i64::from(sys::AEAD_ERR_ARG),
+                    },
+                    _borrows: PhantomData,
+                }
+            }
+
+            /// The record's outcome: the output length written to its `out`, or the error.
+            pub fn result(&self) -> Result<usize, Error> {
+                check_len(self.raw.result, self.raw.out_cap)
+            }
+        }
+
+        impl core::fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("in_len", &self.raw.in_len)
+                    .field("out_cap", &self.raw.out_cap)
+                    .field("result", &self.result())
+                    .finish_non_exhaustive()
+            }
+        }
+    };
 }
 
-// SAFETY: a Record only holds the pointers of a `&[u8]` and a `&mut [u8]`, both Send + Sync.
-unsafe impl Send for Record<'_> {}
-unsafe impl Sync for Record<'_> {}
+batch_record!(
+    /// One record of a batch call ([`crate::Cipher::seal_many`] / [`crate::Cipher::open_many`]):
+    /// the arguments of one seal or open and, after the call, its result. Built from borrowed slices,
+    /// so the batch cannot outlive or alias its buffers.
+    Record(aead_record), borrows (&'a [u8], &'a mut [u8]),
+    /// A record reading `input` and writing into `out`.
+    new(aad: &'a [u8]) => { aad: ptr_or_null(aad), aad_len: aad.len() }
+);
 
-impl<'a> Record<'a> {
-    /// A record reading `input` and writing into `out` (not run yet: [`Record::result`] is
-    /// [`Error::Arg`] until a batch call has processed it).
-    pub fn new(nonce: &'a [u8], aad: &'a [u8], input: &'a [u8], out: &'a mut [u8]) -> Self {
-        let out_cap = out.len();
-        let out = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
-        Record {
-            raw: sys::aead_record {
-                nonce: ptr_or_null(nonce),
-                nonce_len: nonce.len(),
-                aad: ptr_or_null(aad),
-                aad_len: aad.len(),
-                input: ptr_or_null(input),
-                in_len: input.len(),
-                out,
-                out_cap,
-                result: i64::from(sys::AEAD_ERR_ARG),
-            },
+/// One associated-data component of a [`RecordV`] (`aead_buf`, ABI 1.3): a borrowed byte string,
+/// made with `Component::from(slice)` (or `.into()`).
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct Component<'a> {
+    raw: sys::aead_buf,
+    _borrow: PhantomData<&'a [u8]>,
+}
+
+// SAFETY: a Component only holds the pointer of a `&[u8]`, which is Send + Sync.
+unsafe impl Send for Component<'_> {}
+unsafe impl Sync for Component<'_> {}
+
+impl<'a> From<&'a [u8]> for Component<'a> {
+    fn from(s: &'a [u8]) -> Self {
+        Component { raw: sys::aead_buf { data: ptr_or_null(s), len: s.len() }, _borrow: PhantomData }
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for Component<'a> {
+    fn from(s: &'a [u8; N]) -> Self {
+        Component::from(&s[..])
+    }
+}
+
+impl core::fmt::Debug for Component<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Component").field("len", &self.raw.len).finish_non_exhaustive()
+    }
+}
+
+batch_record!(
+    /// One record of a components batch ([`crate::Cipher::seal_many_v`] /
+    /// [`crate::Cipher::open_many_v`], `aead_seal_open_many_v`, ABI 1.3): the arguments of one
+    /// `seal_v_into` / `open_v_into` and, after the call, its result. Built from borrows, so the
+    /// batch cannot outlive or alias its buffers.
+    RecordV(aead_record_v), borrows (&'a [u8], &'a [Component<'a>], &'a mut [u8]),
+    /// A record reading `input` under the components `aad` (at most
+    /// [`sys::AEAD_SIV_MAX_COMPONENTS`] with the nonce, for AES-SIV) and writing into `out`.
+    new(aad: &'a [Component<'a>]) => {
+        aad: if aad.is_empty() { ptr::null() } else { aad.as_ptr().cast::<sys::aead_buf>() },
+        aad_count: aad.len(),
+    }
+);
+
+/// The associated data of one call: one AAD (`aead_seal_open`) or components (`aead_seal_open_v`,
+/// ABI 1.3), the latter only ever made from [`Components`], whose borrows keep the data alive.
+#[derive(Clone, Copy)]
+pub(crate) enum Aad<'s> {
+    One(&'s [u8]),
+    V(&'s [sys::aead_buf]),
+}
+
+impl<'s> From<&'s [u8]> for Aad<'s> {
+    #[inline(always)]
+    fn from(aad: &'s [u8]) -> Self {
+        Aad::One(aad)
+    }
+}
+
+impl<'s, 'a: 's> From<&'s Components<'a>> for Aad<'s> {
+    #[inline(always)]
+    fn from(c: &'s Components<'a>) -> Self {
+        Aad::V(&c.bufs[..c.n])
+    }
+}
+
+/// Up to [`sys::AEAD_SIV_MAX_COMPONENTS`] associated-data components as the C ABI takes them,
+/// on the stack, each borrowed for `'a`.
+pub(crate) struct Components<'a> {
+    bufs: [sys::aead_buf; sys::AEAD_SIV_MAX_COMPONENTS],
+    n: usize,
+    _borrows: PhantomData<&'a [u8]>,
+}
+
+impl<'a> Components<'a> {
+    #[inline]
+    pub(crate) fn new() -> Self {
+        Components {
+            bufs: [sys::aead_buf { data: ptr::null(), len: 0 }; sys::AEAD_SIV_MAX_COMPONENTS],
+            n: 0,
             _borrows: PhantomData,
         }
     }
 
-    /// The record's outcome: the output length written to its `out`, or the error.
-    pub fn result(&self) -> Result<usize, Error> {
-        check_len(self.raw.result, self.raw.out_cap)
+    /// Appends one; [`Error::TooLong`] (as the C call would say) past the most S2V takes.
+    #[inline]
+    pub(crate) fn push(&mut self, s: &'a [u8]) -> Result<(), Error> {
+        let slot = self.bufs.get_mut(self.n).ok_or(Error::TooLong)?;
+        *slot = sys::aead_buf { data: ptr_or_null(s), len: s.len() };
+        self.n += 1;
+        Ok(())
     }
-}
 
-impl core::fmt::Debug for Record<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Record")
-            .field("in_len", &self.raw.in_len)
-            .field("out_cap", &self.raw.out_cap)
-            .field("result", &self.result())
-            .finish_non_exhaustive()
+    pub(crate) fn from_slices(parts: &[&'a [u8]]) -> Result<Self, Error> {
+        let mut c = Components::new();
+        for p in parts {
+            c.push(p)?;
+        }
+        Ok(c)
     }
 }
 
@@ -234,6 +355,22 @@ impl Ctx {
         usize::try_from(rc).unwrap_or(0)
     }
 
+    /// `aead_seal_open_many_v` (ABI 1.3) over records whose pointers come from live borrows.
+    pub(crate) fn seal_open_many_v(&self, op: c_int, records: &mut [RecordV<'_>]) -> usize {
+        let (p, n) = if records.is_empty() {
+            (ptr::null_mut(), 0)
+        } else {
+            (records.as_mut_ptr().cast::<sys::aead_record_v>(), records.len())
+        };
+        // SAFETY: RecordV is repr(transparent) over aead_record_v, Component over aead_buf; each
+        // record's pointers come from shared (nonce, components, input) or exclusive (output)
+        // borrows that live as long as the record. The call writes only the `result` fields and
+        // the outputs.
+        let rc = unsafe { sys::aead_seal_open_many_v(self.0.as_ptr(), op, p, n) };
+        // Only AEAD_ERR_ARG is possible (NULL ctx, bad op), which cannot happen here.
+        usize::try_from(rc).unwrap_or(0)
+    }
+
     /// The one C call every method below makes. The nonce and AAD come from slices; the input and
     /// output pointers are the caller's, with the caller's own safety argument.
     ///
@@ -246,54 +383,72 @@ impl Ctx {
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: Aad<'_>,
         input: *const u8,
         in_len: usize,
         out: *mut u8,
         cap: usize,
     ) -> i64 {
-        // SAFETY: nonce and aad are live slices (or NULL, 0); the rest is the caller's contract.
-        unsafe {
-            sys::aead_seal_open(
-                self.0.as_ptr(),
-                op,
-                ptr_or_null(nonce),
-                nonce.len(),
-                ptr_or_null(aad),
-                aad.len(),
-                input,
-                in_len,
-                out,
-                cap,
-            )
+        match aad {
+            // SAFETY: nonce and aad are live slices (or NULL, 0); the rest is the caller's contract.
+            Aad::One(aad) => unsafe {
+                sys::aead_seal_open(
+                    self.0.as_ptr(),
+                    op,
+                    ptr_or_null(nonce),
+                    nonce.len(),
+                    ptr_or_null(aad),
+                    aad.len(),
+                    input,
+                    in_len,
+                    out,
+                    cap,
+                )
+            },
+            // SAFETY: as above; `bufs` comes from a live Components, whose every entry is a slice
+            // (or NULL, 0) borrowed for at least as long as `bufs`. C reads the array once.
+            Aad::V(bufs) => unsafe {
+                sys::aead_seal_open_v(
+                    self.0.as_ptr(),
+                    op,
+                    ptr_or_null(nonce),
+                    nonce.len(),
+                    if bufs.is_empty() { ptr::null() } else { bufs.as_ptr() },
+                    bufs.len(),
+                    input,
+                    in_len,
+                    out,
+                    cap,
+                )
+            },
         }
     }
 
     /// One `aead_seal_open` call from `input` to a distinct `out` buffer. Returns the output length.
     #[inline]
-    pub(crate) fn seal_open(
+    pub(crate) fn seal_open<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         input: &[u8],
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let out_ptr = if out.is_empty() { ptr::null_mut() } else { out.as_mut_ptr() };
         // SAFETY: `input` is a live slice (or NULL, 0); `out` is an exclusive borrow, so it
         // overlaps none of the inputs.
-        let rc = unsafe { self.call(op, nonce, aad, ptr_or_null(input), input.len(), out_ptr, out.len()) };
+        let rc = unsafe { self.call(op, nonce, aad.into(), ptr_or_null(input), input.len(), out_ptr, out.len()) };
         check_len(rc, out.len())
     }
 
     /// One exact in-place call: input is `buf[..in_len]`, output goes to `buf` (capacity
     /// `buf.len()`). Returns the output length.
     #[inline]
-    pub(crate) fn seal_open_in_place(
+    pub(crate) fn seal_open_in_place<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         buf: &mut [u8],
         in_len: usize,
     ) -> Result<usize, Error> {
@@ -306,11 +461,11 @@ impl Ctx {
     /// other overlaps aead.h allows (anything else is refused with `AEAD_ERR_OVERLAP`).
     #[inline]
     #[allow(clippy::too_many_arguments)] // buffer + two offsets + the call's own arguments
-    pub(crate) fn seal_open_shifted(
+    pub(crate) fn seal_open_shifted<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         buf: &mut [u8],
         in_off: usize,
         in_len: usize,
@@ -328,24 +483,24 @@ impl Ctx {
         // SAFETY: input and output lie within the exclusive borrow `buf`; C reads
         // `in_len` bytes and writes at most `cap` bytes, both in bounds; the overlap is one aead.h
         // allows or refuses without writing.
-        let rc = unsafe { self.call(op, nonce, aad, in_ptr, in_len, out_ptr, cap) };
+        let rc = unsafe { self.call(op, nonce, aad.into(), in_ptr, in_len, out_ptr, cap) };
         check_len(rc, cap)
     }
 
     /// Like [`Ctx::seal_open`] into uninitialized memory; returns the initialized output prefix.
     #[inline]
-    pub(crate) fn seal_open_uninit<'o>(
+    pub(crate) fn seal_open_uninit<'o, 'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         input: &[u8],
         out: &'o mut [MaybeUninit<u8>],
     ) -> Result<&'o mut [u8], Error> {
         let cap = out.len();
         let out_ptr = if cap == 0 { ptr::null_mut() } else { out.as_mut_ptr().cast::<u8>() };
         // SAFETY: as in seal_open; C only writes to `out` (never reads it).
-        let rc = unsafe { self.call(op, nonce, aad, ptr_or_null(input), input.len(), out_ptr, cap) };
+        let rc = unsafe { self.call(op, nonce, aad.into(), ptr_or_null(input), input.len(), out_ptr, cap) };
         let n = check_len(rc, cap)?;
         if n == 0 {
             return Ok(&mut []);
@@ -356,11 +511,11 @@ impl Ctx {
 
     /// Appends the output of one call to `out` (reserving `max_out` bytes, no zero-fill).
     #[inline]
-    pub(crate) fn seal_open_append(
+    pub(crate) fn seal_open_append<'x>(
         &self,
         op: c_int,
         nonce: &[u8],
-        aad: &[u8],
+        aad: impl Into<Aad<'x>>,
         input: &[u8],
         out: &mut Vec<u8>,
         max_out: usize,

@@ -11,6 +11,10 @@
 //!   [`Aes256GcmSiv`] (OpenSSL >= 3.2: see their docs for how an older libcrypto is reported),
 //!   [`Aes128Ocb3`]`<N = U12>` (as `ocb3::Ocb3`), and [`XChaCha20Poly1305`] (24-byte nonce;
 //!   [`XChaCha20Poly1305RandomNonce`] draws them).
+//! * Library 1.3, AES-SIV (RFC 5297): [`Aes128SivAead`]`<N = U16>` / [`Aes256SivAead`] (as
+//!   `aes_siv::Aes128SivAead`: output `tag || ciphertext`) and [`siv::Aes128Siv`] (as
+//!   `aes_siv::siv::Aes128Siv`: `encrypt(headers, plaintext)` with any number of headers, one C
+//!   call); 192-bit keys too. An empty message needs OpenSSL >= 3.5.
 //! * [`Tls12Aead`] and [`Tls13Aead`] seal records under the TLS nonce policies and return a typed
 //!   [`Error`] on nonce misuse ([`Error::NonceOrder`], [`Error::NonceExhausted`],
 //!   [`Error::NoncePrefix`], [`Error::AadSize`]).
@@ -22,7 +26,8 @@
 //!   [`quic::HeaderProtectionKey`], and one C call per packet ([`quic::PacketKey::protect`] /
 //!   [`quic::PacketKey::unprotect`]).
 //! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
-//!   property queries, the FIPS [`Indicator`], batches of [`Record`]s).
+//!   property queries, the FIPS [`Indicator`], batches of [`Record`]s, and (ABI 1.3) the AAD as
+//!   components with batches of [`RecordV`]s).
 //!
 //! Every type is `Send + Sync`: the C context is documented safe for concurrent use by any number
 //! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
@@ -56,6 +61,7 @@ mod ffi;
 mod indicator;
 pub mod quic;
 mod random_nonce;
+pub mod siv;
 pub mod sys;
 mod tls;
 mod typed;
@@ -63,10 +69,11 @@ mod typed;
 pub use cipher::{Algorithm, Cipher, Policy, DETACHED_STACK_LIMIT};
 pub use error::Error;
 pub use families::{
-    Aes128Ccm, Aes128GcmSiv, Aes128Ocb3, Aes192Ccm, Aes192GcmSiv, Aes192Ocb3, Aes256Ccm, Aes256GcmSiv, Aes256Ocb3,
-    AesCcm, AesKeySize, AesOcb3, CcmNonceSize, CcmTagSize, Ocb3NonceSize,
+    Aes128Ccm, Aes128GcmSiv, Aes128Ocb3, Aes128SivAead, Aes192Ccm, Aes192GcmSiv, Aes192Ocb3, Aes192SivAead, Aes256Ccm,
+    Aes256GcmSiv, Aes256Ocb3, Aes256SivAead, AesCcm, AesKeySize, AesOcb3, AesSivAead, CcmNonceSize, CcmTagSize,
+    Ocb3NonceSize, SivKeySize,
 };
-pub use ffi::Record;
+pub use ffi::{Component, Record, RecordV};
 pub use indicator::Indicator;
 pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce, XChaCha20Poly1305RandomNonce};
 pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
@@ -78,7 +85,7 @@ pub fn abi_version() -> u32 {
     ffi::abi_version()
 }
 
-/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10200.
+/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10300.
 pub fn version_number() -> u32 {
     ffi::version_number()
 }

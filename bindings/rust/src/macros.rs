@@ -52,11 +52,18 @@ macro_rules! context_queries {
 
 /// `AeadCore`, `AeadInOut` and the zero-copy `seal_into` / `open_into` for a type with
 /// `fn ctx(&self) -> Result<&Cipher, Error>` (every operation is one C call). The generics (with
-/// their bounds) go in brackets: `aead_inout!([K: AesKeySize] AesOcb3<K>, U12, U16)`.
+/// their bounds) go in brackets: `aead_inout!([K: AesKeySize] AesOcb3<K>, U12, U16)`. An
+/// optional last argument `Prefix` puts the tag first (AES-SIV), as the C output does.
 macro_rules! aead_inout {
     ([$($g:tt)*] $ty:ty, $nonce:ty, $tag:ty) => {
+        aead_inout!([$($g)*] $ty, $nonce, $tag, Postfix, "`ciphertext || tag`");
+    };
+    ([$($g:tt)*] $ty:ty, $nonce:ty, $tag:ty, Prefix) => {
+        aead_inout!([$($g)*] $ty, $nonce, $tag, Prefix, "`tag || ciphertext`, the SIV first");
+    };
+    ([$($g:tt)*] $ty:ty, $nonce:ty, $tag:ty, $pos:ident, $layout:literal) => {
         impl<$($g)*> $ty {
-            /// Seals `plaintext` into `out` (`ciphertext || tag`), zero-copy; returns the length.
+            #[doc = concat!("Seals `plaintext` into `out` (", $layout, "), zero-copy; returns the length.")]
             #[inline]
             pub fn seal_into(
                 &self,
@@ -68,7 +75,7 @@ macro_rules! aead_inout {
                 self.ctx()?.seal_into(nonce.as_slice(), aad, plaintext, out)
             }
 
-            /// Opens `ciphertext || tag` into `out`, zero-copy; returns the plaintext length.
+            #[doc = concat!("Opens ", $layout, " into `out`, zero-copy; returns the plaintext length.")]
             #[inline]
             pub fn open_into(
                 &self,
@@ -84,7 +91,7 @@ macro_rules! aead_inout {
         impl<$($g)*> aead::AeadCore for $ty {
             type NonceSize = $nonce;
             type TagSize = $tag;
-            const TAG_POSITION: aead::TagPosition = aead::TagPosition::Postfix;
+            const TAG_POSITION: aead::TagPosition = aead::TagPosition::$pos;
         }
 
         impl<$($g)*> aead::AeadInOut for $ty {
@@ -95,7 +102,7 @@ macro_rules! aead_inout {
                 buffer: aead::inout::InOutBuf<'_, '_, u8>,
             ) -> aead::Result<aead::Tag<Self>> {
                 let mut tag = aead::Tag::<Self>::default();
-                self.ctx()?.seal_detached(nonce.as_slice(), associated_data, buffer, &mut tag)?;
+                self.ctx()?.seal_detached(nonce.as_slice(), associated_data.into(), buffer, &mut tag)?;
                 Ok(tag)
             }
 
@@ -106,7 +113,7 @@ macro_rules! aead_inout {
                 buffer: aead::inout::InOutBuf<'_, '_, u8>,
                 tag: &aead::Tag<Self>,
             ) -> aead::Result<()> {
-                Ok(self.ctx()?.open_detached(nonce.as_slice(), associated_data, buffer, tag)?)
+                Ok(self.ctx()?.open_detached(nonce.as_slice(), associated_data.into(), buffer, tag)?)
             }
 
             /// One C call in the buffer: grows it by the tag length, seals in place.

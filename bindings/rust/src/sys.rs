@@ -9,10 +9,10 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
-/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.2.0
-/// (ABI 1.1 plus `AEAD_ERR_FORKED`, and ABI 1.2's QUIC packet protection, symbol version
-/// `LIBAEAD_1.2`).
-pub const AEAD_VERSION_NUMBER: u32 = 10200;
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.3.0
+/// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
+/// `LIBAEAD_1.2`, and ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`).
+pub const AEAD_VERSION_NUMBER: u32 = 10300;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
@@ -120,6 +120,43 @@ pub const AEAD_XCHACHA20_POLY1305: c_int = 14;
 pub const AEAD_ONE_UPDATE_MAX: u64 = 2147483647;
 pub const AEAD_XCHACHA20_POLY1305_NONCE: usize = 24;
 
+/// ABI 1.3 (library 1.3.0): AES-SIV (RFC 5297), keys 32/48/64 (CMAC key, then CTR key). Output
+/// `SIV(16) || ciphertext` (tag first); in place is seal with `in == out + 16`, open with
+/// `out == in + 16`. `aead_seal_open` passes S2V the components `[aad]` then the nonce if
+/// `nonce_len > 0` (RFC 5297 section 6's AEAD form); `aead_seal_open_v` passes `aad[0..count)`
+/// then the nonce. An empty message is `AEAD_ERR_UNSUPPORTED` below OpenSSL 3.5. No FIPS provider.
+pub const AEAD_AES_128_SIV: c_int = 15;
+pub const AEAD_AES_192_SIV: c_int = 16;
+pub const AEAD_AES_256_SIV: c_int = 17;
+/// The most S2V components (the nonce included) one SIV call takes; more is `AEAD_ERR_TOO_LONG`.
+pub const AEAD_SIV_MAX_COMPONENTS: usize = 126;
+/// Length of AES-SIV's synthetic IV, the tag at the front of its output.
+pub const AEAD_SIV_SIZE: usize = 16;
+
+/// ABI 1.3: one associated-data component (`data` may be NULL when `len` is 0).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct aead_buf {
+    pub data: *const u8,
+    pub len: usize,
+}
+
+/// ABI 1.3: one record of `aead_seal_open_many_v`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct aead_record_v {
+    pub nonce: *const u8,
+    pub nonce_len: usize,
+    pub aad: *const aead_buf,
+    pub aad_count: usize,
+    pub input: *const u8,
+    pub in_len: usize,
+    pub out: *mut u8,
+    pub out_cap: usize,
+    /// Written by the call: what `aead_seal_open_v` would have returned for this record.
+    pub result: i64,
+}
+
 extern "C" {
     pub fn aead_ctx_new(
         ctx_out: *mut *mut aead_ctx,
@@ -209,5 +246,26 @@ extern "C" {
         pn_offset: usize,
         packet_len: usize,
         pn_out: *mut u64,
+    ) -> i64;
+
+    // ABI 1.3 (symbol version LIBAEAD_1.3): AAD as components (AES-SIV's S2V vector).
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_seal_open_v(
+        ctx: *mut aead_ctx,
+        op: c_int,
+        nonce: *const u8,
+        nonce_len: usize,
+        aad: *const aead_buf,
+        aad_count: usize,
+        input: *const u8,
+        in_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    pub fn aead_seal_open_many_v(
+        ctx: *mut aead_ctx,
+        op: c_int,
+        records: *mut aead_record_v,
+        count: usize,
     ) -> i64;
 }

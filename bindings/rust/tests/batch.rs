@@ -3,6 +3,7 @@
 //! in their own record, and TLS sequences are checked record by record in array order.
 mod common;
 
+use common::huge::Huge;
 use common::{key_len, reference_seal, Rng, ALGS};
 use libaead::{tls13_nonce, Algorithm, Cipher, Error, Policy, Record, Tls13Aead};
 
@@ -100,49 +101,6 @@ fn tls_sequences_checked_per_record() {
     assert_eq!(t.cipher().seal_many(&mut []), 0);
     let mut o = [0u8; 20];
     assert_eq!(Record::new(&[], &[], &[], &mut o).result(), Err(Error::Arg));
-}
-
-/// A read-only, never-backed anonymous mapping (`PROT_READ`, `MAP_NORESERVE`): reading it gives
-/// zero pages, it costs no memory. Unmapped on drop.
-struct Huge {
-    ptr: *mut libc::c_void,
-    len: usize,
-}
-
-impl Huge {
-    /// The largest of 64, 32 or 16 TiB the address space gives us (a test failure if none).
-    fn map() -> Huge {
-        for shift in [46u32, 45, 44] {
-            let len = 1usize << shift;
-            // SAFETY: a fresh anonymous mapping; nothing else refers to it.
-            let ptr = unsafe {
-                libc::mmap(
-                    core::ptr::null_mut(),
-                    len,
-                    libc::PROT_READ,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                    -1,
-                    0,
-                )
-            };
-            if ptr != libc::MAP_FAILED {
-                return Huge { ptr, len };
-            }
-        }
-        panic!("no 16 TiB read-only mapping: {}", std::io::Error::last_os_error());
-    }
-
-    fn bytes(&self) -> &[u8] {
-        // SAFETY: the mapping is readable for `len` bytes while self lives, and never written.
-        unsafe { core::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) }
-    }
-}
-
-impl Drop for Huge {
-    fn drop(&mut self) {
-        // SAFETY: our own mapping, unmapped once.
-        unsafe { libc::munmap(self.ptr, self.len) };
-    }
 }
 
 /// Batches whose summed input lengths exceed `usize::MAX` (every record reads the same huge

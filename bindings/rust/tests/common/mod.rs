@@ -2,6 +2,7 @@
 use std::path::PathBuf;
 
 pub mod diff;
+pub mod huge;
 
 /// `../shared/vectors` relative to the repository root (two levels above this crate), or
 /// `$AEAD_VECTORS_DIR`. Panics (the test fails, it is not skipped) if it is missing.
