@@ -108,7 +108,7 @@ SIZES = {"64 B": 64, "1 KiB": 1024, "16 KiB": 16384}
 
 def families_rust_rows(text):
     """benches/families.rs's Markdown table: libaead / RustCrypto time per family (seal)."""
-    ours = short_crypto(text.splitlines()[0] if text else "")
+    ours = short_crypto(text)  # the first "OpenSSL x.y.z" in the file: its libaead line
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 6 and cells[1] == "seal" and cells[2] in SIZES:
