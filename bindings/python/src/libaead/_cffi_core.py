@@ -35,6 +35,8 @@ _TOO_LONG = int(_lib.AEAD_ERR_TOO_LONG)
 _LIMIT = min(int(_lib.AEAD_GCM_MAX_PLAINTEXT), int(_lib.AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT),
              int(_lib.AEAD_ONE_UPDATE_MAX))
 _MAXSIZE = sys.maxsize
+# The ``buf`` argument of the calls that return new objects (an _into call's buf=None is a TypeError).
+_NO_BUF: Any = object()
 _CDATA = _ffi.CData
 
 # Return values are written straight into a freshly created ``bytes`` object that nothing else
@@ -129,7 +131,7 @@ def _many(obj: Any, op: int, nonces: Optional[Sequence[Buffer]], datas: Sequence
         aads = tuple(associated_datas) if associated_datas is not None else None
         if (nonce_list is not None and len(nonce_list) != count) or (aads is not None and len(aads) != count):
             raise ValueError(LENGTHS)
-        out = _writable(buf) if buf is not None else None
+        out = _writable(buf) if buf is not _NO_BUF else None
         keep.append(out)
         records = _ffi.new("aead_record[]", count)
         total = 0
@@ -353,13 +355,13 @@ class CffiCore:
     def encrypt_many(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """encrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 1, nonces, datas, associated_datas, None, self._tag)
+        result: List[bytes] = _many(self, 1, nonces, datas, associated_datas, _NO_BUF, self._tag)
         return result
 
     def decrypt_many(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """decrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 2, nonces, datas, associated_datas, None, self._tag)
+        result: List[bytes] = _many(self, 2, nonces, datas, associated_datas, _NO_BUF, self._tag)
         return result
 
     def encrypt_many_into(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
@@ -386,7 +388,7 @@ def _random_nonce_call(obj: Any, op: int, data: Buffer, associated_data: Optiona
             else associated_data if type(associated_data) is bytes
             else _from_buffer(associated_data)
         )
-        out = _writable(buf) if buf is not None else None
+        out = _writable(buf) if buf is not _NO_BUF else None
         n = len(d_)
         overhead: int = obj.OVERHEAD
         out_len = n + overhead if op == 1 else n - overhead
@@ -423,12 +425,12 @@ class CffiRandomNonceCore:
 
     def encrypt(self, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."""
-        result: bytes = _random_nonce_call(self, 1, data, associated_data, None)
+        result: bytes = _random_nonce_call(self, 1, data, associated_data, _NO_BUF)
         return result
 
     def decrypt(self, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
         """Verifies nonce || ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."""
-        result: bytes = _random_nonce_call(self, 2, data, associated_data, None)
+        result: bytes = _random_nonce_call(self, 2, data, associated_data, _NO_BUF)
         return result
 
     def encrypt_into(self, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
@@ -445,13 +447,13 @@ class CffiRandomNonceCore:
     def encrypt_many(self, datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """encrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 1, None, datas, associated_datas, None, self.OVERHEAD)
+        result: List[bytes] = _many(self, 1, None, datas, associated_datas, _NO_BUF, self.OVERHEAD)
         return result
 
     def decrypt_many(self, datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:
         """decrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _many(self, 2, None, datas, associated_datas, None, self.OVERHEAD)
+        result: List[bytes] = _many(self, 2, None, datas, associated_datas, _NO_BUF, self.OVERHEAD)
         return result
 
     def encrypt_many_into(self, datas: Sequence[Buffer], associated_datas: Optional[Sequence[Optional[Buffer]]],
@@ -557,7 +559,7 @@ def _siv_call(obj: Any, op: int, data: Buffer, associated_data: Any, buf: Any) -
         d_ = data if type(data) is bytes else _from_buffer(data)
         if associated_data is not None and not isinstance(associated_data, list):
             raise not_a_list(associated_data)
-        out = _writable(buf) if buf is not None else None
+        out = _writable(buf) if buf is not _NO_BUF else None
         n = len(d_)
         out_len = _siv_check(obj, op, n)
         if out is not None and len(out) != out_len:
@@ -601,7 +603,7 @@ def _siv_many(obj: Any, op: int, datas: Sequence[Buffer], associated_datas: Any,
         aads = tuple(associated_datas) if associated_datas is not None else None
         if aads is not None and len(aads) != count:
             raise ValueError(LENGTHS)
-        out = _writable(buf) if buf is not None else None
+        out = _writable(buf) if buf is not _NO_BUF else None
         keep.append(out)
         records = _ffi.new("aead_record_v[]", count)
         lists = []
@@ -651,12 +653,12 @@ class CffiSivCore:
 
     def encrypt(self, data: Buffer, associated_data: Optional[List[Buffer]]) -> bytes:
         """Returns SIV(16) || ciphertext; associated_data is a list of components (or None)."""
-        result: bytes = _siv_call(self, 1, data, associated_data, None)
+        result: bytes = _siv_call(self, 1, data, associated_data, _NO_BUF)
         return result
 
     def decrypt(self, data: Buffer, associated_data: Optional[List[Buffer]]) -> bytes:
         """Verifies SIV || ciphertext and returns the plaintext; raises InvalidTag on any failure."""
-        result: bytes = _siv_call(self, 2, data, associated_data, None)
+        result: bytes = _siv_call(self, 2, data, associated_data, _NO_BUF)
         return result
 
     def encrypt_into(self, data: Buffer, associated_data: Optional[List[Buffer]], buf: Buffer) -> int:
@@ -673,13 +675,13 @@ class CffiSivCore:
     def encrypt_many(self, datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[List[Buffer]]]]) -> List[bytes]:
         """encrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _siv_many(self, 1, datas, associated_datas, None)
+        result: List[bytes] = _siv_many(self, 1, datas, associated_datas, _NO_BUF)
         return result
 
     def decrypt_many(self, datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[List[Buffer]]]]) -> List[bytes]:
         """decrypt of every record in one C call; returns a list of bytes."""
-        result: List[bytes] = _siv_many(self, 2, datas, associated_datas, None)
+        result: List[bytes] = _siv_many(self, 2, datas, associated_datas, _NO_BUF)
         return result
 
     def encrypt_many_into(self, datas: Sequence[Buffer],
