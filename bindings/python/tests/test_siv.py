@@ -383,3 +383,15 @@ def test_pickling_and_copy_refused():
     obj = libaead.AESSIV(os.urandom(32))
     with pytest.raises(TypeError):
         pickle.dumps(obj)
+
+
+def test_refused_on_a_library_before_1_3(monkeypatch):
+    """The class needs aead_seal_open_v (library 1.3.0): with an older library loaded (simulated: the
+    binding's version check) the constructor raises UnsupportedAlgorithm naming the version needed, and
+    nothing else changes."""
+    monkeypatch.setattr(libaead, "_HAS_SIV_ABI", False)
+    with pytest.raises(libaead.UnsupportedAlgorithm, match=r"libaead >= 1\.3\.0"):
+        libaead.AESSIV(bytes(32))
+    assert libaead.AESGCM(bytes(16)).encrypt(bytes(12), b"x", None)
+    monkeypatch.undo()
+    assert libaead.AESSIV(bytes(32)).encrypt(b"x", None)

@@ -21,6 +21,8 @@ exception types and messages. ``XChaCha20Poly1305`` (24-byte nonce, libsodium's 
 * ``AESGCMSIV`` needs OpenSSL >= 3.2: on a build with an older libcrypto (the system OpenSSL 3.0) its
   constructor raises :class:`UnsupportedAlgorithm`, as pyca's does there; the default wheel (vendored
   OpenSSL) has it;
+* ``AESSIV`` needs libaead 1.3.0 (``aead_seal_open_v``): on an older loaded library its constructor
+  raises :class:`UnsupportedAlgorithm`; it refuses more than 126 associated data components (RFC 5297);
 * ``AESGCMRandomNonce``: the library draws each nonce (output nonce || ciphertext || tag, the layout of
   Go's ``cipher.NewGCMWithRandomNonce``); it keeps drawing fresh nonces after ``os.fork()`` in the
   parent and in every child;
