@@ -194,7 +194,7 @@ class _Common:
         if cls._ccm:
             object.__setattr__(self, "_tag", tag_len)  # AESCCM's slot: its tag_length
         if cls._siv:
-            self._siv_bound(ctx)
+            self._siv_bound(ctx)  # type: ignore[attr-defined]  # AESSIV's
         elif _fast is not None:
             random_nonce = cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE
             overhead = getattr(cls, "OVERHEAD") if random_nonce else tag_len
@@ -565,7 +565,7 @@ class AESSIV(_Common, _SivCore):
             _siv_no_empty = _probe_siv_empty(ctx)
             type.__setattr__(AESSIV, "_siv_no_empty", _siv_no_empty)
         if isinstance(self, getattr(_fast, "SivCore", ())):
-            bind = self._bind  # type: ignore[attr-defined]  # defined by _fast.SivCore
+            bind = self._bind  # defined by _fast.SivCore
             bind(ctx, int(_ffi.cast("uintptr_t", ctx)), _siv_no_empty)
 
     @staticmethod

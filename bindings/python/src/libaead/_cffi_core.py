@@ -485,14 +485,15 @@ def _siv_list(ad: Any, index: int = -1) -> Any:
     """associated_data (None or a list) as a tuple of its components (None: none)."""
     if ad is None:
         return None
+    exc: Optional[Exception] = None
+    items = None
     if not isinstance(ad, list):
         exc = not_a_list(ad)
-        if index >= 0:
-            raise_named(exc, index)
-        raise exc
-    items = tuple(ad)  # one snapshot: another thread changing the list changes nothing below
-    if len(items) > SIV_MAX_COMPONENTS:
-        exc = siv_components(len(items))
+    else:
+        items = tuple(ad)  # one snapshot: another thread changing the list changes nothing below
+        if len(items) > SIV_MAX_COMPONENTS:
+            exc = siv_components(len(items))
+    if exc is not None:
         if index >= 0:
             raise_named(exc, index)
         raise exc
