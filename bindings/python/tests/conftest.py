@@ -2,6 +2,7 @@
 
 import os
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,42 @@ def pytest_runtest_call(item):
     exc = outcome.excinfo[1]
     if isinstance(exc, libaead.UnsupportedAlgorithm) and "ChaCha20Poly1305" in str(exc):
         outcome.force_exception(pytest.skip.Exception("ChaCha20-Poly1305 under the FIPS provider", _use_item_location=True))
+
+
+@pytest.fixture
+def gil_released():
+    """The hostile race tests: the compiled path releases the GIL from 32 KiB (a threshold), set to 0 here
+    so that small calls run without it too, as cffi's always do; threads trade the GIL quickly."""
+    import libaead
+    from libaead import _binding
+
+    fast = _binding.fast
+    old_threshold = fast.set_gil_threshold(0) if libaead.backend == "fast" else None
+    old_interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # the writer and the caller trade the GIL quickly
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(old_interval)
+        if old_threshold is not None:
+            fast.set_gil_threshold(old_threshold)
+
+
+GUARD = 4096
+
+
+class Arena:
+    """A bytearray with guard bytes either side of the output window `buf` (a writable memoryview)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.mem = bytearray(b"\xa5" * (GUARD + n + GUARD))
+        self.buf = memoryview(self.mem)[GUARD:GUARD + n]
+
+    def untouched(self):
+        """Nothing written: neither the window nor the guards."""
+        return self.mem == b"\xa5" * (GUARD + self.n + GUARD)
+
+    def guards_intact(self):
+        """Nothing written outside the window."""
+        return self.mem[:GUARD] == b"\xa5" * GUARD and self.mem[GUARD + self.n:] == b"\xa5" * GUARD

@@ -22,14 +22,12 @@ The compiled path releases the GIL only from 32 KiB (a threshold): it is set to 
 16-byte calls run without the GIL, as cffi's calls always do."""
 
 import os
-import sys
 import threading
 import time
 
 import pytest
 
 import libaead
-from libaead import _binding
 
 FIPS = os.environ.get("LIBAEAD_TEST_FIPS", "") not in ("", "0")
 # With one CPU the writer runs only when the caller is preempted inside the C call: the checks still
@@ -55,17 +53,8 @@ MODES = ["encrypt", "encrypt_into", "encrypt_many", "encrypt_many_into"]
 
 
 @pytest.fixture(autouse=True)
-def without_gil():
-    fast = _binding.fast
-    old_threshold = fast.set_gil_threshold(0) if libaead.backend == "fast" else None
-    old_interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-5)  # the writer and the caller trade the GIL quickly
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(old_interval)
-        if old_threshold is not None:
-            fast.set_gil_threshold(old_threshold)
+def without_gil(gil_released):
+    yield
 
 
 class ByteWriter(threading.Thread):

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 import libaead
+from conftest import Arena
 
-GUARD = 4096
 GCM_MAX = (1 << 36) - 32  # AEAD_GCM_MAX_PLAINTEXT
 CHACHA_MAX = (1 << 38) - 64  # AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT
 
@@ -46,18 +46,6 @@ def huge():
         m.close()
     except BufferError:  # a slice still alive (a traceback): the mapping goes with it
         pass
-
-
-class Arena:
-    """A bytearray with guard bytes either side of the output window `buf` (a writable memoryview)."""
-
-    def __init__(self, n):
-        self.n = n
-        self.mem = bytearray(b"\xa5" * (GUARD + n + GUARD))
-        self.buf = memoryview(self.mem)[GUARD:GUARD + n]
-
-    def untouched(self):
-        return self.mem == b"\xa5" * (GUARD + self.n + GUARD)
 
 
 def _refused(fn, *args):

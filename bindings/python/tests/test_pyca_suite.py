@@ -6,11 +6,14 @@ cache (tests/_pypi.py; never copied into this repository), with cryptography_vec
 for its vector tests. It runs in a child pytest (same interpreter, same backend environment: fast, api or
 abi) with a plugin that replaces AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3 and AESSIV in
 ``cryptography.hazmat.primitives.ciphers.aead`` before the file is imported, and checks that the module
-under test really holds libaead's classes.
+under test really holds libaead's classes. The file's ``rust_openssl.CRYPTOGRAPHY_OPENSSL_350_OR_GREATER``
+branches (AESSIV and AESGCMSIV with empty data) are answered for libaead's libcrypto: on the system
+OpenSSL 3.0 build TestAESSIV.test_empty then checks the "data must not be zero length" refusal.
 
 Deselected, with the reason (DESELECT): the data_too_large tests whose 4 GiB input libaead accepts on
 purpose (inputs above 2**31 - 1 bytes work where the mode allows them: AES-GCM, ChaCha20-Poly1305,
-AES-OCB3, AES-GCM-SIV's associated data). Everything else must pass; a skip is accepted only for the
+AES-OCB3, AES-GCM-SIV's associated data; AES-SIV refuses them as pyca does, so TestAESSIV runs whole).
+Everything else must pass; a skip is accepted only for the
 "unsupported on older OpenSSL" tests (skipped because the algorithm IS supported) and, on a libcrypto
 without AES-GCM-SIV (OpenSSL < 3.2), TestAESGCMSIV (pyca's own skip there).
 """
@@ -37,24 +40,42 @@ DESELECT = {
     "TestAESOCB3::test_data_too_large": "libaead accepts OCB3 data and AAD up to 2**36 bytes",
     "TestAESGCMSIV::test_data_too_large": "libaead accepts AES-GCM-SIV associated data up to 2**36 bytes",
 }
-if "AESSIV" not in AVAILABLE:  # pragma: no cover - until the C library's AES-SIV ABI is in
-    DESELECT["TestAESSIV"] = "libaead has no AESSIV class yet: pyca's own would be tested"
+# TestAESSIV runs whole: libaead's AES-SIV refuses data and components over 2**31 - 1 bytes as pyca does
+# (OverflowError), so its test_data_too_large passes unchanged.
 
 PLUGIN = textwrap.dedent('''
+    import re
     import sys
 
     import cryptography.hazmat.primitives.ciphers.aead as pyca_aead
     import libaead
 
     SWAPPED = %r
+    # What the file's "OpenSSL >= 3.5" branches (AESSIV.test_empty, AESGCMSIV's empty data) must ask about
+    # is the libcrypto under the swapped classes, libaead's, not the one inside pyca's wheel.
+    _m = re.search(r"OpenSSL (\\d+)\\.(\\d+)", libaead.library_version())
+    LIBAEAD_350 = _m is not None and (int(_m.group(1)), int(_m.group(2))) >= (3, 5)
 
     for _name in SWAPPED:
         setattr(pyca_aead, _name, getattr(libaead, _name))
 
 
+    class _RustOpenSSL:
+        """pyca's rust_openssl module as test_aead.py sees it, with CRYPTOGRAPHY_OPENSSL_350_OR_GREATER
+        answered for libaead's libcrypto (only that module's name is rebound: pyca itself is unchanged)."""
+
+        def __init__(self, real):
+            self._real = real
+
+        def __getattr__(self, name):
+            if name == "CRYPTOGRAPHY_OPENSSL_350_OR_GREATER":
+                return LIBAEAD_350
+            return getattr(self._real, name)
+
+
     def pytest_report_header(config):
-        return "libaead %%s backend %%s swapped: %%s" %% (libaead.library_version(), libaead.backend,
-                                                       ", ".join(SWAPPED))
+        return "libaead %%s backend %%s swapped: %%s; OpenSSL >= 3.5 branches: %%s" %% (
+            libaead.library_version(), libaead.backend, ", ".join(SWAPPED), LIBAEAD_350)
 
 
     def pytest_collection_finish(session):
@@ -63,6 +84,9 @@ PLUGIN = textwrap.dedent('''
         for mod in mods:
             for name in SWAPPED:
                 assert getattr(mod, name) is getattr(libaead, name), (mod.__name__, name)
+            real = getattr(mod, "rust_openssl", None)
+            if real is not None and not isinstance(real, _RustOpenSSL):
+                mod.rust_openssl = _RustOpenSSL(real)
 ''')
 
 

@@ -21,6 +21,8 @@ exception types and messages. ``XChaCha20Poly1305`` (24-byte nonce, libsodium's 
 * ``AESGCMSIV`` needs OpenSSL >= 3.2: on a build with an older libcrypto (the system OpenSSL 3.0) its
   constructor raises :class:`UnsupportedAlgorithm`, as pyca's does there; the default wheel (vendored
   OpenSSL) has it;
+* ``AESSIV`` needs libaead 1.3.0 (``aead_seal_open_v``): on an older loaded library its constructor
+  raises :class:`UnsupportedAlgorithm`; it refuses more than 126 associated data components (RFC 5297);
 * ``AESGCMRandomNonce``: the library draws each nonce (output nonce || ciphertext || tag, the layout of
   Go's ``cipher.NewGCMWithRandomNonce``); it keeps drawing fresh nonces after ``os.fork()`` in the
   parent and in every child;
@@ -38,7 +40,7 @@ import sys
 from typing import Any, Dict, NamedTuple, NoReturn, Optional, Type, TypeVar
 
 from libaead._binding import backend, fast as _fast, ffi as _ffi, lib as _lib
-from libaead._cffi_core import CffiCore, CffiRandomNonceCore
+from libaead._cffi_core import CffiCore, CffiRandomNonceCore, CffiSivCore
 from libaead._errors import (
     RFC5288 as _RFC5288,
     TLS12_AAD as _TLS12_AAD,
@@ -63,6 +65,7 @@ __all__ = [
     "AESGCMRandomNonce",
     "AESGCMSIV",
     "AESOCB3",
+    "AESSIV",
     "ChaCha20Poly1305",
     "ChaCha20Poly1305ForTLS12",
     "ChaCha20Poly1305ForTLS13",
@@ -115,6 +118,19 @@ else:
     _Core = CffiCore  # type: ignore[misc,assignment]
     _RandomNonceCore = CffiRandomNonceCore  # type: ignore[misc,assignment]
 
+# AES-SIV's calls (aead_seal_open_v, library 1.3): compiled when _fast has them, else cffi. _fast reaches the
+# two functions through addresses from cffi's lib (set_siv), so it never links them itself.
+_SIV_MIN_VERSION = 10300
+_HAS_SIV_ABI = int(_lib.aead_version_number()) >= _SIV_MIN_VERSION
+if _fast is not None and hasattr(_fast, "SivCore") and _HAS_SIV_ABI:
+    _fast.set_siv(int(_ffi.cast("uintptr_t", _ffi.addressof(_lib, "aead_seal_open_v"))),
+                  int(_ffi.cast("uintptr_t", _ffi.addressof(_lib, "aead_seal_open_many_v"))))
+
+    class _SivCore(_fast.SivCore):  # type: ignore[misc]
+        __slots__ = ("_ctx",)
+else:
+    _SivCore = CffiSivCore  # type: ignore[misc,assignment]
+
 
 def _properties_arg(properties: Optional[str]) -> Any:
     if properties is None:
@@ -142,6 +158,8 @@ class _Common:
     _tag: int = 16          # the tag length (AESCCM: per object)
     _ccm: bool = False      # AES-CCM's message-length-for-nonce rule applies
     _unsupported: str = ""  # pyca's UnsupportedAlgorithm message when the libcrypto lacks the algorithm
+    _too_long_msg: str = ""  # the OverflowError message for AEAD_ERR_TOO_LONG when not the generic one
+    _siv: bool = False       # AESSIV: the compiled core binds differently
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -175,7 +193,9 @@ class _Common:
         object.__setattr__(self, "_ctx", ctx)
         if cls._ccm:
             object.__setattr__(self, "_tag", tag_len)  # AESCCM's slot: its tag_length
-        if _fast is not None:
+        if cls._siv:
+            self._siv_bound(ctx)  # type: ignore[attr-defined]  # AESSIV's
+        elif _fast is not None:
             random_nonce = cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE
             overhead = getattr(cls, "OVERHEAD") if random_nonce else tag_len
             bind = self._bind  # type: ignore[attr-defined]  # defined by _fast.Core
@@ -480,3 +500,80 @@ class XChaCha20Poly1305RandomNonce(_XChaChaMixin, _RandomNonce):
     _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
     NONCE_SIZE = 24
     OVERHEAD = 40  #: nonce + tag: len(encrypt(data, ad)) == len(data) + OVERHEAD
+
+
+# ---- library 1.3: AES-SIV (pyca's AESSIV) ----
+
+_SIV_ALGS = {32: int(_lib.AEAD_AES_128_SIV), 48: int(_lib.AEAD_AES_192_SIV), 64: int(_lib.AEAD_AES_256_SIV)}
+_siv_no_empty: Optional[bool] = None  # the libcrypto cannot seal an empty message (OpenSSL < 3.5); probed once
+
+
+def _probe_siv_empty(ctx: Any) -> bool:
+    """Whether the C library refuses an empty plaintext with this libcrypto (it does below OpenSSL 3.5,
+    whose SIV skips an empty payload): one seal of nothing, once per process."""
+    out = _ffi.new("uint8_t[16]")
+    r = int(_lib.aead_seal_open_v(ctx, _lib.AEAD_SEAL, _ffi.NULL, 0, _ffi.NULL, 0, _ffi.new("uint8_t[1]"), 0, out, 16))
+    if r == _lib.AEAD_ERR_UNSUPPORTED:
+        return True
+    if r != 16:  # pragma: no cover - the library refused for another reason
+        raise RuntimeError("libaead: the AES-SIV probe failed: %s (code %d)"
+                           % (_ffi.string(_lib.aead_strerror(r)).decode("ascii", "replace"), r))
+    return False
+
+
+class AESSIV(_Common, _SivCore):
+    """AES-SIV (RFC 5297, deterministic authenticated encryption): key 32, 48 or 64 bytes (the CMAC key,
+    then the CTR key); ``associated_data`` is a list of components (or None, the same as []), each one
+    string of S2V; output SIV(16) || ciphertext, as pyca/cryptography's AESSIV. For RFC 5297's
+    nonce-based form (Wycheproof's aead_aes_siv_cmac, RustCrypto's Aes*SivAead) pass the nonce as the
+    last component: ``[aad, nonce]``.
+
+    Differences from pyca, on purpose: more than 126 components (RFC 5297 section 7: S2V takes at most
+    127 strings, the plaintext being the last) is ValueError; an empty plaintext is refused only where
+    the libcrypto cannot seal one (OpenSSL < 3.5, ValueError("data must not be zero length") as pyca
+    there; decrypting a 16-byte input raises InvalidTag there). Data and each component at most 2**31 - 1
+    bytes (OverflowError, as pyca). Needs libaead >= 1.3.0; not available from FIPS providers
+    (UnsupportedAlgorithm)."""
+
+    __slots__ = ()
+    _final = True
+    _siv = True
+    _tag = 16
+    _nonce_sizes = range(0, 1)
+    _max_plaintext = int(_lib.AEAD_ONE_UPDATE_MAX)
+    _key_msg = "AESSIV key must be 256, 384, or 512 bits."
+    _unsupported = "AES-SIV is not supported by this version of OpenSSL"
+    _too_long_msg = "Data or associated data too long. Max 2**31 - 1 bytes"
+    _siv_no_empty = False  # the cffi core's copy of the probe (class-wide: one libcrypto per process)
+
+    def __new__(cls, key: Buffer, *, properties: Optional[str] = None) -> "AESSIV":
+        if not _HAS_SIV_ABI:
+            raise UnsupportedAlgorithm(
+                "AESSIV needs libaead >= 1.3.0 (aead_seal_open_v); the loaded library is %s" % library_version())
+        return cls._make(key, None, properties)
+
+    @classmethod
+    def _algorithm(cls, key_len: int) -> int:
+        alg = _SIV_ALGS.get(key_len)
+        if alg is None:
+            raise ValueError(cls._key_msg)
+        return alg
+
+    def _siv_bound(self, ctx: Any) -> None:
+        global _siv_no_empty
+        if _siv_no_empty is None:
+            _siv_no_empty = _probe_siv_empty(ctx)
+            type.__setattr__(AESSIV, "_siv_no_empty", _siv_no_empty)
+        if isinstance(self, getattr(_fast, "SivCore", ())):
+            bind = self._bind  # defined by _fast.SivCore
+            bind(ctx, int(_ffi.cast("uintptr_t", ctx)), _siv_no_empty)
+
+    @staticmethod
+    def generate_key(bit_length: int) -> bytes:
+        """A random key of 256, 384 or 512 bits (os.urandom)."""
+        bit_length = operator.index(bit_length)
+        if bit_length < 0 or bit_length >= 1 << 64:
+            raise OverflowError("bit_length out of range")
+        if bit_length not in (256, 384, 512):
+            raise ValueError("bit_length must be 256, 384, or 512")
+        return os.urandom(bit_length // 8)

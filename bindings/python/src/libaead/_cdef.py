@@ -6,7 +6,7 @@ header, has it; in API mode cffi checks each value against the header at build t
 
 CDEF = """
 #define AEAD_ABI_VERSION 1
-#define AEAD_VERSION_NUMBER 10200
+#define AEAD_VERSION_NUMBER 10300
 #define AEAD_GCM_MAX_PLAINTEXT 68719476704
 #define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT 274877906880
 
@@ -139,4 +139,37 @@ int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint8_t *pack
                           size_t header_len, size_t payload_len, size_t packet_cap);
 int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
                             size_t pn_offset, size_t packet_len, uint64_t *pn_out);
+
+/* ABI 1.3 (library 1.3.0): AES-SIV, and AAD as components */
+enum {
+    AEAD_AES_128_SIV = 15,
+    AEAD_AES_192_SIV = 16,
+    AEAD_AES_256_SIV = 17
+};
+
+#define AEAD_SIV_MAX_COMPONENTS 126
+
+typedef struct aead_buf {
+    const uint8_t *data;
+    size_t len;
+} aead_buf;
+
+typedef struct aead_record_v {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const aead_buf *aad;
+    size_t aad_count;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result;
+} aead_record_v;
+
+int64_t aead_seal_open_v(aead_ctx *ctx, int op,
+                         const uint8_t *nonce, size_t nonce_len,
+                         const aead_buf *aad, size_t aad_count,
+                         const uint8_t *in, size_t in_len,
+                         uint8_t *out, size_t out_cap);
+int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records, size_t count);
 """

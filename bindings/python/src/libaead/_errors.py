@@ -119,6 +119,8 @@ def _exception(obj: Any, code: int) -> BaseException:
         return ValueError(obj._tls_aad_rule.format(cls=cls))
     if code == _lib.AEAD_ERR_NONCE_SIZE:
         return ValueError(obj._nonce_msg)
+    if code == _lib.AEAD_ERR_TOO_LONG and obj._too_long_msg:
+        return OverflowError(obj._too_long_msg)
     if code == _lib.AEAD_ERR_TOO_LONG:
         return OverflowError("%s: data or associated data longer than the algorithm allows" % cls)
     if code == _lib.AEAD_ERR_OVERLAP:
@@ -167,6 +169,23 @@ def buffer_size(out_len: int) -> ValueError:
 
 LENGTHS = "the sequences of a batch call must have the same length"
 
+# AESSIV (library 1.3)
+SIV_EMPTY = "data must not be zero length"  # pyca's message on a libcrypto < 3.5
+SIV_MAX_COMPONENTS = int(_lib.AEAD_SIV_MAX_COMPONENTS)
+_SIV_COMPONENTS = ("AESSIV: at most %d associated data components (RFC 5297 section 7: S2V takes at most 127 "
+                   "strings, the plaintext being the last), got %d")
+
+
+def siv_components(count: int) -> ValueError:
+    """More associated data components than RFC 5297 allows (a deliberate difference from pyca, which
+    passes any number to OpenSSL)."""
+    return ValueError(_SIV_COMPONENTS % (SIV_MAX_COMPONENTS, count))
+
+
+def not_a_list(value: Any, name: str = "associated_data") -> TypeError:
+    """AESSIV's associated data must be a list (or None), as pyca's (a tuple or bytes is refused)."""
+    return TypeError("argument '%s': '%s' object is not an instance of 'list'" % (name, type(value).__name__))
+
 
 def raise_named(exc: BaseException, index: int) -> NoReturn:
     """Raises exc as from record ``index`` of a batch."""
@@ -188,11 +207,19 @@ def fast_fail(obj: Any, code: int, index: int, extra: int, exc: Optional[BaseExc
         raise ValueError(LENGTHS)
     if code == _fast.FAIL_TOTAL:
         raise batch_too_large(obj)
+    named: Optional[BaseException] = None
     if code == _fast.FAIL_CCM_LENGTH:
-        exc = ValueError("Data too long for nonce")  # pyca's message
+        named = ValueError("Data too long for nonce")  # pyca's message
+    elif code == _fast.FAIL_SIV_EMPTY:
+        named = ValueError(SIV_EMPTY)
+    elif code == _fast.FAIL_SIV_COMPONENTS:
+        named = siv_components(extra)
+    elif code == _fast.FAIL_NOT_LIST:
+        named = not_a_list(exc)  # exc: the offending object here
+    if named is not None:
         if index >= 0:
-            raise_named(exc, index)
-        raise exc
+            raise_named(named, index)
+        raise named
     if code == _fast.FAIL_UNBOUND:
         raise ValueError("%s object was not initialised by its constructor" % type(obj).__name__)
     raise_for(obj, code, index)

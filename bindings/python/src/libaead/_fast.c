@@ -19,6 +19,7 @@
 #include <Python.h>
 
 #include <aead.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Pseudo-codes for the error hook besides the negative AEAD_ERR_* values. */
@@ -28,6 +29,9 @@
 #define FAIL_UNBOUND (-1004)      /* an object whose constructor did not run */
 #define FAIL_TOTAL (-1005)        /* a batch's summed output length exceeds PY_SSIZE_T_MAX */
 #define FAIL_CCM_LENGTH (-1006)   /* AES-CCM: the message does not fit the nonce's length field */
+#define FAIL_SIV_EMPTY (-1007)    /* AES-SIV: an empty plaintext on a libcrypto that cannot seal one (< 3.5) */
+#define FAIL_SIV_COMPONENTS (-1008) /* AES-SIV: more than AEAD_SIV_MAX_COMPONENTS; extra = the count */
+#define FAIL_NOT_LIST (-1009)     /* AES-SIV: associated data that is neither a list nor None (the object) */
 
 #define TAG 16
 
@@ -44,11 +48,13 @@ typedef struct {
     Py_ssize_t max_in;     /* longest plaintext the algorithm allows (AEAD_*_MAX_PLAINTEXT), << PY_SSIZE_T_MAX */
     Py_ssize_t overhead;   /* output minus input length of a seal: the tag (4..16), plus the drawn nonce */
     int ccm;               /* AES-CCM: the message length must fit in 15 - nonce_len bytes (RFC 3610) */
+    int siv_no_empty;      /* SivCore: the libcrypto cannot seal an empty plaintext (OpenSSL < 3.5) */
 } Core;
 
-/* Raises through the Python hook; always returns NULL. */
-static PyObject *fail(PyObject *self, Py_ssize_t code, Py_ssize_t index, Py_ssize_t extra) {
-    PyObject *exc = Py_None;
+/* Raises through the Python hook; always returns NULL. `what` (FAIL_NOT_LIST: the offending object) is
+ * handed to the hook in place of the pending exception. */
+static PyObject *fail_with(PyObject *self, Py_ssize_t code, Py_ssize_t index, Py_ssize_t extra, PyObject *what) {
+    PyObject *exc = what != NULL ? what : Py_None;
     PyObject *type = NULL, *value = NULL, *tb = NULL;
     if (code == FAIL_CONVERT) {
 #if PY_VERSION_HEX >= 0x030C0000
@@ -74,6 +80,10 @@ static PyObject *fail(PyObject *self, Py_ssize_t code, Py_ssize_t index, Py_ssiz
     Py_XDECREF(tb);
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "libaead._fast: error hook returned");
     return NULL;
+}
+
+static PyObject *fail(PyObject *self, Py_ssize_t code, Py_ssize_t index, Py_ssize_t extra) {
+    return fail_with(self, code, index, extra, NULL);
 }
 
 /* One input argument: bytes are read in place (immutable, kept alive by the caller); anything else
@@ -340,6 +350,60 @@ static void views_release(Views *vs) {
     vs->n = vs->cap = 0;
 }
 
+/* What the two batch paths (aead_record, aead_record_v) share, through each record type's layout: the
+ * outputs' placement and the scan for the first failing record. */
+typedef struct {
+    size_t stride, out, out_cap, result;
+} RecordLayout;
+#define REC_AT(type, recs, l, i, field) (*(type *)((char *)(recs) + (size_t)(i) * (l)->stride + (l)->field))
+static const RecordLayout RECORD_LAYOUT = {sizeof(aead_record), offsetof(aead_record, out),
+                                           offsetof(aead_record, out_cap), offsetof(aead_record, result)};
+
+/* into: buf must be exactly `total` bytes, split in record order; else one new bytes object per record
+ * (*outs, a new list). 0, or -1 with the exception raised. */
+static int batch_outputs(PyObject *self, void *recs, const RecordLayout *l, Py_ssize_t n, const Py_buffer *bufview,
+                         Py_ssize_t total, PyObject **outs) {
+    if (bufview != NULL) {
+        if (bufview->len != total) {
+            fail(self, FAIL_BUFFER_SIZE, -1, total);
+            return -1;
+        }
+        uint8_t *p = (uint8_t *)bufview->buf;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            REC_AT(uint8_t *, recs, l, i, out) = p;
+            p += REC_AT(size_t, recs, l, i, out_cap);
+        }
+        return 0;
+    }
+    if ((*outs = PyList_New(n)) == NULL) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)REC_AT(size_t, recs, l, i, out_cap));
+        if (b == NULL) return -1;
+        REC_AT(uint8_t *, recs, l, i, out) = (uint8_t *)PyBytes_AsString(b);
+        PyList_SetItem(*outs, i, b); /* steals b */
+    }
+    return 0;
+}
+
+/* After the call: a refusal of the whole batch, or the first failing record (its code through `map`,
+ * NULL: as is), raises. 0 when every record succeeded, else -1. */
+static int batch_results(PyObject *self, int op, int64_t ok, void *recs, const RecordLayout *l, Py_ssize_t n,
+                         Py_ssize_t (*map)(int, int64_t)) {
+    if (ok < 0) {
+        fail(self, (Py_ssize_t)ok, -1, 0);
+        return -1;
+    }
+    if (ok == n) return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const int64_t r = REC_AT(int64_t, recs, l, i, result);
+        if (r < 0) {
+            fail(self, map != NULL ? map(op, r) : (Py_ssize_t)r, i, 0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static const char *const MANY_NONCE[] = {"nonces", "datas", "associated_datas", "buf"};
 static const char *const MANY_RANDOM[] = {"datas", "associated_datas", "buf"};
 
@@ -434,25 +498,7 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
         total += out_len;
         total_in = in_len > PY_SSIZE_T_MAX - total_in ? PY_SSIZE_T_MAX : total_in + in_len; /* only a threshold */
     }
-    if (into) {
-        if (bufview.len != total) {
-            fail((PyObject *)self, FAIL_BUFFER_SIZE, -1, total);
-            goto done;
-        }
-        uint8_t *p = (uint8_t *)bufview.buf;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            recs[i].out = p;
-            p += recs[i].out_cap;
-        }
-    } else {
-        if ((outs = PyList_New(n)) == NULL) goto done;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)recs[i].out_cap);
-            if (b == NULL) goto done;
-            recs[i].out = (uint8_t *)PyBytes_AsString(b);
-            PyList_SetItem(outs, i, b); /* steals b */
-        }
-    }
+    if (batch_outputs((PyObject *)self, recs, &RECORD_LAYOUT, n, into ? &bufview : NULL, total, &outs) < 0) goto done;
     int64_t ok;
     if (total_in < gil_threshold) {
         ok = aead_seal_open_many(self->ctx, op, recs, (size_t)n);
@@ -461,18 +507,7 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
         ok = aead_seal_open_many(self->ctx, op, recs, (size_t)n);
         Py_END_ALLOW_THREADS
     }
-    if (ok < 0) {
-        fail((PyObject *)self, (Py_ssize_t)ok, -1, 0);
-        goto done;
-    }
-    if (ok != n) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (recs[i].result < 0) {
-                fail((PyObject *)self, (Py_ssize_t)recs[i].result, i, 0);
-                goto done;
-            }
-        }
-    }
+    if (batch_results((PyObject *)self, op, ok, recs, &RECORD_LAYOUT, n, NULL) < 0) goto done;
     if (into) {
         result = PyLong_FromSsize_t(total);
     } else {
@@ -504,6 +539,336 @@ static PyObject *Core_decrypt_many_into(PyObject *self, PyObject *const *args, P
                                         PyObject *kwnames) {
     return many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
 }
+
+/* ---- AES-SIV (library 1.3): associated data as a list of components, aead_seal_open_v ----
+ *
+ * The two functions are reached through pointers that libaead/__init__.py hands over (set_siv, from
+ * cffi's lib) when the loaded library is 1.3.0 or later, so this module still loads on an older one
+ * (which lacks them; AESSIV then refuses in its constructor). A list of components is copied into a
+ * tuple first (strong references: another thread changing the list cannot free a component under the
+ * call), each component's length is read once into an aead_buf, and the library copies that array at
+ * the start of the call. Output SIV(16) || ciphertext. */
+#if AEAD_VERSION_NUMBER >= 10300
+#define HAVE_SIV 1
+#define SIV_TAG 16
+#define SIV_ONE_MAX ((Py_ssize_t)AEAD_ONE_UPDATE_MAX) /* each component and the plaintext (pyca: 2**31 - 1) */
+
+typedef int64_t (*seal_open_v_fn)(aead_ctx *, int, const uint8_t *, size_t, const aead_buf *, size_t, const uint8_t *,
+                                  size_t, uint8_t *, size_t);
+typedef int64_t (*seal_open_many_v_fn)(aead_ctx *, int, aead_record_v *, size_t);
+static seal_open_v_fn seal_open_v_p;
+static seal_open_many_v_fn seal_open_many_v_p;
+
+static PyObject *set_siv(PyObject *mod, PyObject *args) {
+    (void)mod;
+    unsigned long long one, many_v;
+    if (!PyArg_ParseTuple(args, "KK", &one, &many_v)) return NULL;
+    seal_open_v_p = (seal_open_v_fn)(uintptr_t)one;
+    seal_open_many_v_p = (seal_open_many_v_fn)(uintptr_t)many_v;
+    Py_RETURN_NONE;
+}
+
+/* associated_data (None or a list; index >= 0: of a batch record) -> *out: NULL (no components) or a new
+ * tuple of at most AEAD_SIV_MAX_COMPONENTS items. 0, or -1 with the exception raised. */
+static int siv_list(Core *self, PyObject *ad, Py_ssize_t index, PyObject **out) {
+    *out = NULL;
+    if (ad == Py_None) return 0;
+    if (!PyList_Check(ad)) {
+        fail_with((PyObject *)self, FAIL_NOT_LIST, index, 0, ad);
+        return -1;
+    }
+    PyObject *t = PyList_AsTuple(ad);
+    if (t == NULL) return -1;
+    const Py_ssize_t n = PyTuple_Size(t);
+    if (n > (Py_ssize_t)AEAD_SIV_MAX_COMPONENTS) {
+        Py_DECREF(t);
+        fail((PyObject *)self, FAIL_SIV_COMPONENTS, index, n);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+/* The components of t (from siv_list, may be NULL) into bufs; their views are kept in vs. *total grows by
+ * their lengths (saturating: a GIL threshold only). 0, or -1 with the exception raised. */
+static int siv_fill(Core *self, PyObject *t, Views *vs, aead_buf *bufs, Py_ssize_t index, Py_ssize_t *total) {
+    const Py_ssize_t n = t != NULL ? PyTuple_Size(t) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (views_get(vs, PyTuple_GetItem(t, i), &bufs[i].data, &bufs[i].len) < 0) {
+            if (index >= 0) fail((PyObject *)self, FAIL_CONVERT, index, 0);
+            return -1; /* a single call: the conversion's own TypeError / BufferError, as pyca */
+        }
+        const Py_ssize_t len = (Py_ssize_t)bufs[i].len; /* a Py_buffer or bytes length: <= PY_SSIZE_T_MAX */
+        if (len > SIV_ONE_MAX) {
+            fail((PyObject *)self, AEAD_ERR_TOO_LONG, index, 0);
+            return -1;
+        }
+        *total = len > PY_SSIZE_T_MAX - *total ? PY_SSIZE_T_MAX : *total + len;
+    }
+    return 0;
+}
+
+/* The plaintext / ciphertext length checks (pyca's order): 0 or a code; *out_len the output length. */
+static Py_ssize_t siv_check(const Core *self, int op, Py_ssize_t in_len, Py_ssize_t *out_len) {
+    if (op == AEAD_SEAL) {
+        if (in_len > SIV_ONE_MAX) return AEAD_ERR_TOO_LONG;
+        if (in_len == 0 && self->siv_no_empty) return FAIL_SIV_EMPTY;
+        *out_len = in_len + SIV_TAG;
+        return 0;
+    }
+    if (in_len < SIV_TAG) return AEAD_ERR_AUTH;
+    if (in_len - SIV_TAG > SIV_ONE_MAX) return AEAD_ERR_TOO_LONG;
+    *out_len = in_len - SIV_TAG;
+    return 0;
+}
+
+/* A refusal of the library, as pyca raises it: AEAD_ERR_UNSUPPORTED is the empty message a libcrypto
+ * < 3.5 cannot handle (a seal: ValueError; an open: InvalidTag, as pyca's OpenSSL fails it there). */
+static Py_ssize_t siv_result_code(int op, int64_t r) {
+    if (r == AEAD_ERR_UNSUPPORTED) return op == AEAD_SEAL ? FAIL_SIV_EMPTY : AEAD_ERR_AUTH;
+    return (Py_ssize_t)r;
+}
+
+static const char *const SIV_NAMES[] = {"data", "associated_data", "buf"};
+
+static PyObject *siv_single(Core *self, int op, int into, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    PyObject *a[3];
+    if (parse_args(fname, SIV_NAMES, 2 + into, args, nargs, kwnames, a) < 0) return NULL;
+    if (self->ctx == NULL || seal_open_v_p == NULL) return fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
+    PyObject *o_ad = a[1];
+    Input data;
+    data.has_view = 0;
+    Py_buffer bufview;
+    int have_buf = 0;
+    PyObject *comps = NULL, *result = NULL, *fresh = NULL;
+    Views views = {NULL, 0, 0};
+    aead_buf bufs[AEAD_SIV_MAX_COMPONENTS];
+    if (get_input(a[0], &data) < 0) goto done;
+    if (o_ad != Py_None && !PyList_Check(o_ad)) {
+        fail_with((PyObject *)self, FAIL_NOT_LIST, -1, 0, o_ad);
+        goto done;
+    }
+    if (into) {
+        if (get_output(a[2], &bufview) < 0) goto done;
+        have_buf = 1;
+    }
+    Py_ssize_t out_len = 0;
+    Py_ssize_t code = siv_check(self, op, data.len, &out_len);
+    if (code != 0) {
+        fail((PyObject *)self, code, -1, 0);
+        goto done;
+    }
+    if (into && bufview.len != out_len) {
+        fail((PyObject *)self, FAIL_BUFFER_SIZE, -1, out_len);
+        goto done;
+    }
+    Py_ssize_t total_in = data.len;
+    if (siv_list(self, o_ad, -1, &comps) < 0 || siv_fill(self, comps, &views, bufs, -1, &total_in) < 0) goto done;
+    const size_t count = comps != NULL ? (size_t)PyTuple_Size(comps) : 0;
+    uint8_t *out;
+    if (into) {
+        out = (uint8_t *)bufview.buf;
+    } else {
+        if ((fresh = PyBytes_FromStringAndSize(NULL, out_len)) == NULL) goto done;
+        out = (uint8_t *)PyBytes_AsString(fresh);
+    }
+    int64_t r;
+    if (total_in < gil_threshold) {
+        r = seal_open_v_p(self->ctx, op, NULL, 0, count ? bufs : NULL, count, data.ptr, (size_t)data.len, out,
+                          (size_t)out_len);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        r = seal_open_v_p(self->ctx, op, NULL, 0, count ? bufs : NULL, count, data.ptr, (size_t)data.len, out,
+                          (size_t)out_len);
+        Py_END_ALLOW_THREADS
+    }
+    if (r < 0) {
+        fail((PyObject *)self, siv_result_code(op, r), -1, 0);
+        goto done;
+    }
+    result = into ? PyLong_FromLongLong(r) : fresh;
+    if (!into) fresh = NULL;
+done:
+    Py_XDECREF(fresh);
+    views_release(&views);
+    release_input(&data);
+    if (have_buf) PyBuffer_Release(&bufview);
+    Py_XDECREF(comps);
+    return result;
+}
+
+static PyObject *Siv_encrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_single((Core *)self, AEAD_SEAL, 0, "encrypt", args, nargs, kwnames);
+}
+static PyObject *Siv_decrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_single((Core *)self, AEAD_OPEN, 0, "decrypt", args, nargs, kwnames);
+}
+static PyObject *Siv_encrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_single((Core *)self, AEAD_SEAL, 1, "encrypt_into", args, nargs, kwnames);
+}
+static PyObject *Siv_decrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_single((Core *)self, AEAD_OPEN, 1, "decrypt_into", args, nargs, kwnames);
+}
+
+static const char *const SIV_MANY_NAMES[] = {"datas", "associated_datas", "buf"};
+static const RecordLayout SIV_RECORD_LAYOUT = {sizeof(aead_record_v), offsetof(aead_record_v, out),
+                                               offsetof(aead_record_v, out_cap), offsetof(aead_record_v, result)};
+
+/* Batches: aead_seal_open_many_v over every record, one crossing. Every record is converted and
+ * checked first (nothing is done when one is bad); the first failing record raises, naming its index. */
+static PyObject *siv_many(Core *self, int op, int into, const char *fname, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PyObject *a[3];
+    if (parse_args(fname, SIV_MANY_NAMES, 2 + into, args, nargs, kwnames, a) < 0) return NULL;
+    if (self->ctx == NULL || seal_open_many_v_p == NULL) return fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
+    PyObject *datas = NULL, *aads = NULL, *lists = NULL, *outs = NULL, *result = NULL;
+    aead_record_v stack_records[STACK_RECORDS];
+    aead_record_v *recs = stack_records;
+    aead_buf *bufs = NULL;
+    Views views = {NULL, 0, 0};
+    Py_buffer bufview;
+    int have_buf = 0;
+    if ((datas = PySequence_Tuple(a[0])) == NULL) goto done;
+    if (a[1] != Py_None && (aads = PySequence_Tuple(a[1])) == NULL) goto done;
+    const Py_ssize_t n = PyTuple_Size(datas);
+    if (aads != NULL && PyTuple_Size(aads) != n) {
+        fail((PyObject *)self, FAIL_LENGTHS, -1, 0);
+        goto done;
+    }
+    if (into) {
+        if (get_output(a[2], &bufview) < 0) goto done;
+        have_buf = 1;
+    }
+    if ((lists = PyTuple_New(n)) == NULL) goto done; /* each record's component tuple (or None) */
+    if (n > STACK_RECORDS) {
+        recs = (size_t)n > (size_t)PY_SSIZE_T_MAX / sizeof(aead_record_v)
+                   ? NULL
+                   : (aead_record_v *)PyMem_Malloc((size_t)n * sizeof(aead_record_v));
+        if (recs == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    Py_ssize_t total = 0, total_in = 0, components = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        aead_record_v *rec = &recs[i];
+        rec->nonce = NULL;
+        rec->nonce_len = 0;
+        rec->aad = NULL;
+        rec->aad_count = 0;
+        if (views_get(&views, PyTuple_GetItem(datas, i), &rec->in, &rec->in_len) < 0) {
+            fail((PyObject *)self, FAIL_CONVERT, i, 0);
+            goto done;
+        }
+        PyObject *comps;
+        if (siv_list(self, aads != NULL ? PyTuple_GetItem(aads, i) : Py_None, i, &comps) < 0) goto done;
+        if (comps == NULL) {
+            Py_INCREF(Py_None);
+            comps = Py_None;
+        } else {
+            rec->aad_count = (size_t)PyTuple_Size(comps);
+            components += (Py_ssize_t)rec->aad_count; /* <= 126 per record: no wrap below PY_SSIZE_T_MAX */
+        }
+        PyTuple_SetItem(lists, i, comps); /* steals comps */
+        const Py_ssize_t in_len = (Py_ssize_t)rec->in_len;
+        Py_ssize_t out_len = 0;
+        const Py_ssize_t code = siv_check(self, op, in_len, &out_len);
+        if (code != 0) {
+            fail((PyObject *)self, code, i, 0);
+            goto done;
+        }
+        if (out_len > PY_SSIZE_T_MAX - total) {
+            fail((PyObject *)self, FAIL_TOTAL, i, 0);
+            goto done;
+        }
+        rec->out_cap = (size_t)out_len;
+        rec->out = NULL;
+        rec->result = 0;
+        total += out_len;
+        total_in = in_len > PY_SSIZE_T_MAX - total_in ? PY_SSIZE_T_MAX : total_in + in_len;
+    }
+    if (components > 0) {
+        bufs = (size_t)components > (size_t)PY_SSIZE_T_MAX / sizeof(aead_buf)
+                   ? NULL
+                   : (aead_buf *)PyMem_Malloc((size_t)components * sizeof(aead_buf));
+        if (bufs == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Py_ssize_t at = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (recs[i].aad_count == 0) continue;
+            if (siv_fill(self, PyTuple_GetItem(lists, i), &views, bufs + at, i, &total_in) < 0) goto done;
+            recs[i].aad = bufs + at;
+            at += (Py_ssize_t)recs[i].aad_count;
+        }
+    }
+    if (batch_outputs((PyObject *)self, recs, &SIV_RECORD_LAYOUT, n, into ? &bufview : NULL, total, &outs) < 0)
+        goto done;
+    int64_t ok;
+    if (total_in < gil_threshold) {
+        ok = seal_open_many_v_p(self->ctx, op, recs, (size_t)n);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        ok = seal_open_many_v_p(self->ctx, op, recs, (size_t)n);
+        Py_END_ALLOW_THREADS
+    }
+    if (batch_results((PyObject *)self, op, ok, recs, &SIV_RECORD_LAYOUT, n, siv_result_code) < 0) goto done;
+    if (into) {
+        result = PyLong_FromSsize_t(total);
+    } else {
+        result = outs;
+        outs = NULL;
+    }
+done:
+    views_release(&views);
+    if (have_buf) PyBuffer_Release(&bufview);
+    if (recs != stack_records) PyMem_Free(recs);
+    PyMem_Free(bufs);
+    Py_XDECREF(outs);
+    Py_XDECREF(lists);
+    Py_XDECREF(datas);
+    Py_XDECREF(aads);
+    return result;
+}
+
+static PyObject *Siv_encrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_many((Core *)self, AEAD_SEAL, 0, "encrypt_many", args, nargs, kwnames);
+}
+static PyObject *Siv_decrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_many((Core *)self, AEAD_OPEN, 0, "decrypt_many", args, nargs, kwnames);
+}
+static PyObject *Siv_encrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_many((Core *)self, AEAD_SEAL, 1, "encrypt_many_into", args, nargs, kwnames);
+}
+static PyObject *Siv_decrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return siv_many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
+}
+
+/* _bind(owner, address, no_empty): once, from the Python constructor. */
+static PyObject *Siv_bind(PyObject *op, PyObject *args) {
+    Core *self = (Core *)op;
+    PyObject *owner;
+    unsigned long long address;
+    int no_empty;
+    if (!PyArg_ParseTuple(args, "OKp", &owner, &address, &no_empty)) return NULL;
+    if (self->ctx != NULL) {
+        PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
+        return NULL;
+    }
+    if (address == 0) {
+        PyErr_SetString(PyExc_ValueError, "libaead: NULL context");
+        return NULL;
+    }
+    Py_INCREF(owner);
+    self->owner = owner;
+    self->ctx = (aead_ctx *)(uintptr_t)address;
+    self->overhead = SIV_TAG;
+    self->siv_no_empty = no_empty;
+    Py_RETURN_NONE;
+}
+#endif /* AEAD_VERSION_NUMBER >= 10300 */
 
 /* _bind(owner, address, nonce_min, nonce_max, random_nonce, max_plaintext, overhead, ccm): once, from the
  * Python constructor. overhead: the tag length, plus the drawn nonce's for a random-nonce policy. */
@@ -635,6 +1000,42 @@ static PyType_Spec RandomNonceCore_spec = {
 static PyType_Spec Core_spec = {
     "libaead._fast.Core", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, Core_slots,
 };
+
+#ifdef HAVE_SIV
+static PyMethodDef SivCore_methods[] = {
+    METHOD("encrypt", Siv_encrypt, "data, associated_data",
+           "Returns SIV(16) || ciphertext; associated_data is a list of components (or None)."),
+    METHOD("decrypt", Siv_decrypt, "data, associated_data",
+           "Verifies SIV || ciphertext and returns the plaintext; raises InvalidTag on any failure."),
+    METHOD("encrypt_into", Siv_encrypt_into, "data, associated_data, buf",
+           "Writes SIV || ciphertext into buf (exactly len(data) + 16); returns that count."),
+    METHOD("decrypt_into", Siv_decrypt_into, "data, associated_data, buf",
+           "Writes the plaintext into buf (exactly len(data) - 16); returns that count. On failure buf is left "
+           "zeroed."),
+    METHOD("encrypt_many", Siv_encrypt_many, "datas, associated_datas",
+           "encrypt of every record in one C call; returns a list of bytes."),
+    METHOD("decrypt_many", Siv_decrypt_many, "datas, associated_datas",
+           "decrypt of every record in one C call; returns a list of bytes."),
+    METHOD("encrypt_many_into", Siv_encrypt_many_into, "datas, associated_datas, buf",
+           "The records' outputs back to back in buf (exactly the sum of their lengths); returns the total."),
+    METHOD("decrypt_many_into", Siv_decrypt_many_into, "datas, associated_datas, buf",
+           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."),
+    {"_bind", Siv_bind, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot SivCore_slots[] = {
+    {Py_tp_new, (void *)Core_new},
+    {Py_tp_dealloc, (void *)Core_dealloc},
+    {Py_tp_methods, SivCore_methods},
+    {Py_tp_doc, "libaead's compiled hot path for AES-SIV (associated data as components)."},
+    {0, NULL},
+};
+
+static PyType_Spec SivCore_spec = {
+    "libaead._fast.SivCore", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, SivCore_slots,
+};
+#endif
 
 static PyObject *set_error_hook(PyObject *mod, PyObject *hook) {
     (void)mod;
@@ -855,6 +1256,9 @@ static PyMethodDef module_methods[] = {
      "Sets the input size (bytes) from which calls release the GIL; returns the previous value."},
     {"gil_threshold", get_gil_threshold, METH_NOARGS, NULL},
     {"set_quic", set_quic, METH_VARARGS, NULL},
+#ifdef HAVE_SIV
+    {"set_siv", set_siv, METH_VARARGS, NULL},
+#endif
     {"quic_protect", (PyCFunction)(void (*)(void))quic_protect, METH_FASTCALL, NULL},
     {"quic_unprotect", (PyCFunction)(void (*)(void))quic_unprotect, METH_FASTCALL, NULL},
     {"hp_mask", (PyCFunction)(void (*)(void))hp_mask, METH_FASTCALL, NULL},
@@ -874,12 +1278,18 @@ static int add_type(PyObject *m, const char *name, PyType_Spec *spec) {
 
 static int module_exec(PyObject *m) {
     if (add_type(m, "Core", &Core_spec) < 0 || add_type(m, "RandomNonceCore", &RandomNonceCore_spec) < 0) return -1;
+#ifdef HAVE_SIV
+    if (add_type(m, "SivCore", &SivCore_spec) < 0) return -1;
+#endif
     if (PyModule_AddIntConstant(m, "FAIL_BUFFER_SIZE", FAIL_BUFFER_SIZE) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_CONVERT", FAIL_CONVERT) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_LENGTHS", FAIL_LENGTHS) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_UNBOUND", FAIL_UNBOUND) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_TOTAL", FAIL_TOTAL) < 0 ||
         PyModule_AddIntConstant(m, "FAIL_CCM_LENGTH", FAIL_CCM_LENGTH) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_SIV_EMPTY", FAIL_SIV_EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_SIV_COMPONENTS", FAIL_SIV_COMPONENTS) < 0 ||
+        PyModule_AddIntConstant(m, "FAIL_NOT_LIST", FAIL_NOT_LIST) < 0 ||
         PyModule_AddIntConstant(m, "ABI_VERSION_NUMBER", AEAD_VERSION_NUMBER) < 0)
         return -1;
     return 0;
