@@ -39,7 +39,8 @@ int siv_run(const Ops &o, bool seal, const Bytes *components, size_t count, Byte
     if (!o.update(empty ? scratch : out, w, empty ? g_empty : in.data, in.size) || w != in.size)
         return seal ? failure_code() : auth_failure();
     size_t rest = 0;
-    if (fault_point() || !o.final(scratch, rest) || rest != 0) return seal ? failure_code() : auth_failure();
+    if (fault_point()) return failure_code();
+    if (!o.final(scratch, rest) || rest != 0) return seal ? failure_code() : auth_failure();
     if (seal) {
         OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, siv_out, kSiv), OSSL_PARAM_END};
         if (fault_point() || !o.get(p)) return failure_code();
