@@ -21,24 +21,12 @@
 
 using test::Bytes;
 
-#if defined(__SANITIZE_THREAD__)
-#define AEAD_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define AEAD_TEST_TSAN 1
-#endif
-#endif
-
 namespace {
 
 using Nonce = std::array<uint8_t, 12>;
 
-// Valgrind runs one thread at a time, so a racing writer's range of values per call has no bound and a
-// raw clone is outside what it models: those cases run everywhere else.
-bool under_valgrind() {
-    const char *p = std::getenv("LD_PRELOAD");
-    return p != nullptr && std::strstr(p, "valgrind") != nullptr;
-}
+// Valgrind also does not model a raw clone: test::under_valgrind() skips those cases too.
+using test::under_valgrind;
 
 // ---- processes -------------------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 // contract of aead.h's ABI 1.3 section, a differential against a fresh EVP "AES-*-SIV" context on random
 // inputs, concurrency on one context, and a caller that changes its component array during calls.
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -334,23 +333,13 @@ TEST_CASE("siv: many threads on one context", "[siv][concurrency]") {
     CHECK(wrong.load() == 0);
 }
 
-// Under TSan the deliberate race below is the report it exists to make; the other suites run it.
-#if defined(__SANITIZE_THREAD__)
-#define AEAD_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define AEAD_TEST_TSAN 1
-#endif
-#endif
-
-#ifndef AEAD_TEST_TSAN
+#ifndef AEAD_TEST_TSAN  // (support.h: the race below is the report TSan exists to make)
 // The component array is read once: a caller's thread rewriting it during calls (its own data race, but
 // through relaxed atomics here so that the test itself is well defined) gets a result computed from one
 // consistent copy, or a refusal, and nothing is written past out_cap.
 TEST_CASE("siv: a component array changed during calls", "[siv][hostile]") {
     if (!siv_offered()) return;
-    // Valgrind runs one thread at a time: the spinning writer would take most of the run.
-    if (const char *p = std::getenv("LD_PRELOAD"); p != nullptr && std::strstr(p, "valgrind") != nullptr) {
+    if (test::under_valgrind()) {
         WARN("skipped: racing threads under valgrind");
         return;
     }
