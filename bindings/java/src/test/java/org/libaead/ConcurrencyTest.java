@@ -124,7 +124,7 @@ class ConcurrencyTest {
             List<Future<?>> fs = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 fs.add(pool.submit(() -> {
-                    for (int i = 0; i < 3000 && records.size() < 1500; i++) {
+                    for (int i = 0; i < 200_000 && records.size() < 600; i++) {
                         byte[] pt = bytes(16);
                         try {
                             byte[] ct = ctx.seal(shared, new byte[5], pt);
