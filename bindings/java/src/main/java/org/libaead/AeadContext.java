@@ -3,6 +3,7 @@ package org.libaead;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
@@ -213,6 +214,14 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
             throw error(rc);
         }
         return rc;
+    }
+
+    /** One seal through the chosen handle, no checks (CriticalThreshold, a measurement in the test tree). */
+    final long crossForMeasurement(boolean critical, MemorySegment nonce, MemorySegment in, MemorySegment out)
+            throws Throwable {
+        MethodHandle h = critical ? Native.SEAL_OPEN_CRITICAL : Native.SEAL_OPEN;
+        return (long) h.invokeExact(ctx, Native.SEAL, nonce, nonce.byteSize(), MemorySegment.NULL, 0L, in, in.byteSize(),
+                out, out.byteSize());
     }
 
     /** The plain downcall on off-heap copies. Inputs that are views of the output's array share one copy
