@@ -184,36 +184,57 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
      * segments through off-heap copies. */
     final long cross(int op, MemorySegment nonce, MemorySegment aad, MemorySegment in, MemorySegment out)
             throws AEADBadTagException {
-        if (out.isReadOnly()) {
-            throw new IllegalArgumentException("output segment is read-only");
-        }
         long inLen = in.byteSize();
         long need = Math.max(0, outLength(op, inLen)); // a too-short open is libaead's AEAD_ERR_AUTH
-        if (out.byteSize() < need) {
-            throw new IllegalArgumentException("output too small: " + out.byteSize() + " bytes, need " + need);
+        if (out.isReadOnly() || out.byteSize() < need) {
+            throw badOutput(out, need);
         }
         long rc;
-        long total = inLen + need + aad.byteSize();
-        try {
-            if (total <= Native.CRITICAL_MAX) {
+        if (inLen + need + aad.byteSize() <= Native.CRITICAL_MAX) { // the hot path: kept small so it inlines
+            try {
                 rc = (long) Native.SEAL_OPEN_CRITICAL.invokeExact(ctx, op, nonce, nonce.byteSize(), aad, aad.byteSize(),
                         in, inLen, out, need);
-            } else if (nonce.isNative() && aad.isNative() && in.isNative() && out.isNative()) {
-                rc = (long) Native.SEAL_OPEN.invokeExact(ctx, op, nonce, nonce.byteSize(), aad, aad.byteSize(),
-                        in, inLen, out, need);
-            } else {
-                rc = offHeap(op, nonce, aad, in, out.asSlice(0, need));
+            } catch (Throwable t) {
+                throw rethrow(t);
             }
+        } else {
+            rc = crossLarge(op, nonce, aad, in, out, need);
+        }
+        if (rc < 0) {
+            throw failure(rc);
+        }
+        return rc;
+    }
+
+    private static IllegalArgumentException badOutput(MemorySegment out, long need) {
+        return new IllegalArgumentException(out.isReadOnly() ? "output segment is read-only"
+                : "output too small: " + out.byteSize() + " bytes, need " + need);
+    }
+
+    private Exception failureOf(long rc) {
+        return rc == -1 ? new AEADBadTagException("libaead: authentication failed") : error(rc);
+    }
+
+    private AEADBadTagException failure(long rc) {
+        Exception e = failureOf(rc);
+        if (e instanceof AEADBadTagException bad) {
+            return bad;
+        }
+        throw (RuntimeException) e;
+    }
+
+    /** Above the critical threshold: native memory straight through the plain handle, heap memory copied. */
+    private long crossLarge(int op, MemorySegment nonce, MemorySegment aad, MemorySegment in, MemorySegment out,
+                            long need) {
+        try {
+            if (nonce.isNative() && aad.isNative() && in.isNative() && out.isNative()) {
+                return (long) Native.SEAL_OPEN.invokeExact(ctx, op, nonce, nonce.byteSize(), aad, aad.byteSize(),
+                        in, in.byteSize(), out, need);
+            }
+            return offHeap(op, nonce, aad, in, out.asSlice(0, need));
         } catch (Throwable t) {
             throw rethrow(t);
         }
-        if (rc < 0) {
-            if (rc == -1) {
-                throw new AEADBadTagException("libaead: authentication failed");
-            }
-            throw error(rc);
-        }
-        return rc;
     }
 
     /** One seal through the chosen handle, no checks (CriticalThreshold, a measurement in the test tree). */

@@ -56,8 +56,9 @@ public class SealBench {
         iv = new byte[12];
         in = new byte[size];
         out = new byte[size + 16];
-        cipher = Cipher.getInstance("AES/GCM/NoPadding", provider(provider));
-        if (!cipher.getProvider().getName().toLowerCase().contains(provider.toLowerCase().substring(0, 2))) {
+        Provider p = provider(provider);
+        cipher = Cipher.getInstance("AES/GCM/NoPadding", p);
+        if (cipher.getProvider() != p) {
             throw new IllegalStateException("got " + cipher.getProvider().getName() + " for " + provider);
         }
     }
