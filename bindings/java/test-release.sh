@@ -5,14 +5,15 @@
 # warning on stderr and no system property: the library comes out of the jar.
 # The scratch project's Maven plugins (the versions the binding's build uses) come from ~/.m2 through a
 # file:// mirror, so the scratch local repository holds only what that project resolved.
-# Usage: test-release.sh [path/to/libaead-<version>.jar]   (default: target/libaead-1.3.0.jar)
+# Usage: test-release.sh [path/to/libaead-<version>.jar]   (default: target/libaead-<pom version>.jar)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/jdk.sh"
 rc=0; find_jdk || rc=$?
 [ $rc = 2 ] && exit 0
 [ $rc = 0 ] || exit 1
-jar="$(cd "$(dirname "${1:-$HERE/target/libaead-1.3.0.jar}")" && pwd)/$(basename "${1:-libaead-1.3.0.jar}")"
+default="$HERE/target/libaead-$(sed -n 's|^  <version>\(.*\)</version>|\1|p' "$HERE/pom.xml" | head -1).jar"
+jar="$(cd "$(dirname "${1:-$default}")" && pwd)/$(basename "${1:-$default}")"
 version=$(basename "$jar" .jar | sed 's/^libaead-//')
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

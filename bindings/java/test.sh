@@ -31,7 +31,8 @@ if ! "${MVN[@]}" package >"$log" 2>&1; then
     exit 1
 fi
 summary "$log"
-jar="$HERE/target/libaead-1.3.0.jar"
+version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
+jar="$HERE/target/libaead-$version.jar"
 unzip -l "$jar" | grep -q 'org/libaead/native/linux-x86_64/libaead.so' || { echo "the jar carries no libaead.so" >&2; exit 1; }
 echo "ok: $(basename "$jar") ($(du -h "$jar" | cut -f1)) carries org/libaead/native/linux-x86_64/libaead.so"
 
