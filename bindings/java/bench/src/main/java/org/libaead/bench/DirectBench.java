@@ -1,5 +1,6 @@
 package org.libaead.bench;
 
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.libaead.AesGcm;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,6 +24,7 @@ public class DirectBench {
 
     private AesGcm gcm;
     private byte[] nonce, in, out;
+    private MemorySegment nonceSeg, inSeg, outSeg;
     private long counter;
 
     @Setup(Level.Trial)
@@ -31,6 +33,9 @@ public class DirectBench {
         nonce = new byte[12];
         in = new byte[size];
         out = new byte[size + 16];
+        nonceSeg = MemorySegment.ofArray(nonce);
+        inSeg = MemorySegment.ofArray(in);
+        outSeg = MemorySegment.ofArray(out);
     }
 
     @TearDown(Level.Trial)
@@ -38,12 +43,24 @@ public class DirectBench {
         gcm.close();
     }
 
-    @Benchmark
-    public int sealInto() {
+    private void nextNonce() {
         long c = ++counter;
         for (int i = 0; i < 8; i++) {
             nonce[11 - i] = (byte) (c >>> (8 * i));
         }
+    }
+
+    /** byte[] arguments: the binding wraps them in MemorySegment views per call. */
+    @Benchmark
+    public int sealInto() {
+        nextNonce();
         return gcm.sealInto(nonce, null, in, 0, in.length, out, 0);
+    }
+
+    /** The same arrays as MemorySegments made once by the caller (heap segments, critical call). */
+    @Benchmark
+    public long sealIntoSegments() {
+        nextNonce();
+        return gcm.sealInto(nonceSeg, null, inSeg, outSeg);
     }
 }
