@@ -122,7 +122,11 @@ final class Native {
         }
     }
 
+    /** Contexts freed so far (by close() or the Cleaner); read by the tests. */
+    static final java.util.concurrent.atomic.AtomicLong FREED = new java.util.concurrent.atomic.AtomicLong();
+
     static void free(MemorySegment ctx) {
+        FREED.incrementAndGet();
         try {
             CTX_FREE.invokeExact(ctx);
         } catch (Throwable t) {

@@ -50,6 +50,24 @@ class ApiTest {
     }
 
     @Test
+    void closeFreesOnceAndAForgottenObjectIsFreedByTheCleaner() throws Exception {
+        long before = Native.FREED.get();
+        AesGcm a = new AesGcm(bytes(16));
+        a.close();
+        a.close();
+        assertTrue(Native.FREED.get() >= before + 1, "close freed the context"); // (others' Cleaners may add more)
+        long mark = Native.FREED.get();
+        for (int i = 0; i < 50; i++) {
+            new ChaCha20Poly1305(bytes(32)).seal(bytes(12), null, bytes(8)); // never closed
+        }
+        for (int i = 0; i < 200 && Native.FREED.get() < mark + 50; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertTrue(Native.FREED.get() >= mark + 50, "the Cleaner freed " + (Native.FREED.get() - mark) + " of 50");
+    }
+
+    @Test
     void badKeysAndSizes() {
         assertThrows(IllegalArgumentException.class, () -> new AesGcm(bytes(17)));
         assertThrows(IllegalArgumentException.class, () -> new ChaCha20Poly1305(bytes(16)));
