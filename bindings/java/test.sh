@@ -33,7 +33,9 @@ fi
 summary "$log"
 version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
 jar="$HERE/target/libaead-$version.jar"
-unzip -l "$jar" | grep -q 'org/libaead/native/linux-x86_64/libaead.so' || { echo "the jar carries no libaead.so" >&2; exit 1; }
+listing=$("$JAVA_HOME/bin/jar" tf "$jar")
+grep -qx 'org/libaead/native/linux-x86_64/libaead.so' <<<"$listing" || { echo "the jar carries no libaead.so" >&2; exit 1; }
+grep -qx 'META-INF/services/java.security.Provider' <<<"$listing" || { echo "the jar has no provider registration" >&2; exit 1; }
 echo "ok: $(basename "$jar") ($(du -h "$jar" | cut -f1)) carries org/libaead/native/linux-x86_64/libaead.so"
 
 if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
