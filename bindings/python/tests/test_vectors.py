@@ -1,4 +1,4 @@
-"""Known-answer tests from ../shared/vectors: Wycheproof (v1 and legacy) and NIST CAVP GCMVS.
+"""Known-answer tests from the conformance vectors (tests/vectors.sh): Wycheproof (v1 and legacy) and NIST CAVP GCMVS.
 
 The Python API only has 16-byte tags and pyca's nonce range (AES-GCM 8..128 bytes, ChaCha20-Poly1305
 12): vectors outside it must be refused with ValueError, exactly as pyca/cryptography refuses them."""
