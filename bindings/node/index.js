@@ -194,8 +194,15 @@ function generateAesKey(bits) {
 
 /** Nonce-taking AEAD: encrypt(nonce, data, aad) / decrypt(nonce, data, aad), as pyca/cryptography. */
 class NonceAEAD extends Base {
-  encrypt(nonce, data, associatedData) { return seal(this, nonce, data, associatedData, TAG, `${this.constructor.name}.encrypt`); }
-  decrypt(nonce, data, associatedData) { return open(this, nonce, data, associatedData, TAG, `${this.constructor.name}.decrypt`); }
+  #tag;
+  constructor(alg, policy, key, tagLength, iv, what) {
+    if (!Number.isInteger(tagLength)) throw new TypeError(`${what}: tagLength must be an integer`);
+    super(alg, policy, key, tagLength, iv, what);
+    this.#tag = tagLength === 0 ? TAG : tagLength;
+  }
+  get tagLength() { return this.#tag; }
+  encrypt(nonce, data, associatedData) { return seal(this, nonce, data, associatedData, this.#tag, `${this.constructor.name}.encrypt`); }
+  decrypt(nonce, data, associatedData) { return open(this, nonce, data, associatedData, this.#tag, `${this.constructor.name}.decrypt`); }
   encryptInto(nonce, data, associatedData, out, offset = 0) {
     return into(this, SEAL, nonce, data, associatedData, out, offset, `${this.constructor.name}.encryptInto`);
   }
@@ -203,32 +210,25 @@ class NonceAEAD extends Base {
     return into(this, OPEN, nonce, data, associatedData, out, offset, `${this.constructor.name}.decryptInto`);
   }
   encryptMany(nonces, datas, associatedDatas = null) {
-    return many(this, SEAL, nonces, datas, associatedDatas, TAG, `${this.constructor.name}.encryptMany`);
+    return many(this, SEAL, nonces, datas, associatedDatas, this.#tag, `${this.constructor.name}.encryptMany`);
   }
   decryptMany(nonces, datas, associatedDatas = null) {
-    return many(this, OPEN, nonces, datas, associatedDatas, TAG, `${this.constructor.name}.decryptMany`);
+    return many(this, OPEN, nonces, datas, associatedDatas, this.#tag, `${this.constructor.name}.decryptMany`);
   }
 }
 
+/** AES-GCM; tagLength 16 by default (also 4, 8, 12..15, SP 800-38D); nonce 1..128 bytes. */
 class AESGCM extends NonceAEAD {
-  constructor(key) { super(aesAlg(key, [1, 2, 3], 'AESGCM'), POLICY.NONE, key, 16, null, 'AESGCM'); }
+  constructor(key, tagLength = 16) { super(aesAlg(key, [1, 2, 3], 'AESGCM'), POLICY.NONE, key, tagLength, null, 'AESGCM'); }
   static generateKey(bitLength) { return generateAesKey(bitLength); }
 }
 class ChaCha20Poly1305 extends NonceAEAD {
   constructor(key) { super(ALG.CHACHA20_POLY1305, POLICY.NONE, key, 16, null, 'ChaCha20Poly1305'); }
   static generateKey() { return crypto.randomBytes(32); }
 }
+/** AES-CCM; tagLength 4, 6, ..., 16 (default 16); nonce 7..13 bytes. */
 class AESCCM extends NonceAEAD {
-  #tag;
-  constructor(key, tagLength = 16) {
-    if (!Number.isInteger(tagLength)) throw new TypeError('tagLength must be an integer');
-    super(aesAlg(key, [5, 6, 7], 'AESCCM'), POLICY.NONE, key, tagLength, null, 'AESCCM');
-    this.#tag = tagLength;
-  }
-  encrypt(nonce, data, aad) { return seal(this, nonce, data, aad, this.#tag, 'AESCCM.encrypt'); }
-  decrypt(nonce, data, aad) { return open(this, nonce, data, aad, this.#tag, 'AESCCM.decrypt'); }
-  encryptMany(nonces, datas, aads = null) { return many(this, SEAL, nonces, datas, aads, this.#tag, 'AESCCM.encryptMany'); }
-  decryptMany(nonces, datas, aads = null) { return many(this, OPEN, nonces, datas, aads, this.#tag, 'AESCCM.decryptMany'); }
+  constructor(key, tagLength = 16) { super(aesAlg(key, [5, 6, 7], 'AESCCM'), POLICY.NONE, key, tagLength, null, 'AESCCM'); }
   static generateKey(bitLength) { return generateAesKey(bitLength); }
 }
 class AESGCMSIV extends NonceAEAD {
@@ -327,6 +327,14 @@ class AESSIV extends Base {
     super([15, 16, 17][i], POLICY.NONE, key, 16, null, 'AESSIV');
   }
   encrypt(data, associatedData = null) { return this.#call(SEAL, data, associatedData, 'AESSIV.encrypt'); }
+  /** RFC 5297 section 6's AEAD form (AEAD_AES_SIV_CMAC_*): S2V over [associatedData, nonce]; output
+   *  SIV(16) || ciphertext. An empty or null nonce is deterministic SIV over [associatedData]. */
+  encryptWithNonce(nonce, data, associatedData) {
+    return seal(this, nonce, data, associatedData, TAG, 'AESSIV.encryptWithNonce');
+  }
+  decryptWithNonce(nonce, data, associatedData) {
+    return open(this, nonce, data, associatedData, TAG, 'AESSIV.decryptWithNonce');
+  }
   decrypt(data, associatedData = null) { return this.#call(OPEN, data, associatedData, 'AESSIV.decrypt'); }
   #call(op, data, aad, what) {
     if (aad !== null && aad !== undefined) {
