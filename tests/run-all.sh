@@ -45,6 +45,8 @@ stage_dlopen() { bash tests/dlopen/test.sh; }
 # The Go binding on the build tree, then on a `meson install`ed prefix found only through pkg-config.
 stage_go() { bash bindings/go/test.sh && bash bindings/go/test-installed.sh; }
 stage_python() { bash bindings/python/test.sh; }
+# The npm package: the prebuilt addon (vendored OpenSSL 3.5, hidden) under node:test.
+stage_node() { bash bindings/node/test.sh; }
 stage_rust() { bash bindings/rust/test.sh; }
 # The Rust crate as a user gets it: a scratch crate outside the repository, no meson build, no variables;
 # bundled libaead on the system libcrypto, then on OpenSSL 3.5.5 from the openssl-src crate.
@@ -120,7 +122,7 @@ stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
-            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release)
+            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release node)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0

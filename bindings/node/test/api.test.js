@@ -101,5 +101,5 @@ test('forgotten contexts are freed (FinalizationRegistry, the handle finalizer a
   const out = execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
   const { growth } = JSON.parse(out.trim().split('\n').pop());
   console.log(`finalization: RSS growth over 50000 forgotten AES-SIV contexts: ${(growth / 1048576).toFixed(1)} MiB`);
-  assert.ok(growth < 64 * 1048576, `RSS grew by ${growth} bytes`);
+  assert.ok(growth < 100 * 1048576, `RSS grew by ${growth} bytes`);
 });
