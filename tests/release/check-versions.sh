@@ -4,6 +4,7 @@
 #   - the Rust crates named libaead / libaead-sys (bindings/rust*/**/Cargo.toml), and the libaead
 #     requirement of any other crate there (rustls-libaead keeps its own version) if it states one;
 #   - bindings/python/pyproject.toml's version and src/libaead/__init__.py's __version__;
+#   - bindings/node/package.json's version (the npm package);
 #   - include/aead.h's AEAD_VERSION_NUMBER (major*10000 + minor*100 + patch) and AEAD_ABI_VERSION
 #     (the major, which is the SONAME major);
 #   - the Go module: the tag a release gets (bindings/go/v<version>) must be valid for the module path
@@ -74,6 +75,12 @@ init = repo / "bindings/python/src/libaead/__init__.py"
 if init.exists():
     mv = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', init.read_text(), re.M)
     check(rel(init) + " __version__", mv and mv.group(1))
+
+# Node.js: the npm package's version.
+npm = repo / "bindings/node/package.json"
+if npm.exists():
+    import json
+    check(rel(npm) + " version", json.loads(npm.read_text()).get("version"))
 
 # C header.
 h = (repo / "include/aead.h").read_text()
