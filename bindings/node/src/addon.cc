@@ -207,22 +207,36 @@ napi_value Free(napi_env env, napi_callback_info info) {
     return nullptr;
 }
 
-// sealOpen(handle, op, nonce | null, aad | null, input, out, outOffset) -> result (>= 0) or code (< 0).
-napi_value SealOpen(napi_env env, napi_callback_info info) {
-    size_t argc = 7;
-    napi_value a[7];
-    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+// The arguments sealOpen and sealOpenV share: (handle, op, nonce | null, <aad>, input, out, outOffset).
+struct Call {
     aead_ctx *ctx;
     int32_t op;
-    uint8_t *nonce, *aad, *in, *out;
-    size_t nonce_len, aad_len, in_len, out_cap;
-    if (argc < 7 || !handle(env, a[0], &ctx) || !int_arg(env, a[1], &op) ||
-        !view(env, a[2], "nonce must be a TypedArray, DataView or ArrayBuffer", true, &nonce, &nonce_len) ||
-        !view(env, a[3], "associated data must be a TypedArray, DataView, ArrayBuffer or null", true, &aad, &aad_len) ||
-        !view(env, a[4], "data must be a TypedArray, DataView or ArrayBuffer", false, &in, &in_len) ||
-        !out_view(env, a[5], a[6], &out, &out_cap))
+    uint8_t *nonce, *in, *out;
+    size_t nonce_len, in_len, out_cap;
+};
+
+bool call_args(napi_env env, napi_callback_info info, napi_value (&a)[7], Call *c) {
+    size_t argc = 7;
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    if (argc < 7)
+        return throw_type(env, "expected 7 arguments");
+    return handle(env, a[0], &c->ctx) && int_arg(env, a[1], &c->op) &&
+           view(env, a[2], "nonce must be a TypedArray, DataView or ArrayBuffer", true, &c->nonce, &c->nonce_len) &&
+           view(env, a[4], "data must be a TypedArray, DataView or ArrayBuffer", false, &c->in, &c->in_len) &&
+           out_view(env, a[5], a[6], &c->out, &c->out_cap);
+}
+
+// sealOpen(handle, op, nonce | null, aad | null, input, out, outOffset) -> result (>= 0) or code (< 0).
+napi_value SealOpen(napi_env env, napi_callback_info info) {
+    napi_value a[7];
+    Call c;
+    uint8_t *aad;
+    size_t aad_len;
+    if (!call_args(env, info, a, &c) ||
+        !view(env, a[3], "associated data must be a TypedArray, DataView, ArrayBuffer or null", true, &aad, &aad_len))
         return nullptr;
-    return number(env, static_cast<double>(aead_seal_open(ctx, op, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap)));
+    return number(env, static_cast<double>(aead_seal_open(c.ctx, c.op, c.nonce, c.nonce_len, aad, aad_len, c.in,
+                                                          c.in_len, c.out, c.out_cap)));
 }
 
 // Components of an array of views (AES-SIV); false with an exception pending.
@@ -254,22 +268,13 @@ bool components(napi_env env, napi_value arr, std::vector<aead_buf> *bufs) {
 
 // sealOpenV(handle, op, nonce | null, components | null, input, out, outOffset) -> result or code.
 napi_value SealOpenV(napi_env env, napi_callback_info info) {
-    size_t argc = 7;
     napi_value a[7];
-    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
-    aead_ctx *ctx;
-    int32_t op;
-    uint8_t *nonce, *in, *out;
-    size_t nonce_len, in_len, out_cap;
+    Call c;
     std::vector<aead_buf> bufs;
-    if (argc < 7 || !handle(env, a[0], &ctx) || !int_arg(env, a[1], &op) ||
-        !view(env, a[2], "nonce must be a TypedArray, DataView or ArrayBuffer", true, &nonce, &nonce_len) ||
-        !components(env, a[3], &bufs) ||
-        !view(env, a[4], "data must be a TypedArray, DataView or ArrayBuffer", false, &in, &in_len) ||
-        !out_view(env, a[5], a[6], &out, &out_cap))
+    if (!call_args(env, info, a, &c) || !components(env, a[3], &bufs))
         return nullptr;
-    return number(env, static_cast<double>(aead_seal_open_v(ctx, op, nonce, nonce_len, bufs.data(), bufs.size(),
-                                                            in, in_len, out, out_cap)));
+    return number(env, static_cast<double>(aead_seal_open_v(c.ctx, c.op, c.nonce, c.nonce_len, bufs.data(), bufs.size(),
+                                                            c.in, c.in_len, c.out, c.out_cap)));
 }
 
 // sealOpenMany(handle, op, nonces[] | null, aads[] | null, inputs[], outs[], results: Float64Array)
