@@ -59,51 +59,47 @@ size_t element_size(napi_typedarray_type t) {
     }
 }
 
+bool detached_error(napi_env env) {
+    napi_throw_type_error(env, "ERR_INVALID_STATE", "a detached ArrayBuffer (transferred or detached) cannot be used");
+    return false;
+}
+
 // A byte view of v: TypedArray, DataView or ArrayBuffer; null/undefined is (NULL, 0) when allowed.
+// The common case (a non-empty TypedArray) costs two N-API calls; only an empty view is checked for a
+// detached buffer (a detached buffer's views are empty).
 bool view(napi_env env, napi_value v, const char *name, bool nullable, uint8_t **data, size_t *len) {
     *data = nullptr;
     *len = 0;
-    napi_valuetype vt;
-    if (napi_typeof(env, v, &vt) != napi_ok)
-        return false;
-    if (vt == napi_undefined || vt == napi_null) {
-        if (nullable)
+    bool is = false;
+    void *p = nullptr;
+    napi_value ab = nullptr;
+    if (napi_is_typedarray(env, v, &is) == napi_ok && is) {
+        napi_typedarray_type t;
+        size_t n = 0;
+        if (napi_get_typedarray_info(env, v, &t, &n, &p, nullptr, nullptr) != napi_ok)
+            return throw_type(env, name);
+        *len = n * element_size(t);
+        if (*len == 0 || p == nullptr) {
+            *len = 0;
+            if (napi_get_typedarray_info(env, v, &t, &n, &p, &ab, nullptr) != napi_ok)
+                return throw_type(env, name);
+        }
+    } else if (napi_is_dataview(env, v, &is) == napi_ok && is) {
+        if (napi_get_dataview_info(env, v, len, &p, &ab, nullptr) != napi_ok)
+            return throw_type(env, name);
+    } else if (napi_is_arraybuffer(env, v, &is) == napi_ok && is) {
+        ab = v;
+        if (napi_get_arraybuffer_info(env, v, &p, len) != napi_ok)
+            return throw_type(env, name);
+    } else {
+        napi_valuetype vt;
+        if (nullable && napi_typeof(env, v, &vt) == napi_ok && (vt == napi_undefined || vt == napi_null))
             return true;
         return throw_type(env, name);
     }
-    if (vt != napi_object)
-        return throw_type(env, name);
-    bool is = false;
-    napi_value ab = nullptr;
-    void *p = nullptr;
-    napi_is_typedarray(env, v, &is);
-    if (is) {
-        napi_typedarray_type t;
-        size_t n = 0, off = 0;
-        if (napi_get_typedarray_info(env, v, &t, &n, &p, &ab, &off) != napi_ok)
-            return throw_type(env, name);
-        *len = n * element_size(t);
-    } else {
-        napi_is_dataview(env, v, &is);
-        if (is) {
-            size_t n = 0, off = 0;
-            if (napi_get_dataview_info(env, v, &n, &p, &ab, &off) != napi_ok)
-                return throw_type(env, name);
-            *len = n;
-        } else {
-            napi_is_arraybuffer(env, v, &is);
-            if (!is)
-                return throw_type(env, name);
-            ab = v;
-            if (napi_get_arraybuffer_info(env, v, &p, len) != napi_ok)
-                return throw_type(env, name);
-        }
-    }
     bool detached = false;
-    if (ab != nullptr && napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached) {
-        napi_throw_type_error(env, "ERR_INVALID_STATE", "a detached ArrayBuffer (transferred or detached) cannot be used");
-        return false;
-    }
+    if (ab != nullptr && napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached)
+        return detached_error(env);
     *data = static_cast<uint8_t *>(p);
     if (*data == nullptr)
         *len = 0;
