@@ -217,29 +217,51 @@ class NonceAEAD extends Base {
   }
 }
 
+/** The nonce-taking classes without a nonce policy also run in libuv's thread pool: encryptAsync /
+ *  decryptAsync copy the inputs (the caller may reuse them at once), seal or open off the main thread
+ *  and resolve to a new Buffer. (The TLS and QUIC classes have none: their sequence checks depend on
+ *  the order of the calls, which the thread pool does not keep.) */
+class PlainAEAD extends NonceAEAD {
+  async encryptAsync(nonce, data, associatedData) {
+    return asyncCall(this, SEAL, nonce, data, associatedData, this.tagLength, `${this.constructor.name}.encryptAsync`);
+  }
+  async decryptAsync(nonce, data, associatedData) {
+    return asyncCall(this, OPEN, nonce, data, associatedData, -this.tagLength, `${this.constructor.name}.decryptAsync`);
+  }
+}
+
+async function asyncCall(obj, op, nonce, data, aad, delta, what) {
+  const n = byteLength(data, 'data') + delta;
+  checkOptional(aad, 'associated data');
+  const out = Buffer.allocUnsafeSlow(n < 0 ? 0 : n);
+  const r = await native.sealOpenAsync(obj._h, op, nonce, aad, data, out);
+  if (r < 0) throw error(r, what);
+  return r === out.length ? out : out.subarray(0, r);
+}
+
 /** AES-GCM; tagLength 16 by default (also 4, 8, 12..15, SP 800-38D); nonce 1..128 bytes. */
-class AESGCM extends NonceAEAD {
+class AESGCM extends PlainAEAD {
   constructor(key, tagLength = 16) { super(aesAlg(key, [1, 2, 3], 'AESGCM'), POLICY.NONE, key, tagLength, null, 'AESGCM'); }
   static generateKey(bitLength) { return generateAesKey(bitLength); }
 }
-class ChaCha20Poly1305 extends NonceAEAD {
+class ChaCha20Poly1305 extends PlainAEAD {
   constructor(key) { super(ALG.CHACHA20_POLY1305, POLICY.NONE, key, 16, null, 'ChaCha20Poly1305'); }
   static generateKey() { return crypto.randomBytes(32); }
 }
 /** AES-CCM; tagLength 4, 6, ..., 16 (default 16); nonce 7..13 bytes. */
-class AESCCM extends NonceAEAD {
+class AESCCM extends PlainAEAD {
   constructor(key, tagLength = 16) { super(aesAlg(key, [5, 6, 7], 'AESCCM'), POLICY.NONE, key, tagLength, null, 'AESCCM'); }
   static generateKey(bitLength) { return generateAesKey(bitLength); }
 }
-class AESGCMSIV extends NonceAEAD {
+class AESGCMSIV extends PlainAEAD {
   constructor(key) { super(aesAlg(key, [8, 9, 10], 'AESGCMSIV'), POLICY.NONE, key, 16, null, 'AESGCMSIV'); }
   static generateKey(bitLength) { return generateAesKey(bitLength); }
 }
-class AESOCB3 extends NonceAEAD {
+class AESOCB3 extends PlainAEAD {
   constructor(key) { super(aesAlg(key, [11, 12, 13], 'AESOCB3'), POLICY.NONE, key, 16, null, 'AESOCB3'); }
   static generateKey(bitLength) { return generateAesKey(bitLength); }
 }
-class XChaCha20Poly1305 extends NonceAEAD {
+class XChaCha20Poly1305 extends PlainAEAD {
   constructor(key) { super(ALG.XCHACHA20_POLY1305, POLICY.NONE, key, 16, null, 'XChaCha20Poly1305'); }
   static generateKey() { return crypto.randomBytes(32); }
 }

@@ -15,20 +15,32 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "aead.h"
 
 namespace {
 
+// ctx stays valid while asynchronous calls on it are in the thread pool (pending > 0): close() then only
+// marks the handle closed, and the last of them to complete frees the context.
 struct Handle {
     aead_ctx *ctx;
+    unsigned pending;
+    bool closed;
 };
 
 void finalize_handle(napi_env, void *data, void *) {
     auto *h = static_cast<Handle *>(data);
     aead_ctx_free(h->ctx);
     delete h;
+}
+
+void release(Handle *h) {
+    if (h->closed && h->pending == 0) {
+        aead_ctx_free(h->ctx);
+        h->ctx = nullptr;
+    }
 }
 
 bool throw_type(napi_env env, const char *msg) {
@@ -106,12 +118,15 @@ bool view(napi_env env, napi_value v, const char *name, bool nullable, uint8_t *
     return true;
 }
 
-bool handle(napi_env env, napi_value v, aead_ctx **ctx) {
+bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
     void *p = nullptr;
     if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr)
         return throw_type(env, "not a libaead context");
-    *ctx = static_cast<Handle *>(p)->ctx;
-    if (*ctx == nullptr) {
+    auto *h = static_cast<Handle *>(p);
+    *ctx = h->ctx;
+    if (hp != nullptr)
+        *hp = h;
+    if (h->closed || *ctx == nullptr) {
         napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead object was closed");
         return false;
     }
@@ -179,7 +194,7 @@ napi_value Create(napi_env env, napi_callback_info info) {
     const int rc = aead_ctx_new_ex(&ctx, alg, policy, key, key_len, static_cast<size_t>(tag), properties, iv, iv_len);
     if (rc != 0)
         return number(env, rc);
-    auto *h = new Handle{ctx};
+    auto *h = new Handle{ctx, 0, false};
     napi_value ext;
     if (napi_create_external(env, h, finalize_handle, nullptr, &ext) != napi_ok) {
         aead_ctx_free(ctx);
@@ -197,8 +212,8 @@ napi_value Free(napi_env env, napi_callback_info info) {
     void *p = nullptr;
     if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr) {
         auto *h = static_cast<Handle *>(p);
-        aead_ctx_free(h->ctx);
-        h->ctx = nullptr;
+        h->closed = true;
+        release(h);
     }
     return nullptr;
 }
@@ -233,6 +248,92 @@ napi_value SealOpen(napi_env env, napi_callback_info info) {
         return nullptr;
     return number(env, static_cast<double>(aead_seal_open(c.ctx, c.op, c.nonce, c.nonce_len, aad, aad_len, c.in,
                                                           c.in_len, c.out, c.out_cap)));
+}
+
+// sealOpenAsync(handle, op, nonce, aad | null, input, out) -> Promise<result or code>: the same call in
+// libuv's thread pool. The inputs are copied first (the caller may change, transfer or detach them while
+// the work runs; the copies are wiped afterwards); out is a Buffer the JavaScript side allocated and
+// does not hand out before the promise settles, kept alive by a reference, and written in place.
+struct AsyncCall {
+    napi_async_work work;
+    napi_deferred deferred;
+    napi_ref handle_ref, out_ref;
+    Handle *h;
+    int32_t op;
+    uint8_t *mem;  // nonce || aad || input
+    size_t nonce_len, aad_len, in_len, mem_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result;
+};
+
+void async_execute(napi_env, void *data) {
+    auto *c = static_cast<AsyncCall *>(data);
+    const uint8_t *nonce = c->nonce_len ? c->mem : nullptr;
+    const uint8_t *aad = c->aad_len ? c->mem + c->nonce_len : nullptr;
+    const uint8_t *in = c->in_len ? c->mem + c->nonce_len + c->aad_len : nullptr;
+    c->result = aead_seal_open(c->h->ctx, c->op, nonce, c->nonce_len, aad, c->aad_len, in, c->in_len, c->out, c->out_cap);
+}
+
+void async_complete(napi_env env, napi_status, void *data) {
+    auto *c = static_cast<AsyncCall *>(data);
+    if (c->mem != nullptr) {
+        explicit_bzero(c->mem, c->mem_len);
+        delete[] c->mem;
+    }
+    c->h->pending--;
+    release(c->h);
+    napi_resolve_deferred(env, c->deferred, number(env, static_cast<double>(c->result)));
+    napi_delete_reference(env, c->handle_ref);
+    napi_delete_reference(env, c->out_ref);
+    napi_delete_async_work(env, c->work);
+    delete c;
+}
+
+napi_value SealOpenAsync(napi_env env, napi_callback_info info) {
+    size_t argc = 6;
+    napi_value a[6];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    aead_ctx *ctx;
+    Handle *h;
+    int32_t op;
+    uint8_t *nonce, *aad, *in, *out;
+    size_t nonce_len, aad_len, in_len, out_cap;
+    if (argc < 6 || !handle(env, a[0], &ctx, &h) || !int_arg(env, a[1], &op) ||
+        !view(env, a[2], "nonce must be a TypedArray, DataView or ArrayBuffer", true, &nonce, &nonce_len) ||
+        !view(env, a[3], "associated data must be a TypedArray, DataView, ArrayBuffer or null", true, &aad, &aad_len) ||
+        !view(env, a[4], "data must be a TypedArray, DataView or ArrayBuffer", false, &in, &in_len) ||
+        !view(env, a[5], "output must be a TypedArray, DataView or ArrayBuffer", false, &out, &out_cap))
+        return nullptr;
+    auto *c = new AsyncCall{};
+    c->h = h;
+    c->op = op;
+    c->nonce_len = nonce_len;
+    c->aad_len = aad_len;
+    c->in_len = in_len;
+    c->mem_len = nonce_len + aad_len + in_len;
+    c->mem = c->mem_len ? new (std::nothrow) uint8_t[c->mem_len] : nullptr;
+    if (c->mem_len && c->mem == nullptr) {
+        delete c;
+        return number(env, AEAD_ERR_NOMEM);
+    }
+    if (nonce_len)
+        std::memcpy(c->mem, nonce, nonce_len);
+    if (aad_len)
+        std::memcpy(c->mem + nonce_len, aad, aad_len);
+    if (in_len)
+        std::memcpy(c->mem + nonce_len + aad_len, in, in_len);
+    c->out = out;
+    c->out_cap = out_cap;
+    napi_value promise, name;
+    napi_create_promise(env, &c->deferred, &promise);
+    napi_create_reference(env, a[0], 1, &c->handle_ref);
+    napi_create_reference(env, a[5], 1, &c->out_ref);
+    napi_create_string_utf8(env, "libaead.sealOpenAsync", NAPI_AUTO_LENGTH, &name);
+    napi_create_async_work(env, nullptr, name, async_execute, async_complete, c, &c->work);
+    h->pending++;
+    napi_queue_async_work(env, c->work);
+    return promise;
 }
 
 // Components of an array of views (AES-SIV); false with an exception pending.
@@ -370,6 +471,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
         napi_callback cb;
     } const fns[] = {{"create", Create},         {"free", Free},         {"sealOpen", SealOpen},
                      {"sealOpenV", SealOpenV},   {"sealOpenMany", SealOpenMany},
+                     {"sealOpenAsync", SealOpenAsync},
                      {"strerror", Strerror},     {"version", Version},   {"versionNumber", VersionNumber}};
     for (const auto &f : fns) {
         napi_value fn;
