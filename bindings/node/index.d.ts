@@ -43,29 +43,36 @@ declare abstract class NonceAEAD extends Closable {
   decryptMany(nonces: BufferSource[], datas: BufferSource[], associatedDatas?: (BufferSource | null)[] | null): Buffer[];
 }
 
-export class AESGCM extends NonceAEAD {
+/** The classes without a nonce policy: also encryptAsync / decryptAsync in libuv's thread pool
+ *  (inputs copied; see the README's measurement before using them). */
+declare abstract class PlainAEAD extends NonceAEAD {
+  encryptAsync(nonce: BufferSource, data: BufferSource, associatedData?: BufferSource | null): Promise<Buffer>;
+  decryptAsync(nonce: BufferSource, data: BufferSource, associatedData?: BufferSource | null): Promise<Buffer>;
+}
+
+export class AESGCM extends PlainAEAD {
   /** key: 16, 24 or 32 bytes; tagLength 16 (default), 4, 8 or 12..15. Nonce 1..128 bytes. */
   constructor(key: BufferSource, tagLength?: number);
   static generateKey(bitLength: 128 | 192 | 256): Buffer;
 }
-export class ChaCha20Poly1305 extends NonceAEAD {
+export class ChaCha20Poly1305 extends PlainAEAD {
   constructor(key: BufferSource);
   static generateKey(): Buffer;
 }
-export class AESCCM extends NonceAEAD {
+export class AESCCM extends PlainAEAD {
   /** tagLength 4, 6, 8, 10, 12, 14 or 16 (default). Nonce 7..13 bytes. */
   constructor(key: BufferSource, tagLength?: number);
   static generateKey(bitLength: 128 | 192 | 256): Buffer;
 }
-export class AESGCMSIV extends NonceAEAD {
+export class AESGCMSIV extends PlainAEAD {
   constructor(key: BufferSource);
   static generateKey(bitLength: 128 | 192 | 256): Buffer;
 }
-export class AESOCB3 extends NonceAEAD {
+export class AESOCB3 extends PlainAEAD {
   constructor(key: BufferSource);
   static generateKey(bitLength: 128 | 192 | 256): Buffer;
 }
-export class XChaCha20Poly1305 extends NonceAEAD {
+export class XChaCha20Poly1305 extends PlainAEAD {
   constructor(key: BufferSource);
   static generateKey(): Buffer;
 }
