@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Go module as a user meets it (issue 17): no meson build, no installed libaead, no checkout.
+# The Go module as a user meets it: no meson build, no installed libaead, no checkout.
 #  1. the bundled C++ sources in the module are current (csrc.sh --check);
 #  2. the module zip for v<meson.build's version> is made from the files git tracks in bindings/go
 #     (golang.org/x/mod/zip, as proxy.golang.org makes it from the tagged commit) and served from a

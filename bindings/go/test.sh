@@ -49,6 +49,9 @@ go vet ./...
 
 echo "== go test ./... (binding module)"
 go test -count=1 ./...
+echo "== conformance vectors, per file (the tests above; again with -v for their counts)"
+vec_out="$(go test -count=1 -v -run 'Wycheproof|NIST|Pyca|CAVP' . 2>&1)" || { echo "$vec_out"; exit 1; }
+grep -E "\.(json|rsp|txt)[: ]|cases" <<<"$vec_out" | sed 's/^ *//' || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
 echo "== go test -race ./... (binding module)"
 go test -race -count=1 ./...
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# One version (issue 17): meson.build's project version is the one source; every other place that
+# One version: meson.build's project version is the one source; every other place that
 # states libaead's version must agree with it, or this fails and names each mismatch:
 #   - the Rust crates named libaead / libaead-sys (bindings/rust*/**/Cargo.toml), and the libaead
 #     requirement of any other crate there (rustls-libaead keeps its own version) if it states one;
 #   - bindings/python/pyproject.toml's version and src/libaead/__init__.py's __version__;
 #   - bindings/java/pom.xml's version, the LibAead provider's version and the benchmark's dependency;
+#   - bindings/node/package.json's version (the npm package);
 #   - include/aead.h's AEAD_VERSION_NUMBER (major*10000 + minor*100 + patch) and AEAD_ABI_VERSION
 #     (the major, which is the SONAME major);
 #   - the Go module: the tag a release gets (bindings/go/v<version>) must be valid for the module path
@@ -90,6 +91,11 @@ if pom.exists():
     prov = repo / "bindings/java/src/main/java/org/libaead/LibAeadProvider.java"
     pv = re.search(r'super\("LibAead", "([^"]+)"', prov.read_text()) if prov.exists() else None
     check(rel(prov) + " provider version", pv and pv.group(1))
+# Node.js: the npm package's version.
+npm = repo / "bindings/node/package.json"
+if npm.exists():
+    import json
+    check(rel(npm) + " version", json.loads(npm.read_text()).get("version"))
 
 # C header.
 h = (repo / "include/aead.h").read_text()

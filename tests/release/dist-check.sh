@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The C source tarball: `meson dist` (git archive of HEAD: committed files only) makes
-# libaead-<version>.tar.xz; it is unpacked where no ../shared is beside it, configured, built and its
+# libaead-<version>.tar.xz; it is unpacked away from the checkout, configured, built and its
 # unit and memory suites run there on their own, with no AEAD_VECTORS_DIR: the vectors suite fetches the
 # conformance vectors through the tarball's own tests/vectors.sh and must pass. The FIPS, large and vendored-OpenSSL checks
 # are other stages' and do not run here. meson dist's own test run (every suite, fips included) is

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The release stage (tests/run-all.sh release): the version check, the C source tarball built and
 # tested on its own, the Go module fetched with `go get` from a file GOPROXY, the Rust crates, the Python
-# sdist and abi3 wheel, the Java jar. Every part runs even if an earlier one failed; then one table: artifact, size,
+# sdist and abi3 wheel, the npm package, the Java jar. Every part runs even if an earlier one failed; then one table: artifact, size,
 # build/install time, tests. docs/releasing.md.
 set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -81,6 +81,9 @@ java_jar() {
         "by coordinates: module path and class path ok" >>"$AEAD_RELEASE_TABLE"
 }
 part "Java jar" java_jar
+# The npm tarball: the prebuild loads with no compiler on PATH, and without it the fallback builds from
+# the bundled C++ sources on the system libcrypto (test-package.sh adds its own row).
+part "npm package" bash "$REPO/bindings/node/test-package.sh"
 
 echo "=== release artifacts (in $AEAD_DIST_DIR)"
 {

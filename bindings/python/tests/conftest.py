@@ -33,6 +33,25 @@ def vectors_dir() -> Path:
     return _vectors[0]
 
 
+# Per vector file: cases passed, rejected as invalid, refused by contract (with the reason); printed in
+# pytest's closing summary, so every run shows what the conformance tests covered.
+_VECTOR_COUNTS = []
+
+
+def report_vectors(name, passed, rejected, refused=0, reason=""):
+    """Records one vector file's counts (a failed case fails its test before this is called)."""
+    _VECTOR_COUNTS.append("%s: %d cases: %d passed, %d invalid rejected, %d refused by contract%s, 0 failed"
+                          % (name, passed + rejected + refused, passed, rejected, refused,
+                             " (%s)" % reason if refused else ""))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _VECTOR_COUNTS:
+        terminalreporter.write_sep("-", "conformance vectors (%s)" % os.environ.get("AEAD_VECTORS_DIR", "tests/vectors.sh"))
+        for line in _VECTOR_COUNTS:
+            terminalreporter.write_line(line)
+
+
 @pytest.fixture
 def rng(request):
     """A seeded random.Random per test; the seed is printed on failure (set LIBAEAD_TEST_SEED to replay)."""

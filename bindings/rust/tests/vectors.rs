@@ -218,6 +218,8 @@ fn run_cavp(bits: usize) {
         _ => 3919,
     };
     assert_eq!(fails, expected_fails);
+    eprintln!("nist-cavp/gcmEncryptExtIV{bits}.rsp: 7875 cases sealed as expected");
+    eprintln!("nist-cavp/gcmDecrypt{bits}.rsp: 7875 cases: {} authentic opened, {fails} FAIL rejected", 7875 - fails);
 }
 
 #[test]
