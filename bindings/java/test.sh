@@ -24,6 +24,24 @@ cd "$HERE"
 MVN=(mvn -B -ntp -Dstyle.color=never)
 summary() { grep -E 'Tests run:.*Fail' "$1" | tail -1; grep -E '^(vectors|differential|hostile)' "$1" || true; }
 
+# The third-party JCA suite (Apache Commons Crypto's GcmCipherTest, from Maven Central): pinned in pom.xml,
+# fetched and sha256-checked here before any of its code runs.
+CC_VERSION=1.2.0
+declare -A CC_SHA256=(
+    [commons-crypto-$CC_VERSION.jar]=3ed2a3bde2fedca9411959419d0c78ce9e8e249d02bb56a7d7573705fd2e911b
+    [commons-crypto-$CC_VERSION-tests.jar]=6c76ae8d605db3c48101f7bad0ca8d8c4f9ac3311be07341836b4921925f2771
+)
+M2="${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}"
+for c in "" ":jar:tests"; do
+    "${MVN[@]}" -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+        -Dartifact="org.apache.commons:commons-crypto:$CC_VERSION$c" -Dtransitive=false >/dev/null 2>&1 \
+        || { echo "cannot fetch org.apache.commons:commons-crypto:$CC_VERSION$c" >&2; exit 1; }
+done
+for f in "${!CC_SHA256[@]}"; do
+    got=$(sha256sum "$M2/org/apache/commons/commons-crypto/$CC_VERSION/$f" | cut -d' ' -f1)
+    [ "$got" = "${CC_SHA256[$f]}" ] || { echo "$f: sha256 $got, expected ${CC_SHA256[$f]}" >&2; exit 1; }
+done
+
 echo "== 1. mvn package: the jar with the bundled libaead (vendored OpenSSL 3.5), the suite on it"
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 if ! "${MVN[@]}" package >"$log" 2>&1; then
@@ -37,6 +55,40 @@ listing=$("$JAVA_HOME/bin/jar" tf "$jar")
 grep -qx 'org/libaead/native/linux-x86_64/libaead.so' <<<"$listing" || { echo "the jar carries no libaead.so" >&2; exit 1; }
 grep -qx 'META-INF/services/java.security.Provider' <<<"$listing" || { echo "the jar has no provider registration" >&2; exit 1; }
 echo "ok: $(basename "$jar") ($(du -h "$jar" | cut -f1)) carries org/libaead/native/linux-x86_64/libaead.so"
+
+echo "== 1b. a JCA suite we did not write: Apache Commons Crypto $CC_VERSION GcmCipherTest on the provider alone"
+# It fails 2 kinds of checks by a documented difference, each allowed by JCA; any other failure, an error,
+# or a count other than its 8 tests and our 1 (its other checks on all its NIST cases) fails the stage:
+#  - update() during encryption returns no output (the provider buffers until doFinal, Conscrypt's model);
+#    the suite expects SunJCE's streaming (its testGcmArbitraryLengthUpdate);
+#  - the AEADBadTagException's message is libaead's, the suite compares it with "Tag mismatch!".
+"${MVN[@]}" surefire:test -Dtest=ThirdPartyGcmCipherTest -Dmaven.test.failure.ignore=true >"$log" 2>&1 || {
+    grep -E 'ERROR' "$log" | head -30; exit 1; }
+report=target/surefire-reports/TEST-org.libaead.ThirdPartyGcmCipherTest.xml
+[ -f "$report" ] || { echo "the third-party suite did not run (no $report)" >&2; exit 1; }
+python3 - "$report" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+tests, failures, errors, skipped = (int(root.get(k)) for k in ("tests", "failures", "errors", "skipped"))
+kinds = {"update buffers until doFinal": 0, "AEADBadTagException message": 0}
+bad = []
+for case in root.iter("testcase"):
+    for f in case.findall("failure") + case.findall("error"):
+        msg, trace = f.get("message") or "", f.text or ""
+        if f.tag == "failure" and re.fullmatch(r"expected: <[1-9][0-9]*> but was: <0>", msg) \
+                and "testGcmArbitraryLengthUpdate" in trace:
+            kinds["update buffers until doFinal"] += 1
+        elif f.tag == "failure" and msg == "expected: <libaead: authentication failed> but was: <Tag mismatch!>":
+            kinds["AEADBadTagException message"] += 1
+        else:
+            bad.append(f"{case.get('name')}: {f.tag}: {msg}")
+passed = tests - failures - errors - skipped
+print(f"third-party: Commons Crypto GcmCipherTest on LibAead: {tests} run, {passed} passed, "
+      f"{failures + errors} failed ({', '.join(f'{n} {k}' for k, n in kinds.items())}), {skipped} skipped")
+for b in bad:
+    print("unexpected:", b, file=sys.stderr)
+sys.exit(1 if bad or tests != 9 or skipped else 0)
+PY
 
 if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
     echo "== 2. the suite's API, thread and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
