@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * libaead against independent implementations on random inputs, through the direct API (every input and
  * output form, both sides of the critical-call threshold) and through the LibAead provider:
  * SunJCE for AES-GCM and ChaCha20-Poly1305, Bouncy Castle's lightweight API for AES-CCM, AES-GCM-SIV and
- * AES-OCB3 (Bouncy Castle has no XChaCha20-Poly1305; Wycheproof covers it).
+ * AES-OCB3 (XChaCha20-Poly1305: XChaChaDifferentialTest).
  */
 class DifferentialTest {
     private static final LibAeadProvider PROVIDER = new LibAeadProvider();
