@@ -85,6 +85,30 @@ public abstract sealed class Aead extends AeadContext
         return n;
     }
 
+    /**
+     * Seals many independent records in one call into libaead ({@code aead_seal_open_many}): record i is
+     * {@code seal(nonces[i], aads[i], plaintexts[i])}, in array order (a TLS context checks and commits each
+     * record's sequence in that order). {@code aads} may be null (no aad for any record), as may any of its
+     * elements. Returns one array per record: its sealed output, or {@code null} where libaead refused the
+     * record; {@code codes}, if not null (length at least the record count), receives each record's result:
+     * its output length, or libaead's negative code (a {@link NoncePolicyException} constant, for example).
+     * A refused record writes nothing and consumes no sequence number; the others are sealed all the same.
+     * The records are copied to off-heap memory for the call (one allocation per batch, none per record
+     * in libaead).
+     */
+    public final byte[][] sealMany(byte[][] nonces, byte[][] aads, byte[][] plaintexts, long[] codes) {
+        return many(Native.SEAL, nonces, aads, plaintexts, codes);
+    }
+
+    /**
+     * Opens many independent records in one call, as {@link #sealMany}: returns each record's plaintext, or
+     * {@code null} where it did not authenticate ({@code codes[i]} is then -1, AEAD_ERR_AUTH) or was
+     * refused. No plaintext of a record that failed is returned. Never throws {@link AEADBadTagException}.
+     */
+    public final byte[][] openMany(byte[][] nonces, byte[][] aads, byte[][] ciphertexts, long[] codes) {
+        return many(Native.OPEN, nonces, aads, ciphertexts, codes);
+    }
+
     /** Seals from segments (native ones pass straight through); returns the bytes written at out's start. */
     public final long sealInto(MemorySegment nonce, MemorySegment aad, MemorySegment in, MemorySegment out) {
         try {

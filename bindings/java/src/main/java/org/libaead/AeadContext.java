@@ -206,6 +206,85 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
         return rc;
     }
 
+    /** sizeof(aead_record): four (pointer, size_t) pairs and the int64_t result. */
+    private static final long RECORD = 72;
+
+    /** Batches: every record's nonce, aad and input copied into one off-heap block, outputs after them,
+     * the aead_record array filled, one plain downcall, the outputs of the records that succeeded copied out. */
+    final byte[][] many(int op, byte[][] nonces, byte[][] aads, byte[][] ins, long[] codes) {
+        Objects.requireNonNull(ins, "inputs");
+        int n = ins.length;
+        Objects.requireNonNull(nonces, "nonces");
+        if (nonces.length != n || (aads != null && aads.length != n)) {
+            throw new IllegalArgumentException("nonces, aads and inputs must have one element per record");
+        }
+        if (codes != null && codes.length < n) {
+            throw new IllegalArgumentException("codes: " + codes.length + " elements for " + n + " records");
+        }
+        long[] outLen = new long[n];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            Objects.requireNonNull(ins[i], "inputs[" + i + "]");
+            outLen[i] = Math.max(0, outLength(op, ins[i].length));
+            total += len(nonces[i]) + len(aads == null ? null : aads[i]) + ins[i].length + outLen[i];
+        }
+        byte[][] result = new byte[n][];
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment data = tmp.allocate(Math.max(1, total), 16);
+            MemorySegment recs = tmp.allocate(Math.max(1, RECORD * n), 8);
+            long at = 0;
+            long[] outAt = new long[n];
+            for (int i = 0; i < n; i++) {
+                long r = RECORD * i;
+                at = put(data, at, nonces[i], recs, r);
+                at = put(data, at, aads == null ? null : aads[i], recs, r + 16);
+                at = put(data, at, ins[i], recs, r + 32);
+                outAt[i] = at;
+                recs.set(ValueLayout.ADDRESS, r + 48, outLen[i] == 0 ? MemorySegment.NULL : data.asSlice(at, outLen[i]));
+                recs.set(ValueLayout.JAVA_LONG, r + 56, outLen[i]);
+                at += outLen[i];
+            }
+            MemorySegment records = n == 0 ? MemorySegment.NULL : recs;
+            long rc;
+            try {
+                rc = (long) Native.SEAL_OPEN_MANY.invokeExact(ctx, op, records, (long) n);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+            if (rc < 0) {
+                throw error(rc);
+            }
+            for (int i = 0; i < n; i++) {
+                long res = recs.get(ValueLayout.JAVA_LONG, RECORD * i + 64);
+                if (codes != null) {
+                    codes[i] = res;
+                }
+                if (res >= 0) {
+                    result[i] = data.asSlice(outAt[i], res).toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+            if (op == Native.OPEN) {
+                data.fill((byte) 0); // plaintexts do not outlive the call in freed native memory
+            }
+        }
+        return result;
+    }
+
+    private static long len(byte[] a) {
+        return a == null ? 0 : a.length;
+    }
+
+    /** Copies a into data at at and points the record's (pointer, length) pair at field off to it. */
+    private static long put(MemorySegment data, long at, byte[] a, MemorySegment recs, long off) {
+        long l = len(a);
+        recs.set(ValueLayout.ADDRESS, off, l == 0 ? MemorySegment.NULL : data.asSlice(at, l));
+        recs.set(ValueLayout.JAVA_LONG, off + 8, l);
+        if (l > 0) {
+            MemorySegment.copy(a, 0, data, ValueLayout.JAVA_BYTE, at, (int) l);
+        }
+        return at + l;
+    }
+
     private static IllegalArgumentException badOutput(MemorySegment out, long need) {
         return new IllegalArgumentException(out.isReadOnly() ? "output segment is read-only"
                 : "output too small: " + out.byteSize() + " bytes, need " + need);

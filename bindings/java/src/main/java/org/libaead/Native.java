@@ -39,7 +39,7 @@ final class Native {
 
     static final Path LOADED_FROM;
     static final MethodHandle CTX_NEW_EX, CTX_FREE, SEAL_OPEN_CRITICAL, SEAL_OPEN, STRERROR, VERSION,
-            VERSION_NUMBER, CTX_INDICATOR, CTX_PROVIDER, CTX_USAGE;
+            VERSION_NUMBER, CTX_INDICATOR, CTX_PROVIDER, CTX_USAGE, SEAL_OPEN_MANY;
 
     static {
         Path path = locate();
@@ -60,6 +60,8 @@ final class Native {
                 ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG);
         SEAL_OPEN_CRITICAL = handle(linker, lib, "aead_seal_open", sealOpen, Linker.Option.critical(true));
         SEAL_OPEN = handle(linker, lib, "aead_seal_open", sealOpen);
+        SEAL_OPEN_MANY = handle(linker, lib, "aead_seal_open_many",
+                FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG));
         STRERROR = handle(linker, lib, "aead_strerror", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
         VERSION = handle(linker, lib, "aead_version", FunctionDescriptor.of(ADDRESS));
         VERSION_NUMBER = handle(linker, lib, "aead_version_number", FunctionDescriptor.of(JAVA_INT));
