@@ -30,7 +30,7 @@ public abstract sealed class Aead extends AeadContext
         Objects.requireNonNull(plaintext, "plaintext");
         byte[] out = new byte[plaintext.length + sealOverhead];
         try {
-            cross(Native.SEAL, seg(nonce), seg(aad), seg(plaintext), seg(out));
+            crossArrays(Native.SEAL, nonce, aad, plaintext, 0, plaintext.length, out, 0, out.length);
         } catch (AEADBadTagException impossible) {
             throw new AssertionError(impossible);
         }
@@ -41,15 +41,14 @@ public abstract sealed class Aead extends AeadContext
     public final byte[] open(byte[] nonce, byte[] aad, byte[] ciphertext) throws AEADBadTagException {
         Objects.requireNonNull(ciphertext, "ciphertext");
         byte[] out = new byte[Math.max(0, ciphertext.length - sealOverhead)];
-        cross(Native.OPEN, seg(nonce), seg(aad), seg(ciphertext), seg(out));
+        crossArrays(Native.OPEN, nonce, aad, ciphertext, 0, ciphertext.length, out, 0, out.length);
         return out;
     }
 
     /** Seals plaintext[inOff, inOff + inLen) into out at outOff; returns the bytes written (inLen + overhead()). */
     public final int sealInto(byte[] nonce, byte[] aad, byte[] plaintext, int inOff, int inLen, byte[] out, int outOff) {
         try {
-            return (int) cross(Native.SEAL, seg(nonce), seg(aad), seg(plaintext, inOff, inLen),
-                    seg(out, outOff, out.length - outOff));
+            return (int) crossArrays(Native.SEAL, nonce, aad, plaintext, inOff, inLen, out, outOff, out.length - outOff);
         } catch (AEADBadTagException impossible) {
             throw new AssertionError(impossible);
         }
@@ -58,8 +57,7 @@ public abstract sealed class Aead extends AeadContext
     /** Opens ciphertext[inOff, inOff + inLen) into out at outOff; returns the plaintext length. */
     public final int openInto(byte[] nonce, byte[] aad, byte[] ciphertext, int inOff, int inLen, byte[] out, int outOff)
             throws AEADBadTagException {
-        return (int) cross(Native.OPEN, seg(nonce), seg(aad), seg(ciphertext, inOff, inLen),
-                seg(out, outOff, out.length - outOff));
+        return (int) crossArrays(Native.OPEN, nonce, aad, ciphertext, inOff, inLen, out, outOff, out.length - outOff);
     }
 
     /** Seals in's remaining bytes into out from its position; advances both positions; returns bytes written. */
@@ -67,7 +65,10 @@ public abstract sealed class Aead extends AeadContext
         writable(out);
         int n;
         try {
-            n = (int) cross(Native.SEAL, seg(nonce), seg(aad), seg(in), seg(out));
+            n = in.hasArray() && out.hasArray()   // heap buffers: the allocation-free array path
+                    ? (int) crossArrays(Native.SEAL, nonce, aad, in.array(), in.arrayOffset() + in.position(),
+                            in.remaining(), out.array(), out.arrayOffset() + out.position(), out.remaining())
+                    : (int) cross(Native.SEAL, seg(nonce), seg(aad), seg(in), seg(out));
         } catch (AEADBadTagException impossible) {
             throw new AssertionError(impossible);
         }
@@ -79,7 +80,10 @@ public abstract sealed class Aead extends AeadContext
     /** Opens in's remaining bytes into out from its position; advances both positions; returns the plaintext length. */
     public final int openInto(byte[] nonce, byte[] aad, ByteBuffer in, ByteBuffer out) throws AEADBadTagException {
         writable(out);
-        int n = (int) cross(Native.OPEN, seg(nonce), seg(aad), seg(in), seg(out));
+        int n = in.hasArray() && out.hasArray()
+                ? (int) crossArrays(Native.OPEN, nonce, aad, in.array(), in.arrayOffset() + in.position(),
+                        in.remaining(), out.array(), out.arrayOffset() + out.position(), out.remaining())
+                : (int) cross(Native.OPEN, seg(nonce), seg(aad), seg(in), seg(out));
         in.position(in.limit());
         out.position(out.position() + n);
         return n;

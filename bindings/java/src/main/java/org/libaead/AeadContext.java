@@ -285,6 +285,35 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
         return at + l;
     }
 
+    /** The byte[] forms: as cross, but the MemorySegment views of the arrays are made only as arguments of
+     * the downcall (one per path), never passed to anything else, so that C2's escape analysis, which is
+     * not path-sensitive, can remove them: the hot path then allocates nothing. */
+    final long crossArrays(int op, byte[] nonce, byte[] aad, byte[] in, int inOff, int inLen, byte[] out, int outOff,
+                           int outLen) throws AEADBadTagException {
+        Objects.checkFromIndexSize(inOff, inLen, in == null ? 0 : in.length);
+        Objects.checkFromIndexSize(outOff, outLen, out.length);
+        long need = Math.max(0, outLength(op, inLen));
+        if (outLen < need) {
+            throw new IllegalArgumentException("output too small: " + outLen + " bytes, need " + need);
+        }
+        long nl = nonce == null ? 0 : nonce.length, al = aad == null ? 0 : aad.length;
+        long rc;
+        if (inLen + need + al <= Native.CRITICAL_MAX) {
+            try {
+                rc = (long) Native.SEAL_OPEN_CRITICAL.invokeExact(ctx, op, seg(nonce), nl, seg(aad), al,
+                        seg(in, inOff, inLen), (long) inLen, seg(out, outOff, (int) need), need);
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        } else {
+            rc = crossLarge(op, seg(nonce), seg(aad), seg(in, inOff, inLen), seg(out, outOff, outLen), need);
+        }
+        if (rc < 0) {
+            throw failure(rc);
+        }
+        return rc;
+    }
+
     private static IllegalArgumentException badOutput(MemorySegment out, long need) {
         return new IllegalArgumentException(out.isReadOnly() ? "output segment is read-only"
                 : "output too small: " + out.byteSize() + " bytes, need " + need);

@@ -63,4 +63,11 @@ public class DirectBench {
         nextNonce();
         return gcm.sealInto(nonceSeg, null, inSeg, outSeg);
     }
+
+    /** Whole-array MemorySegment views made per call by the caller (what escape analysis would have to remove). */
+    @Benchmark
+    public long sealIntoFreshSegments() {
+        nextNonce();
+        return gcm.sealInto(MemorySegment.ofArray(nonce), null, MemorySegment.ofArray(in), MemorySegment.ofArray(out));
+    }
 }
