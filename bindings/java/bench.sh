@@ -18,4 +18,4 @@ nice "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "target/classe
     org.openjdk.jmh.Main ${JMH_ARGS:--f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc} \
     -rf text -rff target/result.txt 'org.libaead.bench.*'
 echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-grep -vE '·gc\.(alloc\.rate |count|time|churn)' target/result.txt
+grep -vE '[:·]gc\.(alloc\.rate |count|time|churn)' target/result.txt
