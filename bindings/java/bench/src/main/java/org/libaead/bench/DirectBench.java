@@ -1,6 +1,8 @@
 package org.libaead.bench;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import javax.crypto.AEADBadTagException;
 import java.util.concurrent.TimeUnit;
 import org.libaead.AesGcm;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,6 +27,8 @@ public class DirectBench {
     private AesGcm gcm;
     private byte[] nonce, in, out;
     private MemorySegment nonceSeg, inSeg, outSeg;
+    private byte[] sealed, opened, openNonce;
+    private ByteBuffer inBuf, outBuf;
     private long counter;
 
     @Setup(Level.Trial)
@@ -36,6 +40,11 @@ public class DirectBench {
         nonceSeg = MemorySegment.ofArray(nonce);
         inSeg = MemorySegment.ofArray(in);
         outSeg = MemorySegment.ofArray(out);
+        openNonce = new byte[12];
+        sealed = gcm.seal(openNonce, null, in);
+        opened = new byte[size];
+        inBuf = ByteBuffer.wrap(in);
+        outBuf = ByteBuffer.wrap(out);
     }
 
     @TearDown(Level.Trial)
@@ -69,5 +78,20 @@ public class DirectBench {
     public long sealIntoFreshSegments() {
         nextNonce();
         return gcm.sealInto(MemorySegment.ofArray(nonce), null, MemorySegment.ofArray(in), MemorySegment.ofArray(out));
+    }
+
+    /** Open of one sealed message (always the same nonce) into a preallocated array. */
+    @Benchmark
+    public int openInto() throws AEADBadTagException {
+        return gcm.openInto(openNonce, null, sealed, 0, sealed.length, opened, 0);
+    }
+
+    /** Heap ByteBuffers (wrapping the arrays), positions reset each time. */
+    @Benchmark
+    public int sealIntoHeapBuffers() {
+        nextNonce();
+        inBuf.clear();
+        outBuf.clear();
+        return gcm.sealInto(nonce, null, inBuf, outBuf);
     }
 }
