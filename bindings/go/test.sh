@@ -18,14 +18,10 @@ if vendored_libcrypto; then
 else
     echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored); AES-GCM-SIV must be refused on OpenSSL < 3.2"
 fi
-# pyca's AES-SIV vectors (TestPycaAESSIV): the cryptography_vectors venv that tests/run-all.sh's unit
-# stage installs, when it exists (the test skips, saying so, without it).
-pyca_venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/pyca-vectors-48.0.0
-if [ -z "${AEAD_PYCA_VECTORS_DIR:-}" ] && [ -x "$pyca_venv/bin/python" ]; then
-    AEAD_PYCA_VECTORS_DIR=$("$pyca_venv/bin/python" -c 'import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))' 2>/dev/null) &&
-        export AEAD_PYCA_VECTORS_DIR || unset AEAD_PYCA_VECTORS_DIR
-fi
-echo "== pyca vectors: ${AEAD_PYCA_VECTORS_DIR:-none (TestPycaAESSIV skips)}"
+# The conformance vectors (tests/vectors.sh: fetched once into the cache, pinned and checksummed).
+[ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(bash "$GO_BINDING_DIR/../../tests/vectors.sh" | tail -n 1)
+export AEAD_VECTORS_DIR
+echo "== vectors: $AEAD_VECTORS_DIR"
 echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
 go mod download
 (cd bench && go mod download)
@@ -53,6 +49,9 @@ go vet ./...
 
 echo "== go test ./... (binding module)"
 go test -count=1 ./...
+echo "== conformance vectors, per file (the tests above; again with -v for their counts)"
+vec_out="$(go test -count=1 -v -run 'Wycheproof|NIST|Pyca|CAVP' . 2>&1)" || { echo "$vec_out"; exit 1; }
+grep -E "\.(json|rsp|txt)[: ]|cases" <<<"$vec_out" | sed 's/^ *//' || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
 echo "== go test -race ./... (binding module)"
 go test -race -count=1 ./...
 

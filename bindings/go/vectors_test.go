@@ -6,35 +6,54 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// vectorsDir finds ../shared/vectors relative to the repository root (the directory holding
-// include/aead.h, found by walking up from the package directory). AEAD_VECTORS_DIR overrides it.
-// The tests fail, never skip, when the vectors are missing.
+// vectorsDir is the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
+// test.sh set it), or else what the repository's tests/vectors.sh prints (it fetches them, pinned and
+// checksummed, from crates.io and PyPI into a cache). The tests fail, never skip, without them.
 func vectorsDir(t *testing.T) string {
 	t.Helper()
+	vectorsOnce.Do(func() { vectorsPath, vectorsErr = findVectors() })
+	if vectorsErr != nil {
+		t.Fatalf("conformance vectors: %v", vectorsErr)
+	}
+	return vectorsPath
+}
+
+var (
+	vectorsOnce sync.Once
+	vectorsPath string
+	vectorsErr  error
+)
+
+func findVectors() (string, error) {
 	if d := os.Getenv("AEAD_VECTORS_DIR"); d != "" {
-		return d
+		return d, nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
+		script := filepath.Join(dir, "tests", "vectors.sh")
 		if _, err := os.Stat(filepath.Join(dir, "include", "aead.h")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "vectors")
-			if _, err := os.Stat(d); err != nil {
-				t.Fatalf("test vectors not found: %v", err)
+			out, err := exec.Command("bash", script).Output()
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", script, err)
 			}
-			return d
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			return lines[len(lines)-1], nil
 		}
 		if filepath.Dir(dir) == dir {
-			t.Fatalf("repository root (with include/aead.h) not found above %s", wd)
+			return "", fmt.Errorf("AEAD_VECTORS_DIR is not set and no repository (with tests/vectors.sh) is above %s", wd)
 		}
 	}
 }

@@ -24,7 +24,7 @@ PY="${PYTHON:-python3}"
 TEST_OPENSSL_CONF="${OPENSSL_CONF:-}"
 TEST_OPENSSL_MODULES="${OPENSSL_MODULES:-}"
 unset OPENSSL_CONF OPENSSL_MODULES LD_LIBRARY_PATH PKG_CONFIG_PATH
-# The libcryptos to bundle: both by default (issue 9).
+# The libcryptos to bundle: both by default.
 KINDS="${LIBAEAD_LIBCRYPTO:-vendored system}"
 SYSTEM_ONLY=0
 case "${1:-}" in

@@ -41,6 +41,10 @@ cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked
 cargo test --locked --no-default-features --features alloc
+echo "== conformance vectors, per file (those tests again, their counts shown)"
+vec_out="$(cargo test --locked --no-default-features --features alloc --test vectors --test families --test siv \
+    -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }
+grep -E '^(wycheproof|nist-cavp)/' <<<"$vec_out" || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
 # The pkg-config path must really link the meson build's shared library.
 API_BIN="$(ls -t target/debug/deps/api-* | grep -v '\.d$' | head -1)"
 if ! grep -q "libaead.so.1 => $AEAD_BUILD_DIR/" <<<"$(ldd "$API_BIN")"; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_seal_open (tests/fuzz/corpus/) from the shared vectors.
+"""Writes the seed corpus of fuzz_seal_open (tests/fuzz/corpus/) from the conformance vectors.
 
 Usage (from anywhere): python3 tests/fuzz/make_corpus.py
-Reads ../shared/vectors relative to the repository root and fails if it is missing. Deterministic:
+Reads $AEAD_VECTORS_DIR, or the directory tests/vectors.sh prints (it fetches the vectors, pinned and
+checksummed, from crates.io and PyPI), and fails if they are missing. Deterministic:
 the same vectors give the same files. Replaces every file in tests/fuzz/corpus/.
 
 The byte format is the one decoded by fuzz_seal_open.cpp (all integers little-endian):
@@ -18,11 +19,14 @@ import hashlib
 import json
 import os
 import struct
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-VECTORS = os.path.join(REPO, "..", "shared", "vectors")
+VECTORS = os.environ.get("AEAD_VECTORS_DIR") or subprocess.run(
+    ["bash", os.path.join(REPO, "tests", "vectors.sh")], stdout=subprocess.PIPE, check=True
+).stdout.decode().strip().splitlines()[-1]
 OUT = os.path.join(HERE, "corpus")
 
 AES128, AES192, AES256, CHACHA = 1, 2, 3, 4

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# QUIC interop of libaead's packet protection with stacks nobody here wrote, over loopback UDP (issue 18).
+# QUIC interop of libaead's packet protection with stacks nobody here wrote, over loopback UDP.
 #
 # Peers (the table below; all speak the echo protocol of aioquic_echo.py's docstring):
 #   aioquic          aioquic 1.7.2 from PyPI, unmodified, on its own packet protection (aioquic_echo.py)

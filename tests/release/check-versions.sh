@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One version (issue 17): meson.build's project version is the one source; every other place that
+# One version: meson.build's project version is the one source; every other place that
 # states libaead's version must agree with it, or this fails and names each mismatch:
 #   - the Rust crates named libaead / libaead-sys (bindings/rust*/**/Cargo.toml), and the libaead
 #     requirement of any other crate there (rustls-libaead keeps its own version) if it states one;

@@ -1,6 +1,6 @@
 package bench
 
-// Coexistence (issue 9): golang-fips/openssl drives the SYSTEM libcrypto (dlopened by TestMain)
+// Coexistence: golang-fips/openssl drives the SYSTEM libcrypto (dlopened by TestMain)
 // while libaead, built with -Dlibcrypto=vendored, runs on its own hidden copy, in one process.
 
 import (

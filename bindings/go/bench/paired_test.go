@@ -147,7 +147,7 @@ func BenchmarkPaired(b *testing.B) {
 			fips := goSide(b, newFips(b), op, 64)
 			paired(b, 256, func(t []time.Duration) float64 { return float64(t[1]) / float64(t[0]) }, lib, fips)
 		})
-		// Against crypto/cipher (issue 9 item 6, on vendored OpenSSL 3.5): time at 64 B, target
+		// Against crypto/cipher (on vendored OpenSSL 3.5): time at 64 B, target
 		// <= 1.5 for Seal; throughput at 16 KiB (crypto/cipher's time over ours), target >= 2.5.
 		b.Run("ratio=binding_over_stdlib/op="+op+"/size=64", func(b *testing.B) {
 			lib, std := goSide(b, newLib(b), op, 64), goSide(b, newStd(b, false), op, 64)

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/crypto/chacha20poly1305"
 )
 
-// QUIC packet protection (issue 18): the binding's one call per packet (QUICPacketProtector), its
+// QUIC packet protection: the binding's one call per packet (QUICPacketProtector), its
 // two calls (the ForQUIC AEAD's Seal/Open + HeaderProtection.Mask, the mask applied in Go), and
 // pure Go (crypto/aes + crypto/cipher GCM, AES-ECB of the sample; golang.org/x/crypto chacha20 +
 // chacha20poly1305, as quic-go does it).

@@ -8,7 +8,7 @@ Prints Markdown and writes JSON (--json PATH):
 * 2 threads vs 1 on 1 MiB messages (throughput ratio), with hashlib.sha256 as the machine's reference;
 * --gil: the GIL-release crossover of the compiled path: per size, single-thread cost of releasing and
   the 2-thread throughput released vs held (this is how _fast.c's threshold was chosen);
-* the targets of issue 13, each met or not.
+* the targets, each met or not.
 Every cell is the minimum over interleaved rounds (the libraries alternate cell by cell), so a burst
 of load on a shared machine hits both alike; only the ratios mean anything.
 
@@ -38,7 +38,7 @@ SIZES = (64, 1024, 16384)
 OPS = ("encrypt", "decrypt", "encrypt_into")
 BATCH = 1000
 MIB = 1 << 20
-# issue 13's targets: (op, size) -> the largest allowed libaead / pyca time ratio
+# the targets: (op, size) -> the largest allowed libaead / pyca time ratio
 TARGETS = {("encrypt", 64): 0.8, ("decrypt", 64): 0.8, ("encrypt", 1024): 0.9, ("decrypt", 1024): 0.9,
            ("encrypt", 16384): 1.0, ("decrypt", 16384): 1.0, ("encrypt_into", 64): 0.6}
 BATCH_TARGET = 0.3
@@ -290,7 +290,7 @@ def main():
                                                          100 * (g["released_ns"] / g["held_ns"] - 1),
                                                          g["two_thread_released_over_held"]))
         print()
-    print("Targets (issue 13): %d of %d met" % (sum(1 for v in verdicts if v), len(verdicts)))
+    print("Targets: %d of %d met" % (sum(1 for v in verdicts if v), len(verdicts)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "rows": rows, "threads": threads, "gil": gil}, f, indent=1)

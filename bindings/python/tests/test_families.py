@@ -1,4 +1,4 @@
-"""The library 1.2 families (issue 19): AESCCM, AESGCMSIV, AESOCB3 against pyca/cryptography, and
+"""The library 1.2 families: AESCCM, AESGCMSIV, AESOCB3 against pyca/cryptography, and
 XChaCha20Poly1305 (+ its random-nonce class) against libsodium (PyNaCl), on random inputs in both
 directions, every call form (single, _into, batch); plus pyca parity of constructors, sizes, exception
 types and messages, and AES-GCM-SIV's refusal on a libcrypto without it (OpenSSL < 3.2)."""

@@ -1,4 +1,4 @@
-"""fork() never makes two processes seal the same nonce (issue 16, library 1.2).
+"""fork() never makes two processes seal the same nonce (library 1.2).
 
 * AESGCMRandomNonce: one object used by the parent, several children and a grandchild (os.fork) and by
   multiprocessing workers (fork start method), forked after 0, 1, 5, 31, 32, 33 and 100 seals (the C

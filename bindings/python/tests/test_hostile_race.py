@@ -1,5 +1,5 @@
 """A caller that changes the nonce while a seal runs (another thread writing a bytearray, the GIL
-released for the call) never gets a record sealed under a nonce the library did not check (issue 16,
+released for the call) never gets a record sealed under a nonce the library did not check (
 library 1.2: the nonce is copied, then checked, and the copy is what libcrypto uses).
 
 TLS 1.2 / TLS 1.3 objects: a writer thread advances the sequence number in a bytearray nonce, one byte

@@ -1,4 +1,4 @@
-"""AESSIV against hostile callers (issue 16's rules for library 1.3's component calls).
+"""AESSIV against hostile callers (the rules for library 1.3's component calls).
 
 Races: another thread changes a component, the plaintext or the list of components while the call runs
 (the GIL released: cffi always, the compiled path with its threshold set to 0). Nothing crashes, nothing

@@ -1,8 +1,8 @@
-"""Sizes never wrap (issue 16): batches whose summed lengths exceed sys.maxsize (PY_SSIZE_T_MAX), or wrap
+"""Sizes never wrap: batches whose summed lengths exceed sys.maxsize (PY_SSIZE_T_MAX), or wrap
 modulo 2**64, built from a large read-only anonymous mapping (address space only: its pages are never
 touched, since every such call is refused before libaead reads an input), are refused before the call
 with OverflowError (or ValueError), and nothing is written: neither the output buffer nor the guard
-bytes around it change. Before issue 16 the compiled path summed the output lengths in a Py_ssize_t and
+bytes around it change. Before library 1.2 the compiled path summed the output lengths in a Py_ssize_t and
 a batch whose sum wrapped to len(buf) passed the size check: an accepted record then wrote outside buf.
 Single calls on inputs over the algorithm's limit are refused as OverflowError before any output is
 allocated. Runs on whichever backend test.sh selected (fast, api, abi)."""

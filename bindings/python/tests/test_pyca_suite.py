@@ -1,5 +1,5 @@
 """pyca/cryptography's own tests/hazmat/primitives/test_aead.py, run with every AEAD class it imports
-swapped for libaead's (issue 19).
+swapped for libaead's.
 
 The file comes from the sdist of the installed cryptography version, fetched at test time into the test
 cache (tests/_pypi.py; never copied into this repository), with cryptography_vectors of the same version

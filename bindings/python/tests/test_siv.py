@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.ciphers import aead as pyca
 
 import libaead
 from _pypi import pip_target
-from conftest import vectors_dir
+from conftest import report_vectors, vectors_dir
 
 
 def libcrypto_version():
@@ -87,9 +87,8 @@ def test_wycheproof_aead_aes_siv_cmac():
                 if msg or TAKES_EMPTY:
                     assert obj.encrypt(msg, comps) != sealed
                 counts["invalid"] += 1
-    print("wycheproof aead_aes_siv_cmac (%s): %d cases: %d valid reproduced, %d invalid rejected, %d valid with an "
-          "empty message refused by contract (OpenSSL < 3.5)" % (libaead.library_version(), total, counts["valid"],
-                                                                 counts["invalid"], counts["valid_empty_refused"]))
+    report_vectors("wycheproof/aead_aes_siv_cmac_test.json (AESSIV, %s)" % libaead.library_version(), counts["valid"],
+                   counts["invalid"], counts["valid_empty_refused"], "empty message below OpenSSL 3.5")
     assert total == data["numberOfTests"] == 900
     assert counts["valid"] + counts["valid_empty_refused"] == 252 and counts["invalid"] == 648
     if TAKES_EMPTY:

@@ -1,4 +1,4 @@
-"""Known-answer tests from ../shared/vectors: Wycheproof (v1 and legacy) and NIST CAVP GCMVS.
+"""Known-answer tests from the conformance vectors (tests/vectors.sh): Wycheproof (v1 and legacy) and NIST CAVP GCMVS.
 
 The Python API only has 16-byte tags and pyca's nonce range (AES-GCM 8..128 bytes, ChaCha20-Poly1305
 12): vectors outside it must be refused with ValueError, exactly as pyca/cryptography refuses them."""
@@ -8,7 +8,7 @@ import json
 import pytest
 
 import libaead
-from conftest import vectors_dir
+from conftest import report_vectors, vectors_dir
 
 ALL_AES = [libaead.AESGCM]
 TLS_NAMES = ["AESGCMForTLS12", "AESGCMForTLS13", "ChaCha20Poly1305ForTLS12", "ChaCha20Poly1305ForTLS13"]
@@ -59,6 +59,8 @@ def test_wycheproof_aes_gcm_v1():
     # 316 cases: IVs of 0..7 bytes and 257 bytes fall outside pyca's 8..128 range and are refused.
     assert sum(counts.values()) == 316
     assert counts["valid"] > 150 and counts["invalid"] >= 75 and counts["refused"] > 0
+    report_vectors("wycheproof/aes_gcm_test.json (AESGCM)", counts["valid"], counts["invalid"], counts["refused"],
+                   "IV outside pyca's 8..128 bytes: ValueError")
 
 
 def test_wycheproof_aes_gcm_legacy_acceptable():
@@ -67,6 +69,8 @@ def test_wycheproof_aes_gcm_legacy_acceptable():
     assert "acceptable" in results
     counts = _run_wycheproof(libaead.AESGCM, doc, lambda n: 8 <= n <= 128)
     assert sum(counts.values()) == 256
+    report_vectors("wycheproof/legacy/aes_gcm_test.json (AESGCM)", counts["valid"], counts["invalid"],
+                   counts["refused"], "IV outside pyca's 8..128 bytes: ValueError")
 
 
 def test_wycheproof_chacha20_poly1305():
@@ -74,6 +78,8 @@ def test_wycheproof_chacha20_poly1305():
         libaead.ChaCha20Poly1305, _load("wycheproof/chacha20_poly1305_test.json"), lambda n: n == 12
     )
     assert counts == {"valid": 256, "invalid": 60, "refused": 9}
+    report_vectors("wycheproof/chacha20_poly1305_test.json (ChaCha20Poly1305)", counts["valid"], counts["invalid"],
+                   counts["refused"], "nonce not 12 bytes: ValueError")
 
 
 @pytest.mark.parametrize("name", TLS_NAMES)
@@ -139,6 +145,8 @@ def test_nist_cavp_encrypt(bits):
         assert obj.encrypt(c["IV"], c["PT"], c["AAD"]) == c["CT"] + c["Tag"]
         checked += 1
     assert checked == 750 and refused == 375  # IVlen 96 and 1024 bits checked; 8 bits refused
+    report_vectors("nist-cavp/gcmEncryptExtIV%d.rsp (AESGCM, 16-byte tags: 1125 of 7875)" % bits, checked, 0, refused,
+                   "8-bit IV outside pyca's range: ValueError")
 
 
 @pytest.mark.parametrize("bits", [128, 192, 256])
@@ -161,3 +169,4 @@ def test_nist_cavp_decrypt(bits):
             assert obj.decrypt(c["IV"], sealed, c["AAD"]) == c["PT"]
             ok += 1
     assert ok > 100 and fail > 100 and ok + fail == 750
+    report_vectors("nist-cavp/gcmDecrypt%d.rsp (AESGCM, 16-byte tags and 12..128-byte IVs: 750 of 7875)" % bits, ok, fail)

@@ -1,4 +1,4 @@
-//! Batches per record (issue 20, Rust row): `Cipher::seal_many` / `open_many` (one
+//! Batches per record (Rust row): `Cipher::seal_many` / `open_many` (one
 //! `aead_seal_open_many` call for the whole batch) against the single C call `aead_seal_open` made
 //! once per record with no binding around it, AES-128-GCM at 64 B, 1 KiB and 16 KiB
 //! (12-byte nonce, 13-byte AAD, 16-byte tag, 64 records per batch, out of place).
@@ -30,7 +30,7 @@ const KEY: [u8; 16] = [0x11; 16];
 const AAD: [u8; 13] = [0x33; 13];
 const ROUNDS: usize = 101;
 const INSTANCES: usize = 3;
-/// Target per-record ratio against the C call (issue 20: "within 1.1x of the C call").
+/// Target per-record ratio against the C call ("within 1.1x of the C call").
 const TARGET: f64 = 1.10;
 
 /// The records of one batch: inputs (plaintexts, or their sealed forms), nonces and outputs.

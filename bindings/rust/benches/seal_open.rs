@@ -203,7 +203,7 @@ fn paired(
     }
 }
 
-/// Target time ratio libaead / reference (issue 9 item 6): 1.1x at 64 B and 1.05x at 16 KiB
+/// Target time ratio libaead / reference: 1.1x at 64 B and 1.05x at 16 KiB
 /// against the engines; 1.05x binding overhead against the bare C call.
 fn target(reference: &str, size: usize) -> f64 {
     match (reference, size) {

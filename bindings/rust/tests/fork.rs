@@ -1,4 +1,4 @@
-//! fork() (library 1.2, issue 16): a random-nonce context keeps sealing in the parent, a child and
+//! fork() (library 1.2): a random-nonce context keeps sealing in the parent, a child and
 //! a grandchild with no nonce ever repeated, after 0, 1, 31 and 100 seals before the fork (and
 //! after seals from other, joined, threads); a TLS-policy context created before the fork refuses
 //! seals in the child with `Error::Forked` (nothing written, open works, a context made in the

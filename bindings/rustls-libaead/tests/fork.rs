@@ -1,4 +1,4 @@
-//! fork() (libaead 1.2, issue 16): a record encrypter made before a fork cannot seal in the child.
+//! fork() (libaead 1.2): a record encrypter made before a fork cannot seal in the child.
 //!
 //! * Record level: for every suite, the child's `MessageEncrypter::encrypt` with the next sequence
 //!   number is an error naming libaead's `AEAD_ERR_FORKED` (-17) rather than a record under a nonce

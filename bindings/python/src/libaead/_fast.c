@@ -8,7 +8,7 @@
  * The GIL is released only for calls of at least gil_threshold input bytes (measured: below that the
  * release and re-acquire cost more than another thread could gain).
  *
- * Hostile callers (issue 16): every length is read once from its Py_buffer (or bytes object) into a
+ * Hostile callers: every length is read once from its Py_buffer (or bytes object) into a
  * local or a record, and only that copy is checked and passed on; nothing here re-reads caller memory.
  * No sum or product of caller-controlled lengths is formed without a check that it fits: each input is
  * held to the algorithm's limit before its output length is computed, and a batch's output total is

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# What a fresh clone must not carry: paths of one particular machine (a home or work folder: they mean
+# nothing on a user's), references to the project's internal tracker ("issue 16": it is not public;
+# public ones are named with their repository, "pyca/cryptography#14795"), and anything that reads a
+# folder beside the checkout instead of fetching its data (tests/vectors.sh does that).
+# Usage: bash tests/hygiene.sh   (from anywhere; reads the files git tracks)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fail=0
+check() {  # description, extended regex
+    local hits
+    # This script names the patterns it looks for, so it is the one file left out.
+    hits=$(git ls-files -z | grep -zv '^tests/hygiene\.sh$' | xargs -0 grep -nIE "$2" -- 2>/dev/null || true)
+    if [ -n "$hits" ]; then
+        echo "hygiene: $1:" >&2
+        echo "$hits" | cut -c1-200 | head -20 >&2
+        fail=1
+    else
+        echo "hygiene: no $1 in $(git ls-files | wc -l) tracked files"
+    fi
+}
+check "absolute path of a particular machine" '(^|[^A-Za-z0-9_.$}~-])/(work|root|home/[a-z_][a-z0-9_-]*|Users/[A-Za-z][A-Za-z0-9._-]*)/'
+check "internal issue number" '\b[Ii]ssues? [0-9]+\b'
+check "read of a folder beside the checkout" '\.\./shared\b|\.\.", "shared"|"\.\.", "shared"'
+exit $fail
