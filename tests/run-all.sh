@@ -47,7 +47,12 @@ stage_dlopen() { bash tests/dlopen/test.sh; }
 # The Go binding on the build tree, then on a `meson install`ed prefix found only through pkg-config.
 stage_go() { bash bindings/go/test.sh && bash bindings/go/test-installed.sh; }
 stage_python() { bash bindings/python/test.sh; }
+# The npm package: the prebuilt addon (vendored OpenSSL 3.5, hidden) under node:test.
+stage_node() { bash bindings/node/test.sh; }
 stage_rust() { bash bindings/rust/test.sh; }
+# The Java binding (JDK 25, Maven): the jar with libaead on the vendored OpenSSL 3.5 and its JUnit suite, the
+# suite's API/thread/GCM tests on build/, and the jar by coordinates from a scratch Maven repository.
+stage_java() { bash bindings/java/test.sh; }
 # The Rust crate as a user gets it: a scratch crate outside the repository, no meson build, no variables;
 # bundled libaead on the system libcrypto, then on OpenSSL 3.5.5 from the openssl-src crate.
 stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/test-bundled.sh --vendored; }
@@ -135,8 +140,8 @@ stage_i386() {
 stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
-all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled
-            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release
+all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
+            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release node
             i386)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"

@@ -4,6 +4,8 @@
 #   - the Rust crates named libaead / libaead-sys (bindings/rust*/**/Cargo.toml), and the libaead
 #     requirement of any other crate there (rustls-libaead keeps its own version) if it states one;
 #   - bindings/python/pyproject.toml's version and src/libaead/__init__.py's __version__;
+#   - bindings/java/pom.xml's version, the LibAead provider's version and the benchmark's dependency;
+#   - bindings/node/package.json's version (the npm package);
 #   - include/aead.h's AEAD_VERSION_NUMBER (major*10000 + minor*100 + patch) and AEAD_ABI_VERSION
 #     (the major, which is the SONAME major);
 #   - the Go module: the tag a release gets (bindings/go/v<version>) must be valid for the module path
@@ -74,6 +76,26 @@ init = repo / "bindings/python/src/libaead/__init__.py"
 if init.exists():
     mv = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', init.read_text(), re.M)
     check(rel(init) + " __version__", mv and mv.group(1))
+
+# Java: the Maven project, the provider's version, and the benchmark's dependency on the jar.
+pom = repo / "bindings/java/pom.xml"
+if pom.exists():
+    import xml.etree.ElementTree as ET
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    check(rel(pom) + " <version>", ET.parse(pom).getroot().findtext("m:version", namespaces=ns))
+    bench_pom = repo / "bindings/java/bench/pom.xml"
+    if bench_pom.exists():
+        dep = [d for d in ET.parse(bench_pom).getroot().iterfind("m:dependencies/m:dependency", ns)
+               if d.findtext("m:groupId", namespaces=ns) == "org.libaead"]
+        check(rel(bench_pom) + " org.libaead:libaead dependency", dep and dep[0].findtext("m:version", namespaces=ns))
+    prov = repo / "bindings/java/src/main/java/org/libaead/LibAeadProvider.java"
+    pv = re.search(r'super\("LibAead", "([^"]+)"', prov.read_text()) if prov.exists() else None
+    check(rel(prov) + " provider version", pv and pv.group(1))
+# Node.js: the npm package's version.
+npm = repo / "bindings/node/package.json"
+if npm.exists():
+    import json
+    check(rel(npm) + " version", json.loads(npm.read_text()).get("version"))
 
 # C header.
 h = (repo / "include/aead.h").read_text()

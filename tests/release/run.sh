@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The release stage (tests/run-all.sh release): the version check, the C source tarball built and
 # tested on its own, the Go module fetched with `go get` from a file GOPROXY, the Rust crates, the Python
-# sdist and abi3 wheel. Every part runs even if an earlier one failed; then one table: artifact, size,
+# sdist and abi3 wheel, the npm package, the Java jar. Every part runs even if an earlier one failed; then one table: artifact, size,
 # build/install time, tests. docs/releasing.md.
 set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -62,6 +62,28 @@ part "Rust crates" rust_crates
 # The sdist and the abi3 manylinux wheel: built, auditwheel-checked, installed without a compiler and
 # tested (python-dist.sh adds its own row).
 part "Python sdist + abi3 wheel" bash "$REPO/tests/release/python-dist.sh"
+# The Java jar (libaead.so on the vendored OpenSSL 3.5 inside), copied to dist/, then installed into a
+# scratch Maven repository and used by coordinates from a scratch project (bindings/java/test-release.sh).
+java_jar() {
+    local start jar rc=0 out
+    start=$(date +%s)
+    source "$REPO/bindings/java/jdk.sh"
+    find_jdk || rc=$?
+    [ $rc = 2 ] && { printf 'Java jar\t-\t-\tskipped: no JDK 25\n' >>"$AEAD_RELEASE_TABLE"; return 0; }
+    [ $rc = 0 ] || return 1
+    (cd "$REPO/bindings/java" && mvn -B -q -ntp package -DskipTests >"$AEAD_DIST_DIR/java-package.log" 2>&1) ||
+        { grep ERROR "$AEAD_DIST_DIR/java-package.log" | head -20; return 1; }
+    jar=$(ls "$REPO"/bindings/java/target/libaead-[0-9]*.jar)
+    cp "$jar" "$AEAD_DIST_DIR/"
+    out=$(bash "$REPO/bindings/java/test-release.sh" "$AEAD_DIST_DIR/$(basename "$jar")") || { echo "$out"; return 1; }
+    echo "$out"
+    printf 'Java jar (%s)\t%s\t%s s\t%s\n' "$(basename "$jar")" "$(du -h "$jar" | cut -f1)" "$(($(date +%s) - start))" \
+        "by coordinates: module path and class path ok" >>"$AEAD_RELEASE_TABLE"
+}
+part "Java jar" java_jar
+# The npm tarball: the prebuild loads with no compiler on PATH, and without it the fallback builds from
+# the bundled C++ sources on the system libcrypto (test-package.sh adds its own row).
+part "npm package" bash "$REPO/bindings/node/test-package.sh"
 
 echo "=== release artifacts (in $AEAD_DIST_DIR)"
 {

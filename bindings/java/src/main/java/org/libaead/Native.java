@@ -1,0 +1,136 @@
+package org.libaead;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The loaded library and its downcall handles, made once. The library is the one named by the system
+ * property {@code libaead.library} (a path to libaead.so.1), else the copy the jar carries, extracted to a
+ * private temporary file that is deleted once loaded.
+ */
+final class Native {
+    private Native() {}
+
+    /** The system property naming a libaead.so.1 to load instead of the jar's copy. */
+    static final String LIBRARY_PROPERTY = "libaead.library";
+    static final String RESOURCE = "/org/libaead/native/linux-x86_64/libaead.so";
+
+    /** Heap memory up to this many bytes (input plus output) goes to libaead with {@code Linker.Option.critical(true)}
+     * (no copy, no safepoint during the call); more goes through off-heap copies and a plain downcall.
+     * The README gives the measurement behind the value. */
+    static final long CRITICAL_MAX = 64 * 1024;
+
+    static final int SEAL = 1, OPEN = 2;
+    static final int POLICY_NONE = 0, POLICY_TLS12 = 1, POLICY_TLS13 = 2, POLICY_RANDOM_NONCE = 3, POLICY_QUIC = 4;
+
+    static final Path LOADED_FROM;
+    static final MethodHandle CTX_NEW_EX, CTX_FREE, SEAL_OPEN_CRITICAL, SEAL_OPEN, STRERROR, VERSION,
+            VERSION_NUMBER, CTX_INDICATOR, CTX_PROVIDER, CTX_USAGE;
+
+    static {
+        Path path = locate();
+        LOADED_FROM = path;
+        SymbolLookup lib = SymbolLookup.libraryLookup(path, Arena.global());
+        if (!path.toString().equals(System.getProperty(LIBRARY_PROPERTY, ""))) {
+            try {
+                Files.deleteIfExists(path); // mapped already; nothing else may load it
+            } catch (IOException ignored) {
+                path.toFile().deleteOnExit();
+            }
+        }
+        Linker linker = Linker.nativeLinker();
+        CTX_NEW_EX = handle(linker, lib, "aead_ctx_new_ex", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT,
+                JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG));
+        CTX_FREE = handle(linker, lib, "aead_ctx_free", FunctionDescriptor.ofVoid(ADDRESS));
+        FunctionDescriptor sealOpen = FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG,
+                ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG);
+        SEAL_OPEN_CRITICAL = handle(linker, lib, "aead_seal_open", sealOpen, Linker.Option.critical(true));
+        SEAL_OPEN = handle(linker, lib, "aead_seal_open", sealOpen);
+        STRERROR = handle(linker, lib, "aead_strerror", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+        VERSION = handle(linker, lib, "aead_version", FunctionDescriptor.of(ADDRESS));
+        VERSION_NUMBER = handle(linker, lib, "aead_version_number", FunctionDescriptor.of(JAVA_INT));
+        CTX_INDICATOR = handle(linker, lib, "aead_ctx_indicator", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        CTX_PROVIDER = handle(linker, lib, "aead_ctx_provider", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        CTX_USAGE = handle(linker, lib, "aead_ctx_usage", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    }
+
+    private static MethodHandle handle(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd,
+                                       Linker.Option... options) {
+        MemorySegment symbol = lib.find(name).orElseThrow(
+                () -> new UnsatisfiedLinkError("libaead: symbol " + name + " not found (library older than 1.3?)"));
+        return linker.downcallHandle(symbol, fd, options);
+    }
+
+    private static Path locate() {
+        String configured = System.getProperty(LIBRARY_PROPERTY, "");
+        if (!configured.isEmpty()) {
+            return Path.of(configured);
+        }
+        try (InputStream in = Native.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError("libaead: this jar carries no " + RESOURCE
+                        + " (built without it?); set -D" + LIBRARY_PROPERTY + "=/path/to/libaead.so.1");
+            }
+            Path tmp = Files.createTempFile("libaead-", ".so",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.copy(in, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
+        } catch (IOException e) {
+            throw new UncheckedIOException("libaead: extracting the native library failed", e);
+        }
+    }
+
+    static String string(MemorySegment p) {
+        return p.equals(MemorySegment.NULL) ? "" : p.reinterpret(4096).getString(0);
+    }
+
+    static String strerror(long code) {
+        try {
+            return string((MemorySegment) STRERROR.invokeExact(code));
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    static String version() {
+        try {
+            return string((MemorySegment) VERSION.invokeExact());
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    static int versionNumber() {
+        try {
+            return (int) VERSION_NUMBER.invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    /** Contexts freed so far (by close() or the Cleaner); read by the tests. */
+    static final java.util.concurrent.atomic.AtomicLong FREED = new java.util.concurrent.atomic.AtomicLong();
+
+    static void free(MemorySegment ctx) {
+        FREED.incrementAndGet();
+        try {
+            CTX_FREE.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+{
+  # The addon compiles libaead's C++ sources (csrc/, copied from the repository by scripts/csrc.js, and
+  # shipped in the npm tarball) into the .node file, with meson.build's flags that matter: C++20, no
+  # exceptions, no RTTI, hidden visibility; the version script leaves aead_* and the N-API entry points
+  # as the only exports.
+  # libcrypto: the system's (pkg-config libcrypto), or, when LIBAEAD_OPENSSL_PREFIX names an OpenSSL
+  # install prefix (the prebuild: the vendored OpenSSL of shim/openssl/build.sh), its static libcrypto.a,
+  # linked in and hidden.
+  'variables': {
+    'libaead_openssl%': '<!(node -p "process.env.LIBAEAD_OPENSSL_PREFIX || \'\'")',
+  },
+  'target_defaults': {
+    'cflags_cc!': ['-std=gnu++17', '-std=gnu++1y', '-fno-exceptions', '-fno-rtti'],
+    'cflags_cc': ['-std=c++20', '-fno-exceptions', '-fno-rtti', '-fvisibility=hidden',
+                  '-fvisibility-inlines-hidden', '-O2', '-include', '<(module_root_dir)/csrc/build_config.h'],
+    'cflags': ['-fPIC'],
+  },
+  'targets': [
+    {
+      # libaead itself: no Node headers here, so that <openssl/...> is the libcrypto linked below and
+      # never the copy of OpenSSL's headers inside Node's include directory.
+      'target_name': 'aead_core',
+      'type': 'static_library',
+      'sources': [
+        'csrc/lib/abi.cpp', 'csrc/lib/seal_open.cpp', 'csrc/lib/nonce_policy.cpp', 'csrc/lib/fork_guard.cpp',
+        'csrc/lib/quic.cpp', 'csrc/shim/ciphers.cpp', 'csrc/shim/keyed_context.cpp', 'csrc/shim/one_shot.cpp',
+        'csrc/shim/siv.cpp', 'csrc/shim/header_protection.cpp',
+      ],
+      'include_dirs!': ['<(node_root_dir)/include/node', '<(node_root_dir)/src',
+                        '<(node_root_dir)/deps/openssl/config', '<(node_root_dir)/deps/openssl/openssl/include',
+                        '<(node_root_dir)/deps/uv/include', '<(node_root_dir)/deps/zlib',
+                        '<(node_root_dir)/deps/v8/include'],
+      'include_dirs': ['csrc/include'],
+      'conditions': [
+        ['libaead_openssl==""', {
+          'cflags_cc': ['<!@(pkg-config --cflags libcrypto)'],
+        }, {
+          'include_dirs': ['<(libaead_openssl)/include'],
+        }],
+      ],
+    },
+    {
+      'target_name': 'libaead',
+      'sources': ['src/addon.cc'],
+      'dependencies': ['aead_core'],
+      'include_dirs': ['<!(node -p "require(\'node-addon-api\').include_dir")', 'csrc/include'],
+      'defines': ['NAPI_DISABLE_CPP_EXCEPTIONS', 'NODE_ADDON_API_DISABLE_DEPRECATED'],
+      'ldflags': ['-Wl,--version-script=<(module_root_dir)/src/addon.map', '-Wl,-Bsymbolic',
+                  '-Wl,--exclude-libs,libcrypto.a', '-Wl,-z,nodelete'],
+      'conditions': [
+        ['libaead_openssl==""', {
+          'libraries': ['<!@(pkg-config --libs libcrypto)', '-pthread'],
+        }, {
+          'libraries': ['<(libaead_openssl)/lib/libcrypto.a', '-ldl', '-pthread'],
+        }],
+      ],
+    },
+  ],
+}

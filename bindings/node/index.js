@@ -1,0 +1,386 @@
+'use strict';
+// libaead for Node.js: keyed AEAD objects whose encrypt and decrypt are each one native call into
+// libaead's aead_seal_open on the caller's views (Buffer, any TypedArray, DataView, ArrayBuffer).
+const crypto = require('crypto');
+const native = require('node-gyp-build')(__dirname);
+
+const SEAL = 1;
+const OPEN = 2;
+const TAG = 16;
+
+const ALG = {
+  AES_128_GCM: 1, AES_192_GCM: 2, AES_256_GCM: 3, CHACHA20_POLY1305: 4,
+  AES_128_CCM: 5, AES_192_CCM: 6, AES_256_CCM: 7,
+  AES_128_GCM_SIV: 8, AES_192_GCM_SIV: 9, AES_256_GCM_SIV: 10,
+  AES_128_OCB: 11, AES_192_OCB: 12, AES_256_OCB: 13,
+  XCHACHA20_POLY1305: 14, AES_128_SIV: 15, AES_192_SIV: 16, AES_256_SIV: 17,
+};
+const POLICY = { NONE: 0, TLS12: 1, TLS13: 2, RANDOM_NONCE: 3, QUIC: 4 };
+
+const CODE_NAMES = {
+  [-1]: 'AEAD_ERR_AUTH', [-2]: 'AEAD_ERR_ARG', [-3]: 'AEAD_ERR_KEY_SIZE', [-4]: 'AEAD_ERR_NONCE_SIZE',
+  [-5]: 'AEAD_ERR_TAG_SIZE', [-6]: 'AEAD_ERR_AAD_SIZE', [-7]: 'AEAD_ERR_TOO_LONG',
+  [-8]: 'AEAD_ERR_BUFFER_TOO_SMALL', [-9]: 'AEAD_ERR_OVERLAP', [-10]: 'AEAD_ERR_NONCE_ORDER',
+  [-11]: 'AEAD_ERR_NONCE_EXHAUSTED', [-12]: 'AEAD_ERR_NONCE_PREFIX', [-13]: 'AEAD_ERR_UNSUPPORTED',
+  [-14]: 'AEAD_ERR_NOMEM', [-15]: 'AEAD_ERR_CRYPTO', [-16]: 'AEAD_ERR_NONCE_LIMIT', [-17]: 'AEAD_ERR_FORKED',
+  [-18]: 'AEAD_ERR_KEY_LIMIT',
+};
+
+/** Any failure reported by libaead: `code` is the library's name for it, `aeadCode` its number. */
+class AeadError extends Error {
+  constructor(message, aeadCode) {
+    super(message);
+    this.name = new.target.name;
+    this.aeadCode = aeadCode;
+    this.code = CODE_NAMES[aeadCode] || 'AEAD_ERR_UNKNOWN';
+  }
+}
+/** decrypt: the tag did not verify (wrong key, nonce, associated data, or a modified message). */
+class AuthenticationError extends AeadError {}
+/** A nonce policy refused a seal (TLS/QUIC sequence reused, exhausted, prefix changed; random-nonce
+ *  limit reached; a TLS context used in a forked child): nothing was written, no sequence consumed. */
+class NonceError extends AeadError {}
+/** QUIC: the key's confidentiality or integrity limit (RFC 9001 section 6.6) is reached. */
+class KeyLimitError extends AeadError {}
+/** The algorithm is not available from the libcrypto this package runs on. */
+class UnsupportedAlgorithmError extends AeadError {}
+
+function error(rc, what) {
+  const msg = `${what}: ${native.strerror(rc)}`;
+  switch (rc) {
+    case -1: return new AuthenticationError(msg, rc);
+    case -10: case -11: case -12: case -16: case -17: return new NonceError(msg, rc);
+    case -18: return new KeyLimitError(msg, rc);
+    case -13: return new UnsupportedAlgorithmError(msg, rc);
+    case -2: { const e = new TypeError(msg); e.code = CODE_NAMES[rc]; e.aeadCode = rc; return e; }
+    case -3: case -4: case -5: case -6: case -7: case -8: case -9: {
+      const e = new RangeError(msg); e.code = CODE_NAMES[rc]; e.aeadCode = rc; return e;
+    }
+    default: return new AeadError(msg, rc);
+  }
+}
+
+function byteLength(v, name) {
+  if (ArrayBuffer.isView(v)) {
+    const b = v.buffer;
+    if (b.resizable === true || b.growable === true) {
+      throw new TypeError(`${name}: views on resizable or growable buffers are not accepted`);
+    }
+    return v.byteLength;
+  }
+  if (v instanceof ArrayBuffer) {
+    if (v.resizable === true) throw new TypeError(`${name}: resizable ArrayBuffers are not accepted`);
+    return v.byteLength;
+  }
+  throw new TypeError(`${name} must be a Buffer, TypedArray, DataView or ArrayBuffer`);
+}
+
+function checkOptional(v, name) {
+  if (v !== null && v !== undefined) byteLength(v, name);
+}
+
+function checkOffset(out, offset) {
+  const n = byteLength(out, 'output');
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > n) {
+    throw new RangeError(`offset must be an integer from 0 to ${n}; got ${offset}`);
+  }
+  return n - offset;
+}
+
+function copyKey(key) {
+  byteLength(key, 'key');
+  return key;
+}
+
+// Frees contexts whose objects were collected without close() (the native handle's own finalizer is
+// the backstop at a worker's or the process's teardown, where FinalizationRegistry callbacks do not run).
+const registry = new FinalizationRegistry((handle) => native.free(handle));
+
+class Base {
+  #h;
+  constructor(alg, policy, key, tagLength, iv, what) {
+    copyKey(key);
+    if (iv !== null && iv !== undefined) byteLength(iv, 'iv');
+    const h = native.create(alg, policy, key, tagLength, iv === undefined ? null : iv, null);
+    if (typeof h === 'number') throw error(h, what);
+    this.#h = h;
+    registry.register(this, h, this);
+  }
+  /** Frees the native context now; the library cleanses its key material. Later calls throw. */
+  close() {
+    if (this.#h !== null) {
+      registry.unregister(this);
+      native.free(this.#h);
+      this.#h = null;
+    }
+  }
+  [Symbol.dispose]() { this.close(); }
+  get _h() {
+    if (this.#h === null) throw new Error(`${this.constructor.name}: closed`);
+    return this.#h;
+  }
+}
+
+// nonce/aad/data -> one native call. Overhead is the tag (or nonce + tag for random nonces).
+function seal(obj, nonce, data, aad, overhead, what) {
+  const n = byteLength(data, 'data') + overhead;
+  if (aad !== null && aad !== undefined) byteLength(aad, 'associated data');
+  const out = Buffer.allocUnsafe(n);
+  const r = native.sealOpen(obj._h, SEAL, nonce, aad, data, out, 0);
+  if (r < 0) throw error(r, what);
+  return r === n ? out : out.subarray(0, r);
+}
+
+function open(obj, nonce, data, aad, overhead, what) {
+  const n = byteLength(data, 'data') - overhead;
+  if (aad !== null && aad !== undefined) byteLength(aad, 'associated data');
+  // Shorter than the overhead: the library's answer is AEAD_ERR_AUTH (after checking every argument).
+  const out = Buffer.allocUnsafe(n < 0 ? 0 : n);
+  const r = native.sealOpen(obj._h, OPEN, nonce, aad, data, out, 0);
+  if (r < 0) throw error(r, what);
+  return r === n ? out : out.subarray(0, r);
+}
+
+function into(obj, op, nonce, data, aad, out, offset, what) {
+  byteLength(data, 'data');
+  checkOptional(aad, 'associated data');
+  checkOffset(out, offset);
+  const r = native.sealOpen(obj._h, op, nonce, aad, data, out, offset);
+  if (r < 0) throw error(r, what);
+  return r;
+}
+
+function many(obj, op, nonces, datas, aads, overhead, what) {
+  if (!Array.isArray(datas)) throw new TypeError('datas must be an array');
+  const count = datas.length;
+  if (nonces !== null && (!Array.isArray(nonces) || nonces.length !== count)) {
+    throw new TypeError('nonces must be an array as long as datas');
+  }
+  if (aads !== null && aads !== undefined && (!Array.isArray(aads) || aads.length !== count)) {
+    throw new TypeError('associated datas must be an array as long as datas, or null');
+  }
+  const outs = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = byteLength(datas[i], `datas[${i}]`) + (op === SEAL ? overhead : -overhead);
+    if (nonces !== null) byteLength(nonces[i], `nonces[${i}]`);
+    if (aads) checkOptional(aads[i], `associated datas[${i}]`);
+    outs[i] = Buffer.allocUnsafe(Math.max(n, 0));
+  }
+  const results = new Float64Array(count);
+  const rc = native.sealOpenMany(obj._h, op, nonces, aads === undefined ? null : aads, datas, outs, results);
+  if (rc < 0) throw error(rc, what);
+  for (let i = 0; i < count; i++) {
+    if (results[i] < 0) {
+      const e = error(results[i], `${what}: record ${i}`);
+      e.index = i;
+      throw e;
+    }
+    if (results[i] !== outs[i].length) outs[i] = outs[i].subarray(0, results[i]);
+  }
+  return outs;
+}
+
+function aesAlg(key, algs, what) {
+  const n = byteLength(key, 'key');
+  const i = [16, 24, 32].indexOf(n);
+  if (i < 0) throw Object.assign(new RangeError(`${what}: key must be 16, 24 or 32 bytes; got ${n}`), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
+  return algs[i];
+}
+
+function generateAesKey(bits) {
+  if (bits !== 128 && bits !== 192 && bits !== 256) throw new RangeError('bitLength must be 128, 192 or 256');
+  return crypto.randomBytes(bits / 8);
+}
+
+/** Nonce-taking AEAD: encrypt(nonce, data, aad) / decrypt(nonce, data, aad), as pyca/cryptography. */
+class NonceAEAD extends Base {
+  #tag;
+  constructor(alg, policy, key, tagLength, iv, what) {
+    if (!Number.isInteger(tagLength)) throw new TypeError(`${what}: tagLength must be an integer`);
+    super(alg, policy, key, tagLength, iv, what);
+    this.#tag = tagLength === 0 ? TAG : tagLength;
+  }
+  get tagLength() { return this.#tag; }
+  encrypt(nonce, data, associatedData) { return seal(this, nonce, data, associatedData, this.#tag, `${this.constructor.name}.encrypt`); }
+  decrypt(nonce, data, associatedData) { return open(this, nonce, data, associatedData, this.#tag, `${this.constructor.name}.decrypt`); }
+  encryptInto(nonce, data, associatedData, out, offset = 0) {
+    return into(this, SEAL, nonce, data, associatedData, out, offset, `${this.constructor.name}.encryptInto`);
+  }
+  decryptInto(nonce, data, associatedData, out, offset = 0) {
+    return into(this, OPEN, nonce, data, associatedData, out, offset, `${this.constructor.name}.decryptInto`);
+  }
+  encryptMany(nonces, datas, associatedDatas = null) {
+    return many(this, SEAL, nonces, datas, associatedDatas, this.#tag, `${this.constructor.name}.encryptMany`);
+  }
+  decryptMany(nonces, datas, associatedDatas = null) {
+    return many(this, OPEN, nonces, datas, associatedDatas, this.#tag, `${this.constructor.name}.decryptMany`);
+  }
+}
+
+/** The nonce-taking classes without a nonce policy also run in libuv's thread pool: encryptAsync /
+ *  decryptAsync copy the inputs (the caller may reuse them at once), seal or open off the main thread
+ *  and resolve to a new Buffer. (The TLS and QUIC classes have none: their sequence checks depend on
+ *  the order of the calls, which the thread pool does not keep.) */
+class PlainAEAD extends NonceAEAD {
+  async encryptAsync(nonce, data, associatedData) {
+    return asyncCall(this, SEAL, nonce, data, associatedData, this.tagLength, `${this.constructor.name}.encryptAsync`);
+  }
+  async decryptAsync(nonce, data, associatedData) {
+    return asyncCall(this, OPEN, nonce, data, associatedData, -this.tagLength, `${this.constructor.name}.decryptAsync`);
+  }
+}
+
+async function asyncCall(obj, op, nonce, data, aad, delta, what) {
+  const n = byteLength(data, 'data') + delta;
+  checkOptional(aad, 'associated data');
+  const out = Buffer.allocUnsafeSlow(n < 0 ? 0 : n);
+  const r = await native.sealOpenAsync(obj._h, op, nonce, aad, data, out);
+  if (r < 0) throw error(r, what);
+  return r === out.length ? out : out.subarray(0, r);
+}
+
+/** AES-GCM; tagLength 16 by default (also 4, 8, 12..15, SP 800-38D); nonce 1..128 bytes. */
+class AESGCM extends PlainAEAD {
+  constructor(key, tagLength = 16) { super(aesAlg(key, [1, 2, 3], 'AESGCM'), POLICY.NONE, key, tagLength, null, 'AESGCM'); }
+  static generateKey(bitLength) { return generateAesKey(bitLength); }
+}
+class ChaCha20Poly1305 extends PlainAEAD {
+  constructor(key) { super(ALG.CHACHA20_POLY1305, POLICY.NONE, key, 16, null, 'ChaCha20Poly1305'); }
+  static generateKey() { return crypto.randomBytes(32); }
+}
+/** AES-CCM; tagLength 4, 6, ..., 16 (default 16); nonce 7..13 bytes. */
+class AESCCM extends PlainAEAD {
+  constructor(key, tagLength = 16) { super(aesAlg(key, [5, 6, 7], 'AESCCM'), POLICY.NONE, key, tagLength, null, 'AESCCM'); }
+  static generateKey(bitLength) { return generateAesKey(bitLength); }
+}
+class AESGCMSIV extends PlainAEAD {
+  constructor(key) { super(aesAlg(key, [8, 9, 10], 'AESGCMSIV'), POLICY.NONE, key, 16, null, 'AESGCMSIV'); }
+  static generateKey(bitLength) { return generateAesKey(bitLength); }
+}
+class AESOCB3 extends PlainAEAD {
+  constructor(key) { super(aesAlg(key, [11, 12, 13], 'AESOCB3'), POLICY.NONE, key, 16, null, 'AESOCB3'); }
+  static generateKey(bitLength) { return generateAesKey(bitLength); }
+}
+class XChaCha20Poly1305 extends PlainAEAD {
+  constructor(key) { super(ALG.XCHACHA20_POLY1305, POLICY.NONE, key, 16, null, 'XChaCha20Poly1305'); }
+  static generateKey() { return crypto.randomBytes(32); }
+}
+
+/** TLS record protection: encrypt's nonces are checked against the policy inside the library
+ *  (a reused or lower sequence number is a NonceError); decrypt checks no order. */
+class AESGCMForTLS12 extends NonceAEAD {
+  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMForTLS12'), POLICY.TLS12, key, 16, iv, 'AESGCMForTLS12'); }
+}
+class AESGCMForTLS13 extends NonceAEAD {
+  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMForTLS13'), POLICY.TLS13, key, 16, iv, 'AESGCMForTLS13'); }
+}
+class ChaCha20Poly1305ForTLS12 extends NonceAEAD {
+  constructor(key, iv = null) { super(ALG.CHACHA20_POLY1305, POLICY.TLS12, key, 16, iv, 'ChaCha20Poly1305ForTLS12'); }
+}
+class ChaCha20Poly1305ForTLS13 extends NonceAEAD {
+  constructor(key, iv = null) { super(ALG.CHACHA20_POLY1305, POLICY.TLS13, key, 16, iv, 'ChaCha20Poly1305ForTLS13'); }
+}
+
+/** Random-nonce AEAD: the library draws each nonce; encrypt(data, aad) returns nonce || ciphertext || tag. */
+class RandomNonceAEAD extends Base {
+  #overhead;
+  constructor(alg, key, nonceSize, what) {
+    super(alg, POLICY.RANDOM_NONCE, key, 16, null, what);
+    this.#overhead = nonceSize + TAG;
+  }
+  get overhead() { return this.#overhead; }
+  encrypt(data, associatedData) { return seal(this, null, data, associatedData, this.#overhead, `${this.constructor.name}.encrypt`); }
+  decrypt(data, associatedData) { return open(this, null, data, associatedData, this.#overhead, `${this.constructor.name}.decrypt`); }
+  encryptInto(data, associatedData, out, offset = 0) {
+    return into(this, SEAL, null, data, associatedData, out, offset, `${this.constructor.name}.encryptInto`);
+  }
+  decryptInto(data, associatedData, out, offset = 0) {
+    return into(this, OPEN, null, data, associatedData, out, offset, `${this.constructor.name}.decryptInto`);
+  }
+}
+class AESGCMRandomNonce extends RandomNonceAEAD {
+  constructor(key) { super(aesAlg(key, [1, 2, 3], 'AESGCMRandomNonce'), key, 12, 'AESGCMRandomNonce'); }
+}
+class XChaCha20Poly1305RandomNonce extends RandomNonceAEAD {
+  constructor(key) { super(ALG.XCHACHA20_POLY1305, key, 24, 'XChaCha20Poly1305RandomNonce'); }
+}
+
+/** QUIC packet protection (RFC 9001): nonce = iv XOR packet number, checked to increase on encrypt. */
+class QuicAEAD extends Base {
+  #iv;
+  #nonce = Buffer.alloc(12);
+  constructor(alg, key, iv, what) {
+    if (byteLength(iv, 'iv') !== 12) throw new RangeError(`${what}: iv must be 12 bytes`);
+    super(alg, POLICY.QUIC, key, 16, iv, what);
+    this.#iv = Buffer.from(iv instanceof ArrayBuffer ? new Uint8Array(iv) : new Uint8Array(iv.buffer, iv.byteOffset, iv.byteLength));
+  }
+  #nonceFor(packetNumber) {
+    const pn = BigInt(packetNumber);
+    if (pn < 0n || pn >= (1n << 62n)) throw new RangeError('packetNumber must be from 0 to 2^62-1');
+    this.#iv.copy(this.#nonce);
+    this.#nonce.writeBigUInt64BE(this.#nonce.readBigUInt64BE(4) ^ pn, 4);
+    return this.#nonce;
+  }
+  encrypt(data, associatedData, packetNumber) {
+    return seal(this, this.#nonceFor(packetNumber), data, associatedData, TAG, `${this.constructor.name}.encrypt`);
+  }
+  decrypt(data, associatedData, packetNumber) {
+    return open(this, this.#nonceFor(packetNumber), data, associatedData, TAG, `${this.constructor.name}.decrypt`);
+  }
+}
+class AESGCMForQUIC extends QuicAEAD {
+  constructor(key, iv) {
+    const n = byteLength(key, 'key');
+    if (n !== 16 && n !== 32) throw Object.assign(new RangeError('AESGCMForQUIC: key must be 16 or 32 bytes'), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
+    super(n === 16 ? ALG.AES_128_GCM : ALG.AES_256_GCM, key, iv, 'AESGCMForQUIC');
+  }
+}
+class ChaCha20Poly1305ForQUIC extends QuicAEAD {
+  constructor(key, iv) { super(ALG.CHACHA20_POLY1305, key, iv, 'ChaCha20Poly1305ForQUIC'); }
+}
+
+/** AES-SIV (RFC 5297), pyca's shape: encrypt(data, associatedData: array of views | null) returns
+ *  SIV(16) || ciphertext; deterministic (no nonce; pass one as the last component for nonce-based use). */
+class AESSIV extends Base {
+  constructor(key) {
+    const n = byteLength(key, 'key');
+    const i = [32, 48, 64].indexOf(n);
+    if (i < 0) throw Object.assign(new RangeError(`AESSIV: key must be 32, 48 or 64 bytes; got ${n}`), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
+    super([15, 16, 17][i], POLICY.NONE, key, 16, null, 'AESSIV');
+  }
+  encrypt(data, associatedData = null) { return this.#call(SEAL, data, associatedData, 'AESSIV.encrypt'); }
+  /** RFC 5297 section 6's AEAD form (AEAD_AES_SIV_CMAC_*): S2V over [associatedData, nonce]; output
+   *  SIV(16) || ciphertext. An empty or null nonce is deterministic SIV over [associatedData]. */
+  encryptWithNonce(nonce, data, associatedData) {
+    return seal(this, nonce, data, associatedData, TAG, 'AESSIV.encryptWithNonce');
+  }
+  decryptWithNonce(nonce, data, associatedData) {
+    return open(this, nonce, data, associatedData, TAG, 'AESSIV.decryptWithNonce');
+  }
+  decrypt(data, associatedData = null) { return this.#call(OPEN, data, associatedData, 'AESSIV.decrypt'); }
+  #call(op, data, aad, what) {
+    if (aad !== null && aad !== undefined) {
+      if (!Array.isArray(aad)) throw new TypeError(`${what}: associatedData must be an array of views or null`);
+      aad.forEach((c, i) => byteLength(c, `associatedData[${i}]`));
+    }
+    const n = byteLength(data, 'data') + (op === SEAL ? TAG : -TAG);
+    const out = Buffer.allocUnsafe(n < 0 ? 0 : n);
+    const r = native.sealOpenV(this._h, op, null, aad === undefined ? null : aad, data, out, 0);
+    if (r < 0) throw error(r, what);
+    return r === n ? out : out.subarray(0, r);
+  }
+  static generateKey(bitLength) {
+    if (bitLength !== 256 && bitLength !== 384 && bitLength !== 512) throw new RangeError('bitLength must be 256, 384 or 512');
+    return crypto.randomBytes(bitLength / 8);
+  }
+}
+
+module.exports = {
+  AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
+  AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
+  AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
+  AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
+  libraryVersion: () => native.version(),
+  libraryVersionNumber: () => native.versionNumber(),
+  strerror: (code) => native.strerror(code),
+};

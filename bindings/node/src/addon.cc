@@ -1,0 +1,486 @@
+// The libaead Node.js addon: each seal or open is one call into aead_seal_open (aead_seal_open_v for
+// AES-SIV's components, aead_seal_open_many for batches) on the caller's views, with no copy of any
+// input. The JavaScript side (index.js) allocates the output Buffer and maps return codes to errors.
+//
+// Argument conversion refuses, with a TypeError and before the library is called (so nothing is
+// written): anything but a TypedArray, DataView or ArrayBuffer (SharedArrayBuffer views included), a
+// detached ArrayBuffer, and a view on one. Offsets are checked here as well as in JavaScript.
+//
+// Contexts: a native handle (napi External) owns one aead_ctx. close() frees it at once (the library
+// cleanses the key material); the External's finalizer frees a forgotten one when it is collected or
+// when the environment (a worker thread) ends. A context belongs to the thread that made it: each
+// worker_threads Worker loads its own instance of this addon and makes its own contexts.
+#define NAPI_VERSION 8
+#include <napi.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "aead.h"
+
+namespace {
+
+// ctx stays valid while asynchronous calls on it are in the thread pool (pending > 0): close() then only
+// marks the handle closed, and the last of them to complete frees the context.
+struct Handle {
+    aead_ctx *ctx;
+    unsigned pending;
+    bool closed;
+};
+
+void finalize_handle(napi_env, void *data, void *) {
+    auto *h = static_cast<Handle *>(data);
+    aead_ctx_free(h->ctx);
+    delete h;
+}
+
+void release(Handle *h) {
+    if (h->closed && h->pending == 0) {
+        aead_ctx_free(h->ctx);
+        h->ctx = nullptr;
+    }
+}
+
+bool throw_type(napi_env env, const char *msg) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", msg);
+    return false;
+}
+
+bool throw_range(napi_env env, const char *msg) {
+    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", msg);
+    return false;
+}
+
+size_t element_size(napi_typedarray_type t) {
+    switch (t) {
+    case napi_int16_array:
+    case napi_uint16_array:
+        return 2;
+    case napi_int32_array:
+    case napi_uint32_array:
+    case napi_float32_array:
+        return 4;
+    case napi_float64_array:
+    case napi_bigint64_array:
+    case napi_biguint64_array:
+        return 8;
+    default:
+        return 1;
+    }
+}
+
+bool detached_error(napi_env env) {
+    napi_throw_type_error(env, "ERR_INVALID_STATE", "a detached ArrayBuffer (transferred or detached) cannot be used");
+    return false;
+}
+
+// A byte view of v: TypedArray, DataView or ArrayBuffer; null/undefined is (NULL, 0) when allowed.
+// The common case (a non-empty TypedArray) costs two N-API calls; only an empty view is checked for a
+// detached buffer (a detached buffer's views are empty).
+bool view(napi_env env, napi_value v, const char *name, bool nullable, uint8_t **data, size_t *len) {
+    *data = nullptr;
+    *len = 0;
+    bool is = false;
+    void *p = nullptr;
+    napi_value ab = nullptr;
+    if (napi_is_typedarray(env, v, &is) == napi_ok && is) {
+        napi_typedarray_type t;
+        size_t n = 0;
+        if (napi_get_typedarray_info(env, v, &t, &n, &p, nullptr, nullptr) != napi_ok)
+            return throw_type(env, name);
+        *len = n * element_size(t);
+        if (*len == 0 || p == nullptr) {
+            *len = 0;
+            if (napi_get_typedarray_info(env, v, &t, &n, &p, &ab, nullptr) != napi_ok)
+                return throw_type(env, name);
+        }
+    } else if (napi_is_dataview(env, v, &is) == napi_ok && is) {
+        if (napi_get_dataview_info(env, v, len, &p, &ab, nullptr) != napi_ok)
+            return throw_type(env, name);
+    } else if (napi_is_arraybuffer(env, v, &is) == napi_ok && is) {
+        ab = v;
+        if (napi_get_arraybuffer_info(env, v, &p, len) != napi_ok)
+            return throw_type(env, name);
+    } else {
+        napi_valuetype vt;
+        if (nullable && napi_typeof(env, v, &vt) == napi_ok && (vt == napi_undefined || vt == napi_null))
+            return true;
+        return throw_type(env, name);
+    }
+    bool detached = false;
+    if (ab != nullptr && napi_is_detached_arraybuffer(env, ab, &detached) == napi_ok && detached)
+        return detached_error(env);
+    *data = static_cast<uint8_t *>(p);
+    if (*data == nullptr)
+        *len = 0;
+    return true;
+}
+
+bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
+    void *p = nullptr;
+    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr)
+        return throw_type(env, "not a libaead context");
+    auto *h = static_cast<Handle *>(p);
+    *ctx = h->ctx;
+    if (hp != nullptr)
+        *hp = h;
+    if (h->closed || *ctx == nullptr) {
+        napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead object was closed");
+        return false;
+    }
+    return true;
+}
+
+bool int_arg(napi_env env, napi_value v, int32_t *out) {
+    if (napi_get_value_int32(env, v, out) != napi_ok)
+        return throw_type(env, "expected an integer");
+    return true;
+}
+
+// out view at a byte offset: (pointer, capacity).
+bool out_view(napi_env env, napi_value v, napi_value off_v, uint8_t **out, size_t *cap) {
+    uint8_t *p;
+    size_t n;
+    if (!view(env, v, "output must be a TypedArray, DataView or ArrayBuffer", false, &p, &n))
+        return false;
+    double off = 0;
+    if (napi_get_value_double(env, off_v, &off) != napi_ok)
+        return throw_type(env, "offset must be a number");
+    if (!(off >= 0) || off > static_cast<double>(n) || off != static_cast<double>(static_cast<size_t>(off)))
+        return throw_range(env, "offset must be an integer from 0 to the output's byteLength");
+    const auto o = static_cast<size_t>(off);
+    *out = p == nullptr ? nullptr : p + o;
+    *cap = n - o;
+    if (*cap == 0)
+        *out = nullptr;
+    return true;
+}
+
+napi_value number(napi_env env, double d) {
+    napi_value r;
+    napi_create_double(env, d, &r);
+    return r;
+}
+
+// create(alg, policy, key, tagLen, iv | null, properties | null) -> External, or a negative code.
+napi_value Create(napi_env env, napi_callback_info info) {
+    size_t argc = 6;
+    napi_value a[6];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    int32_t alg, policy, tag;
+    uint8_t *key, *iv;
+    size_t key_len, iv_len;
+    if (argc < 6 || !int_arg(env, a[0], &alg) || !int_arg(env, a[1], &policy) ||
+        !view(env, a[2], "key must be a TypedArray, DataView or ArrayBuffer", false, &key, &key_len) ||
+        !int_arg(env, a[3], &tag) ||
+        !view(env, a[4], "iv must be a TypedArray, DataView or ArrayBuffer", true, &iv, &iv_len))
+        return nullptr;
+    if (tag < 0)
+        return number(env, AEAD_ERR_TAG_SIZE);
+    char props[512];
+    const char *properties = nullptr;
+    napi_valuetype vt;
+    napi_typeof(env, a[5], &vt);
+    if (vt == napi_string) {
+        size_t n = 0;
+        napi_get_value_string_utf8(env, a[5], props, sizeof props, &n);
+        if (n >= sizeof props - 1)
+            return number(env, AEAD_ERR_ARG);
+        properties = props;
+    }
+    aead_ctx *ctx = nullptr;
+    const int rc = aead_ctx_new_ex(&ctx, alg, policy, key, key_len, static_cast<size_t>(tag), properties, iv, iv_len);
+    if (rc != 0)
+        return number(env, rc);
+    auto *h = new Handle{ctx, 0, false};
+    napi_value ext;
+    if (napi_create_external(env, h, finalize_handle, nullptr, &ext) != napi_ok) {
+        aead_ctx_free(ctx);
+        delete h;
+        return nullptr;
+    }
+    return ext;
+}
+
+// free(handle): frees and cleanses now; later calls on the handle throw; the finalizer does nothing.
+napi_value Free(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value a[1];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    void *p = nullptr;
+    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr) {
+        auto *h = static_cast<Handle *>(p);
+        h->closed = true;
+        release(h);
+    }
+    return nullptr;
+}
+
+// The arguments sealOpen and sealOpenV share: (handle, op, nonce | null, <aad>, input, out, outOffset).
+struct Call {
+    aead_ctx *ctx;
+    int32_t op;
+    uint8_t *nonce, *in, *out;
+    size_t nonce_len, in_len, out_cap;
+};
+
+bool call_args(napi_env env, napi_callback_info info, napi_value (&a)[7], Call *c) {
+    size_t argc = 7;
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    if (argc < 7)
+        return throw_type(env, "expected 7 arguments");
+    return handle(env, a[0], &c->ctx) && int_arg(env, a[1], &c->op) &&
+           view(env, a[2], "nonce must be a TypedArray, DataView or ArrayBuffer", true, &c->nonce, &c->nonce_len) &&
+           view(env, a[4], "data must be a TypedArray, DataView or ArrayBuffer", false, &c->in, &c->in_len) &&
+           out_view(env, a[5], a[6], &c->out, &c->out_cap);
+}
+
+// sealOpen(handle, op, nonce | null, aad | null, input, out, outOffset) -> result (>= 0) or code (< 0).
+napi_value SealOpen(napi_env env, napi_callback_info info) {
+    napi_value a[7];
+    Call c;
+    uint8_t *aad;
+    size_t aad_len;
+    if (!call_args(env, info, a, &c) ||
+        !view(env, a[3], "associated data must be a TypedArray, DataView, ArrayBuffer or null", true, &aad, &aad_len))
+        return nullptr;
+    return number(env, static_cast<double>(aead_seal_open(c.ctx, c.op, c.nonce, c.nonce_len, aad, aad_len, c.in,
+                                                          c.in_len, c.out, c.out_cap)));
+}
+
+// sealOpenAsync(handle, op, nonce, aad | null, input, out) -> Promise<result or code>: the same call in
+// libuv's thread pool. The inputs are copied first (the caller may change, transfer or detach them while
+// the work runs; the copies are wiped afterwards); out is a Buffer the JavaScript side allocated and
+// does not hand out before the promise settles, kept alive by a reference, and written in place.
+struct AsyncCall {
+    napi_async_work work;
+    napi_deferred deferred;
+    napi_ref handle_ref, out_ref;
+    Handle *h;
+    int32_t op;
+    uint8_t *mem;  // nonce || aad || input
+    size_t nonce_len, aad_len, in_len, mem_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result;
+};
+
+void async_execute(napi_env, void *data) {
+    auto *c = static_cast<AsyncCall *>(data);
+    const uint8_t *nonce = c->nonce_len ? c->mem : nullptr;
+    const uint8_t *aad = c->aad_len ? c->mem + c->nonce_len : nullptr;
+    const uint8_t *in = c->in_len ? c->mem + c->nonce_len + c->aad_len : nullptr;
+    c->result = aead_seal_open(c->h->ctx, c->op, nonce, c->nonce_len, aad, c->aad_len, in, c->in_len, c->out, c->out_cap);
+}
+
+void async_complete(napi_env env, napi_status, void *data) {
+    auto *c = static_cast<AsyncCall *>(data);
+    if (c->mem != nullptr) {
+        explicit_bzero(c->mem, c->mem_len);
+        delete[] c->mem;
+    }
+    c->h->pending--;
+    release(c->h);
+    napi_resolve_deferred(env, c->deferred, number(env, static_cast<double>(c->result)));
+    napi_delete_reference(env, c->handle_ref);
+    napi_delete_reference(env, c->out_ref);
+    napi_delete_async_work(env, c->work);
+    delete c;
+}
+
+napi_value SealOpenAsync(napi_env env, napi_callback_info info) {
+    size_t argc = 6;
+    napi_value a[6];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    aead_ctx *ctx;
+    Handle *h;
+    int32_t op;
+    uint8_t *nonce, *aad, *in, *out;
+    size_t nonce_len, aad_len, in_len, out_cap;
+    if (argc < 6 || !handle(env, a[0], &ctx, &h) || !int_arg(env, a[1], &op) ||
+        !view(env, a[2], "nonce must be a TypedArray, DataView or ArrayBuffer", true, &nonce, &nonce_len) ||
+        !view(env, a[3], "associated data must be a TypedArray, DataView, ArrayBuffer or null", true, &aad, &aad_len) ||
+        !view(env, a[4], "data must be a TypedArray, DataView or ArrayBuffer", false, &in, &in_len) ||
+        !view(env, a[5], "output must be a TypedArray, DataView or ArrayBuffer", false, &out, &out_cap))
+        return nullptr;
+    auto *c = new AsyncCall{};
+    c->h = h;
+    c->op = op;
+    c->nonce_len = nonce_len;
+    c->aad_len = aad_len;
+    c->in_len = in_len;
+    c->mem_len = nonce_len + aad_len + in_len;
+    c->mem = c->mem_len ? new (std::nothrow) uint8_t[c->mem_len] : nullptr;
+    if (c->mem_len && c->mem == nullptr) {
+        delete c;
+        return number(env, AEAD_ERR_NOMEM);
+    }
+    if (nonce_len)
+        std::memcpy(c->mem, nonce, nonce_len);
+    if (aad_len)
+        std::memcpy(c->mem + nonce_len, aad, aad_len);
+    if (in_len)
+        std::memcpy(c->mem + nonce_len + aad_len, in, in_len);
+    c->out = out;
+    c->out_cap = out_cap;
+    napi_value promise, name;
+    napi_create_promise(env, &c->deferred, &promise);
+    napi_create_reference(env, a[0], 1, &c->handle_ref);
+    napi_create_reference(env, a[5], 1, &c->out_ref);
+    napi_create_string_utf8(env, "libaead.sealOpenAsync", NAPI_AUTO_LENGTH, &name);
+    napi_create_async_work(env, nullptr, name, async_execute, async_complete, c, &c->work);
+    h->pending++;
+    napi_queue_async_work(env, c->work);
+    return promise;
+}
+
+// Components of an array of views (AES-SIV); false with an exception pending.
+bool components(napi_env env, napi_value arr, std::vector<aead_buf> *bufs) {
+    napi_valuetype vt;
+    napi_typeof(env, arr, &vt);
+    if (vt == napi_undefined || vt == napi_null)
+        return true;
+    bool is = false;
+    napi_is_array(env, arr, &is);
+    if (!is)
+        return throw_type(env, "associated data must be an array of TypedArray, DataView or ArrayBuffer, or null");
+    uint32_t n = 0;
+    napi_get_array_length(env, arr, &n);
+    if (n > AEAD_SIV_MAX_COMPONENTS + 1)  // the library refuses more with AEAD_ERR_TOO_LONG; bound the work
+        n = AEAD_SIV_MAX_COMPONENTS + 1;
+    bufs->resize(n);
+    for (uint32_t i = 0; i < n; i++) {
+        napi_value e;
+        uint8_t *p;
+        size_t len;
+        if (napi_get_element(env, arr, i, &e) != napi_ok ||
+            !view(env, e, "each associated data component must be a TypedArray, DataView or ArrayBuffer", false, &p, &len))
+            return false;
+        (*bufs)[i] = aead_buf{p, len};
+    }
+    return true;
+}
+
+// sealOpenV(handle, op, nonce | null, components | null, input, out, outOffset) -> result or code.
+napi_value SealOpenV(napi_env env, napi_callback_info info) {
+    napi_value a[7];
+    Call c;
+    std::vector<aead_buf> bufs;
+    if (!call_args(env, info, a, &c) || !components(env, a[3], &bufs))
+        return nullptr;
+    return number(env, static_cast<double>(aead_seal_open_v(c.ctx, c.op, c.nonce, c.nonce_len, bufs.data(), bufs.size(),
+                                                            c.in, c.in_len, c.out, c.out_cap)));
+}
+
+// sealOpenMany(handle, op, nonces[] | null, aads[] | null, inputs[], outs[], results: Float64Array)
+// -> count of records with a result >= 0, or a code; results[i] gets each record's result.
+napi_value SealOpenMany(napi_env env, napi_callback_info info) {
+    size_t argc = 7;
+    napi_value a[7];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    aead_ctx *ctx;
+    int32_t op;
+    if (argc < 7 || !handle(env, a[0], &ctx) || !int_arg(env, a[1], &op))
+        return nullptr;
+    bool is = false;
+    napi_is_array(env, a[4], &is);
+    if (!is) {
+        throw_type(env, "datas must be an array");
+        return nullptr;
+    }
+    uint32_t n = 0;
+    napi_get_array_length(env, a[4], &n);
+    uint8_t *res_p;
+    size_t res_len;
+    if (!view(env, a[6], "results", false, &res_p, &res_len))
+        return nullptr;
+    if (res_len < static_cast<size_t>(n) * sizeof(double)) {
+        throw_range(env, "results too short");
+        return nullptr;
+    }
+    std::vector<aead_record> recs(n);
+    for (uint32_t i = 0; i < n; i++) {
+        aead_record &r = recs[i];
+        napi_value e;
+        uint8_t *p;
+        size_t len;
+        if (napi_get_element(env, a[4], i, &e) != napi_ok ||
+            !view(env, e, "each data must be a TypedArray, DataView or ArrayBuffer", false, &p, &len))
+            return nullptr;
+        r.in = p;
+        r.in_len = len;
+        for (int k = 0; k < 3; k++) {
+            napi_value arr = a[k == 0 ? 2 : k == 1 ? 3 : 5];
+            napi_valuetype vt;
+            napi_typeof(env, arr, &vt);
+            if (k < 2 && (vt == napi_undefined || vt == napi_null))
+                continue;
+            if (napi_get_element(env, arr, i, &e) != napi_ok)
+                return nullptr;
+            if (!view(env, e, k == 0 ? "each nonce must be a TypedArray, DataView or ArrayBuffer"
+                              : k == 1 ? "each associated data must be a TypedArray, DataView, ArrayBuffer or null"
+                                       : "each output must be a TypedArray, DataView or ArrayBuffer",
+                      k == 1, &p, &len))
+                return nullptr;
+            if (k == 0) {
+                r.nonce = p;
+                r.nonce_len = len;
+            } else if (k == 1) {
+                r.aad = p;
+                r.aad_len = len;
+            } else {
+                r.out = p;
+                r.out_cap = len;
+            }
+        }
+    }
+    const int64_t rc = aead_seal_open_many(ctx, op, recs.data(), recs.size());
+    auto *results = reinterpret_cast<double *>(res_p);
+    for (uint32_t i = 0; i < n && rc >= 0; i++)
+        results[i] = static_cast<double>(recs[i].result);
+    return number(env, static_cast<double>(rc));
+}
+
+napi_value Strerror(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value a[1];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    int64_t code = 0;
+    if (argc == 1)
+        napi_get_value_int64(env, a[0], &code);
+    napi_value s;
+    napi_create_string_utf8(env, aead_strerror(code), NAPI_AUTO_LENGTH, &s);
+    return s;
+}
+
+napi_value Version(napi_env env, napi_callback_info) {
+    napi_value s;
+    napi_create_string_utf8(env, aead_version(), NAPI_AUTO_LENGTH, &s);
+    return s;
+}
+
+napi_value VersionNumber(napi_env env, napi_callback_info) {
+    return number(env, aead_version_number());
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+    struct {
+        const char *name;
+        napi_callback cb;
+    } const fns[] = {{"create", Create},         {"free", Free},         {"sealOpen", SealOpen},
+                     {"sealOpenV", SealOpenV},   {"sealOpenMany", SealOpenMany},
+                     {"sealOpenAsync", SealOpenAsync},
+                     {"strerror", Strerror},     {"version", Version},   {"versionNumber", VersionNumber}};
+    for (const auto &f : fns) {
+        napi_value fn;
+        napi_create_function(env, f.name, NAPI_AUTO_LENGTH, f.cb, nullptr, &fn);
+        exports.Set(f.name, Napi::Value(env, fn));
+    }
+    return exports;
+}
+
+} // namespace
+
+NODE_API_MODULE(libaead, Init)

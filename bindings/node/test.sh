@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The Node.js package (bindings/node): builds the addon as it ships in the npm tarball (prebuildify's
+# layout, libaead on the vendored OpenSSL 3.5 linked in and hidden), checks its exports, then runs the
+# node:test suites (vectors, differential, policies, hostile callers, workers, API) on it.
+#   bash bindings/node/test.sh
+# Needs node (>= 18) and npm, and Node's headers beside the node binary (include/node: the nodesource
+# and Debian packages install them); nothing is downloaded but the npm packages of package-lock.json.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+cd "$HERE"
+
+command -v node >/dev/null && command -v npm >/dev/null || { echo "node test: node and npm are required" >&2; exit 1; }
+echo "node test: node $(node --version), npm $(npm --version)"
+
+bash "$HERE/build-prebuild.sh"
+export AEAD_VECTORS_DIR="${AEAD_VECTORS_DIR:-$(bash "$REPO/tests/vectors.sh" | tail -n 1)}"
+node --test --test-reporter=spec test/
