@@ -26,6 +26,8 @@ install() {
 }
 
 install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils ccache
+# LLVM's linker for the werror matrix's clang + lld build (tests/run-all.sh werror).
+install lld
 # libsodium: the independent XChaCha20-Poly1305 of the differential suite (tests/meson.build).
 install libsodium-dev
 # -Dlibcrypto=vendored: cargo fetches the openssl-src crate; OpenSSL's own build needs perl and make.
@@ -36,3 +38,14 @@ command -v cargo >/dev/null 2>&1 || install cargo
 # The sanitizer and libFuzzer runtimes match the installed clang's major version.
 clang_major=$(clang -dumpversion | cut -d. -f1)
 install "libclang-rt-${clang_major}-dev"
+
+# `tests/setup.sh i386` (the i386 stage only): Debian's i686 cross compiler and the i386 libcrypto, libstdc++
+# and libatomic from the multiarch archive (i386 programs run natively on x86-64).
+if [ "${1:-}" = i386 ]; then
+    if ! dpkg --print-foreign-architectures | grep -qx i386; then
+        echo "setup: dpkg --add-architecture i386"
+        "${sudo_cmd[@]}" dpkg --add-architecture i386
+        "${sudo_cmd[@]}" apt-get update -qq
+    fi
+    install g++-i686-linux-gnu libssl-dev:i386 libstdc++6:i386 libatomic1:i386
+fi

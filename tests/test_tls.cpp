@@ -189,6 +189,7 @@ TEST_CASE("concurrent seals with colliding sequence numbers: none accepted twice
         Bytes out(48);
         CHECK(test::seal(ctx, s.make(accepted.rbegin()->first), aad, Bytes(32, 0), out) == AEAD_ERR_NONCE_ORDER);
         std::printf("%s: %zu of %llu distinct sequence numbers accepted once, %zu attempts refused\n", s.name,
-                    accepted.size(), static_cast<unsigned long long>(kValues), 3 * kValues - accepted.size());
+                    accepted.size(), static_cast<unsigned long long>(kValues),
+                    static_cast<size_t>(3 * kValues - accepted.size()));
     }
 }

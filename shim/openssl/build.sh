@@ -3,6 +3,10 @@
 # cache outside the clone, and prints the install prefix (last line of stdout). A second call with the
 # same version and configure flags just prints the prefix again.
 # Usage: shim/openssl/build.sh 3.5|4.0
+# A cross build (meson.build passes its host machine): LIBAEAD_OPENSSL_HOST_CPU (meson's cpu_family:
+# aarch64, s390x, x86, ...), LIBAEAD_OPENSSL_HOST_SYSTEM (linux) and LIBAEAD_OPENSSL_CC (the host C compiler
+# command, e.g. aarch64-linux-gnu-gcc; its prefix, if any, also names ar and ranlib). A cross build skips
+# `openssl fipsinstall` (its openssl program cannot run here), so it has no fipsmodule.cnf.
 # Cache: ${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}/<version>-<flag hash>
 # LIBAEAD_OPENSSL_REBUILD=1 discards a cached build of that key and builds it again.
 # Progress goes to stderr (and to the terminal, if any: meson's run_command captures both streams);
@@ -20,18 +24,41 @@ case "$series" in
        flags=(no-shared no-module no-apps no-tests no-docs) ;;
   *) echo "usage: $0 3.5|4.0" >&2; exit 2 ;;
 esac
-case "$(uname -m)" in
+cross_cc=${LIBAEAD_OPENSSL_CC:-}
+cpu=${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}
+[ "${LIBAEAD_OPENSSL_HOST_SYSTEM:-linux}" = linux ] ||
+    { echo "build.sh: only Linux hosts are supported (host system: $LIBAEAD_OPENSSL_HOST_SYSTEM)" >&2; exit 2; }
+case "$cpu" in  # OpenSSL's Configure target for the host CPU
   x86_64) target=linux-x86_64 ;;
   aarch64) target=linux-aarch64 ;;
+  x86|i?86) target=linux-elf ;;
+  s390x) target=linux64-s390x ;;
+  arm) target=linux-armv4 ;;
+  ppc64) target=linux-ppc64le ;;
+  riscv64) target=linux64-riscv64 ;;
   *) target=linux-generic64 ;;
 esac
 flags+=("$target" -fPIC)
 
-# OpenSSL is always built with the system C compiler and its own flags, whatever compiler the meson
-# build around it uses, so that one cached build serves every build directory.
+# A native build uses the system C compiler and OpenSSL's own flags, whatever compiler the meson build
+# around it uses, so that one cached build serves every build directory; a cross build uses the host's.
 unset CC CXX CFLAGS CXXFLAGS CPPFLAGS LDFLAGS OPENSSL_CONF OPENSSL_MODULES
 compiler=$(cc -dumpfullversion 2>/dev/null || cc --version | head -1)
 key_input=$(printf '%s\n' "$version" "${flags[@]}" "cc $compiler"; cat "$here"/fips-standins/util/*)
+if [ -n "$cross_cc" ]; then
+    read -r -a cc_words <<<"$cross_cc"
+    [ "${cc_words[0]}" = ccache ] && cc_words=("${cc_words[@]:1}")
+    export CC="${cc_words[*]}"
+    # aarch64-linux-gnu-gcc -> aarch64-linux-gnu-ar, -ranlib (Configure takes AR and RANLIB from the
+    # environment); a compiler without such a prefix (zig cc) gets the system's.
+    cross_prefix=$(basename "${cc_words[0]}" | sed -n 's/^\(.*-\)\(gcc\|cc\|clang\)\(-[0-9.]*\)\{0,1\}$/\1/p')
+    if [ -n "$cross_prefix" ] && command -v "${cross_prefix}ar" >/dev/null; then
+        export AR="${cross_prefix}ar" RANLIB="${cross_prefix}ranlib"
+    fi
+    # The cache key: the target (in the flags) and the cross compiler, its version and its target triple.
+    compiler="$CC $($CC -dumpfullversion 2>/dev/null || $CC --version | head -1) $($CC -dumpmachine 2>/dev/null || true)"
+    key_input=$(printf '%s\n' "$version" "${flags[@]}" "cross-cc $compiler"; cat "$here"/fips-standins/util/*)
+fi
 key=$(printf '%s' "$key_input" | sha256sum | cut -c1-12)
 
 root=${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}
@@ -90,7 +117,10 @@ install_targets=(install_sw)
 [[ " ${flags[*]} " == *" enable-fips "* ]] && install_targets+=(install_fips)
 make DESTDIR="$stage" "${install_targets[@]}" >>"$log" 2>&1 || { say "install failed; see $log"; exit 1; }
 built="$stage$prefix"
-if [ -x "$built/bin/openssl" ] && [ -f "$built/lib/ossl-modules/fips.so" ]; then
+if [ -n "$cross_cc" ]; then
+    say "cross build: openssl fipsinstall skipped (the FIPS stage runs natively only)"
+    rm -f "$built/ssl/fipsmodule.cnf"  # the stand-in's placeholder: no self-test MAC, so none at all
+elif [ -x "$built/bin/openssl" ] && [ -f "$built/lib/ossl-modules/fips.so" ]; then
     # The real fipsmodule.cnf (self-test MAC of this fips.so), as `openssl fipsinstall` writes it.
     "$built/bin/openssl" fipsinstall -module "$built/lib/ossl-modules/fips.so" \
         -out "$built/ssl/fipsmodule.cnf" >>"$log" 2>&1 || { say "fipsinstall failed; see $log"; exit 1; }

@@ -27,7 +27,9 @@ extern "C" {
 #endif
 
 /* The one export macro: the library is built with hidden visibility and exports only aead_*. */
-#if defined(AEAD_BUILDING_LIBRARY) && defined(__GNUC__)
+#if defined(AEAD_BUILDING_LIBRARY) && (defined(_WIN32) || defined(__CYGWIN__))
+#define AEAD_API __declspec(dllexport)
+#elif defined(AEAD_BUILDING_LIBRARY) && defined(__GNUC__)
 #define AEAD_API __attribute__((visibility("default")))
 #else
 #define AEAD_API

@@ -1,8 +1,11 @@
 #include "fork_guard.h"
 
+#if defined(__unix__) || defined(__APPLE__)
+#define AEAD_HAVE_FORK 1
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 #include <new>
 
@@ -16,12 +19,12 @@ std::atomic<uint64_t> issued{1};
 std::atomic<uint64_t> fallback{1};  // the word where no wipe-on-fork page can be had
 
 // In the child, before fork() returns there (one thread, so plain steps suffice).
-void on_fork_child() noexcept {
+[[maybe_unused]] void on_fork_child() noexcept {
     word->store(issued.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 std::atomic<uint64_t> *wipe_on_fork_word() noexcept {
-#ifdef MADV_WIPEONFORK
+#if defined(AEAD_HAVE_FORK) && defined(MADV_WIPEONFORK)
     const long page = sysconf(_SC_PAGESIZE);
     if (page <= 0) return nullptr;
     void *p = mmap(nullptr, static_cast<size_t>(page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -40,8 +43,12 @@ std::atomic<uint64_t> *wipe_on_fork_word() noexcept {
 // At load time, before any context can exist (a library's initialisers run before its users').
 [[maybe_unused]] const bool installed = [] {
     if (std::atomic<uint64_t> *w = wipe_on_fork_word()) word = w;
+#ifdef AEAD_HAVE_FORK
     // glibc ties the handler to this library (__dso_handle): dlclose unregisters it.
     return pthread_atfork(nullptr, nullptr, on_fork_child) == 0;
+#else
+    return true;  // no fork() on this platform
+#endif
 }();
 
 }  // namespace

@@ -105,7 +105,10 @@ private:
     // that up to 16 threads never meet on a cache line. (A hash of the stack address, used before, put
     // two threads on one slot in some address layouts, every vendored build among them: the two then
     // took each other's worker on every call and 2 threads ran at 1.0x one thread's rate.)
-    // initial-exec TLS: one load from the thread pointer, no __tls_get_addr call.
+    // The compiler's own TLS model (a __tls_get_addr call, once per call into the library: 14 more
+    // instructions per 64-byte seal, 0.7%). initial-exec, forced here before, made libaead.so impossible
+    // to dlopen on musl ("initial-exec TLS resolves to dynamic definition") and used up glibc's small
+    // surplus of static TLS that dlopen'ed libraries share.
     static size_t home_slot() noexcept {
         uint32_t h = t_home_slot;
         if (h == 0) [[unlikely]] {
@@ -114,7 +117,7 @@ private:
         }
         return h - 1;
     }
-    [[gnu::tls_model("initial-exec")]] static inline thread_local uint32_t t_home_slot = 0;  // slot + 1; 0: none yet
+    static inline thread_local uint32_t t_home_slot = 0;  // slot + 1; 0: none yet
     static inline std::atomic<uint32_t> g_next_home{0};
 
     std::array<Slot, kSlots> slots_{};
