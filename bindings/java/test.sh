@@ -3,6 +3,9 @@
 # with CI set, a missing JDK fails), Maven, and what the vendored build needs (shim/openssl/build.sh 3.5).
 #   1. `mvn package`: builds libaead.so on the vendored OpenSSL 3.5 (hidden) into the jar, and runs the
 #      whole JUnit suite on that bundled library (vectors, differential, JCA rules, threads).
+#   1b. A JCA suite we did not write (Apache Commons Crypto's GcmCipherTest, its tests jar from Maven Central,
+#      sha256-pinned) on the LibAead provider alone; its counts are printed, any failure but two known,
+#      documented differences fails the stage.
 #   2. The API, thread and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build tree's
 #      libaead.so.1 ($AEAD_BUILD_DIR, default <repo>/build), selected by -Dlibaead.library, when it exists.
 #   3. test-release.sh: the jar from a scratch Maven repository, by coordinates, in a scratch project run on
