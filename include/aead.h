@@ -55,7 +55,8 @@ enum {
     AEAD_CHACHA20_POLY1305 = 4
 };
 
-/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md).
+/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md; since 1.4 the
+ * DTLS policies, and QUIC when asked for, keep a replay window on open: docs/dtls.md).
  *  AEAD_POLICY_NONE : any nonce the algorithm accepts; the caller guarantees uniqueness.
  *  AEAD_POLICY_TLS12: AES-GCM (RFC 5288): nonce = 4-byte fixed prefix || 8-byte big-endian counter;
  *                     the prefix is learned on the first seal and may never change; the counter must be
@@ -317,7 +318,7 @@ enum {
 enum { AEAD_POLICY_QUIC = 4 };
 
 enum {
-    AEAD_ERR_KEY_LIMIT = -18 /* QUIC: the key's confidentiality (seals) or integrity (failed opens) limit is reached */
+    AEAD_ERR_KEY_LIMIT = -18 /* QUIC (1.4: DTLS 1.3, TLS 1.3 AES-GCM): the key's confidentiality (seals) or integrity (failed opens) limit is reached */
 };
 
 #define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT (UINT64_C(1) << 23)
@@ -326,8 +327,9 @@ enum {
 #define AEAD_QUIC_MAX_PACKET_NUMBER ((UINT64_C(1) << 62) - 1)
 
 /* How much a context has been used: seals made (counted for AEAD_POLICY_QUIC and
- * AEAD_POLICY_RANDOM_NONCE contexts, 0 for the others) and opens that failed authentication (every
- * context). Either pointer may be NULL. Returns 0, or AEAD_ERR_ARG for a NULL ctx.
+ * AEAD_POLICY_RANDOM_NONCE contexts, since 1.4 also the DTLS policies and AEAD_POLICY_TLS13 with AES-GCM;
+ * 0 for the others) and opens that failed authentication (every context). aead_ctx_usage_ex (1.4)
+ * gives these and the replay window's counts. Either pointer may be NULL. Returns 0, or AEAD_ERR_ARG for a NULL ctx.
  * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free; the values are a
  * snapshot. After fork() each process counts on from the inherited values. */
 AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries) AEAD_NOEXCEPT;
@@ -383,7 +385,10 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
  *   pn_len - 16).
  * Codes: AEAD_ERR_ARG (NULL, ctx not AEAD_POLICY_QUIC), AEAD_ERR_AUTH (too short for a sample and tag,
  *   or the tag did not verify: the header is restored as it was, the payload zeroed, the context's
- *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed).
+ *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed),
+ *   and, on a context created by aead_ctx_new_dtls with a window (1.4), AEAD_ERR_REPLAY (the packet
+ *   number was accepted before or is left of the window: the packet is as it arrived, or, if a
+ *   concurrent call accepted it first, its payload zeroed).
  * Thread-safety: as aead_seal_open. */
 AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
                                      size_t pn_offset, size_t packet_len, uint64_t *pn_out) AEAD_NOEXCEPT;
