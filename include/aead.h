@@ -594,6 +594,48 @@ typedef struct aead_usage {
     uint64_t largest;       /* the largest record number accepted; UINT64_MAX: none yet (or no window) */
 } aead_usage;
 
+/*
+ * Protects one DTLS 1.3 record in place, in one call (RFC 9147 section 4): seal + record number encryption.
+ *   record[0 .. header_len) is the unified header: its first byte 0 0 1 C S L E E (the caller's choice of
+ *   connection ID C, 16-bit sequence number S, length field L; E E must be the context's epoch's low 2
+ *   bits, else AEAD_ERR_NONCE_PREFIX), then the connection ID (header_len tells its length), then room
+ *   for the 1- or 2-byte sequence number and, with L, the 2-byte length: the library writes those from
+ *   seq and the record's size, so the header cannot disagree with the nonce.
+ *   record[header_len .. header_len + payload_len) is the DTLSInnerPlaintext (content || type || zeros,
+ *   built by the caller). The call seals it under nonce = IV XOR seq with the whole header as AAD (the
+ *   16-byte tag follows the ciphertext), then XORs the sequence number bytes with a mask of the first
+ *   16 bytes of the encrypted record: AES-ECB (AES suites) or ChaCha20, exactly aead_hp_mask's.
+ *   ctx: an AEAD_POLICY_DTLS13 context (its seal rules and limits apply to seq); hp: an aead_hp of the
+ *   suite made from the epoch's sn_key (AEAD_AES_128_GCM or AEAD_AES_128_CCM: AES-128; AEAD_AES_256_GCM:
+ *   AES-256; AEAD_CHACHA20_POLY1305: ChaCha20).
+ * Returns the record's length (header_len + payload_len + 16), or a code: AEAD_ERR_ARG (NULL, another
+ *   policy, a first byte that is not a unified header's, a header_len its fields do not fit),
+ *   AEAD_ERR_BUFFER_TOO_SMALL, AEAD_ERR_TOO_LONG (with L: the encrypted record over 65535 bytes), the
+ *   seal's nonce and limit codes. Refusals write nothing; a failure after them zeroes the record.
+ * Thread-safety: as aead_seal_open.
+ */
+AEAD_API int64_t aead_dtls13_protect(aead_ctx *ctx, aead_hp *hp, uint64_t seq, uint8_t *record,
+                                     size_t header_len, size_t payload_len, size_t record_cap) AEAD_NOEXCEPT;
+
+/*
+ * Removes the protection of one received DTLS 1.3 record in place, in one call.
+ *   record[0 .. record_len) is exactly one record (with L set, its length field must cover exactly the
+ *   rest); cid_len is the length of its connection ID (0 without one). The call unmasks the sequence
+ *   number bytes, reconstructs the full sequence number nearest to one more than the largest the replay
+ *   window has accepted (RFC 9147 section 4.2.2), stores it in *seq_out (may be NULL), and opens the
+ *   payload in place with the unmasked header as AAD, through the replay window.
+ *   On success the header is unmasked, the DTLSInnerPlaintext follows it, and the return value is its
+ *   length (record_len - header length - 16).
+ * Codes: AEAD_ERR_ARG (NULL, ctx not AEAD_POLICY_DTLS13), AEAD_ERR_NONCE_PREFIX (the epoch bits are not
+ *   the context's: another epoch's record), AEAD_ERR_AUTH (not a unified header, shorter than a sample
+ *   and tag, a length field that disagrees, or the tag did not verify: the header is restored, the
+ *   payload zeroed, the forgery count rises), AEAD_ERR_REPLAY (the window refused the number: the record
+ *   is as it arrived, or, when a concurrent call accepted it first, its payload zeroed), AEAD_ERR_KEY_LIMIT.
+ * Thread-safety: as aead_seal_open.
+ */
+AEAD_API int64_t aead_dtls13_unprotect(aead_ctx *ctx, aead_hp *hp, uint8_t *record, size_t record_len,
+                                       size_t cid_len, uint64_t *seq_out) AEAD_NOEXCEPT;
+
 /* Fills the first min(usage_size, sizeof(aead_usage)) bytes of *usage with a snapshot of ctx's counters.
  * Returns 0, or AEAD_ERR_ARG (NULL ctx or usage, usage_size 0). Thread-safety: as aead_ctx_usage. */
 AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size) AEAD_NOEXCEPT;

@@ -30,9 +30,9 @@ private:
 
 struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
-             size_t iv_len, uint64_t epoch = 0) noexcept
-        : alg(a), policy(p), tag_size(tag), key(t),
-          nonces(p, aead::tls12_explicit_counter(a), iv, iv_len, aead::seal_limit(a, p), epoch),
+             size_t iv_len, uint64_t e = 0) noexcept
+        : alg(a), policy(p), epoch(e), tag_size(tag), key(t),
+          nonces(p, aead::tls12_explicit_counter(a), iv, iv_len, aead::seal_limit(a, p), e),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
           prefix(aead::nonce_prefix_size(a, p)), siv(a.family == aead::Family::siv),
           lead(siv ? aead::kSivSize : prefix), overhead(siv ? aead::kSivSize : prefix + tag),
@@ -47,6 +47,7 @@ struct aead_ctx {
 
     const aead::Algorithm &alg;
     const int policy;
+    const uint64_t epoch;  // DTLS: the epoch of the keys (DTLS 1.3 headers carry its low 2 bits)
     const size_t tag_size;
     const aead::TemplateOwner key;
     aead::WorkerCache workers;

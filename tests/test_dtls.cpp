@@ -497,3 +497,194 @@ TEST_CASE("key limits: TLS 1.3 AES-GCM (RFC 8446 5.5) and DTLS 1.3 (RFC 9147 4.5
     CHECK(test::open(d, test::tls13_nonce(iv, 0), aad, out, o2) == AEAD_ERR_KEY_LIMIT);
 #endif
 }
+
+// ---- DTLS 1.3 in one call: aead_dtls13_protect / aead_dtls13_unprotect ----
+namespace {
+
+struct Hp {
+    aead_hp *p = nullptr;
+    Hp(int alg, const Bytes &key) {
+        const int rc = aead_hp_new(&p, alg, key.data(), key.size(), test::test_properties());
+        if (rc != 0) throw std::runtime_error(std::string("aead_hp_new: ") + aead_strerror(rc));
+    }
+    ~Hp() { aead_hp_free(p); }
+    Hp(const Hp &) = delete;
+    Hp &operator=(const Hp &) = delete;
+    operator aead_hp *() const { return p; }
+};
+
+// RFC 9147 section 4.2.3's mask, computed here with EVP directly: AES-ECB of the sample, or ChaCha20
+// with the sample's first 4 bytes as the counter and the other 12 as the nonce (OpenSSL's IV layout).
+Bytes evp_sn_mask(int alg, const Bytes &key, const uint8_t *sample) {
+    const char *name = alg == AEAD_CHACHA20_POLY1305 ? "ChaCha20" : key.size() == 16 ? "AES-128-ECB" : "AES-256-ECB";
+    std::unique_ptr<EVP_CIPHER, decltype(&EVP_CIPHER_free)> cipher(EVP_CIPHER_fetch(nullptr, name, nullptr), EVP_CIPHER_free);
+    std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> c(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+    Bytes out(32);
+    int n = 0;
+    const bool chacha = alg == AEAD_CHACHA20_POLY1305;
+    const Bytes zeros(16, 0);
+    if (!cipher || !c || EVP_EncryptInit_ex2(c.get(), cipher.get(), key.data(), chacha ? sample : nullptr, nullptr) != 1 ||
+        EVP_CIPHER_CTX_set_padding(c.get(), 0) != 1 ||
+        EVP_EncryptUpdate(c.get(), out.data(), &n, chacha ? zeros.data() : sample, 16) != 1)
+        throw std::runtime_error("mask oracle");
+    out.resize(2);
+    return out;
+}
+
+// A unified header: 0 0 1 C S L E E, the connection ID, room for the sequence number and length.
+Bytes unified_header(bool s16, bool with_length, const Bytes &cid, uint64_t epoch) {
+    Bytes h{static_cast<uint8_t>(0x20 | (cid.empty() ? 0 : 0x10) | (s16 ? 0x08 : 0) | (with_length ? 0x04 : 0) | (epoch & 3))};
+    h.insert(h.end(), cid.begin(), cid.end());
+    h.resize(h.size() + (s16 ? 2 : 1) + (with_length ? 2 : 0), 0xee);
+    return h;
+}
+
+}  // namespace
+
+TEST_CASE("DTLS 1.3 one-call records equal the RFC 9147 construction computed with EVP; unprotect inverts them", "[dtls]") {
+    for (const Suite &s : {kSuites[6], kSuites[7], kSuites[8], kSuites[9]}) {
+        INFO(s.name);
+        const Bytes key = test::random_bytes(s.key), iv = test::random_bytes(12);
+        const Bytes sn_key = test::random_bytes(s.alg == AEAD_AES_256_GCM || s.alg == AEAD_CHACHA20_POLY1305 ? 32 : 16);
+        const uint64_t epoch = 3 + test::random_below(1000);
+        Dtls tx(s.alg, s.policy, key, iv, epoch), rx(s.alg, s.policy, key, iv, epoch, 256);
+        Hp hp(s.alg, sn_key);
+        uint64_t seq = 0;
+        for (int i = 0; i < 200; ++i) {
+            seq += 1 + (i % 7 == 0 ? test::random_below(40) : 0);
+            const bool s16 = i % 2 == 0, with_length = i % 3 != 0;
+            const Bytes cid = test::random_bytes(i % 4 == 0 ? 0 : test::random_below(9));
+            const Bytes header = unified_header(s16, with_length, cid, epoch);
+            const Bytes inner = test::random_bytes(test::random_below(200));
+            Bytes record = header;
+            record.insert(record.end(), inner.begin(), inner.end());
+            record.resize(record.size() + 16);
+            const int64_t n = aead_dtls13_protect(tx, hp, seq, record.data(), header.size(), inner.size(), record.size());
+            REQUIRE(n == static_cast<int64_t>(record.size()));
+            // The oracle: the header as RFC 9147 section 4 fills it, the AEAD under IV XOR seq with that
+            // header as AAD, then the sequence number bytes masked.
+            Bytes aad = header;
+            const size_t so = 1 + cid.size(), sl = s16 ? 2 : 1;
+            for (size_t k = 0; k < sl; ++k) aad[so + k] = static_cast<uint8_t>(seq >> (8 * (sl - 1 - k)));
+            if (with_length) {
+                aad[so + sl] = static_cast<uint8_t>((inner.size() + 16) >> 8);
+                aad[so + sl + 1] = static_cast<uint8_t>(inner.size() + 16);
+            }
+            Bytes want = aad;
+            const Bytes ct = oracle(s, key, test::tls13_nonce(iv, seq), aad, inner);
+            want.insert(want.end(), ct.begin(), ct.end());
+            const Bytes mask = evp_sn_mask(s.alg, sn_key, ct.data());
+            for (size_t k = 0; k < sl; ++k) want[so + k] ^= mask[k];
+            CHECK(record == want);
+            uint64_t got = 0;
+            CHECK(aead_dtls13_unprotect(rx, hp, record.data(), record.size(), cid.size(), &got) == static_cast<int64_t>(inner.size()));
+            CHECK(got == seq);
+            CHECK(Bytes(record.begin(), record.begin() + static_cast<long>(header.size())) == aad);
+            CHECK(Bytes(record.begin() + static_cast<long>(header.size()), record.end() - 16) == inner);
+        }
+    }
+}
+
+TEST_CASE("DTLS 1.3 record numbers reconstructed from 8 and 16 bits at the wrap edges (RFC 9147 4.2.2)", "[dtls]") {
+    const Suite &s = kSuites[6];
+    const Bytes key = test::random_bytes(16), iv = test::random_bytes(12), sn_key = test::random_bytes(16);
+    Hp hp(s.alg, sn_key);
+    auto make = [&](uint64_t seq, bool s16, aead_ctx *tx) {
+        Bytes r = unified_header(s16, true, {}, 0);
+        const size_t h = r.size();
+        r.resize(h + 20 + 16, 0x61);
+        REQUIRE(aead_dtls13_protect(tx, hp, seq, r.data(), h, 20, r.size()) == static_cast<int64_t>(r.size()));
+        return r;
+    };
+    size_t cases = 0;
+    for (const bool s16 : {false, true}) {
+        const uint64_t win = s16 ? 0x10000 : 0x100, hwin = win / 2;
+        for (const uint64_t largest : {win - 2, win - 1, win, win + 1, 5 * win - 1, 5 * win + hwin, 7 * win + hwin - 1}) {
+            // Targets nearest to largest + 1: across the wrap ahead, and behind within the window.
+            const uint64_t behind = std::min<uint64_t>(hwin - 2, 4000);
+            for (const uint64_t target : {largest + 1, largest + 2, largest + hwin - 1, largest + hwin, largest - 1,
+                                          largest - behind, (largest + win) & ~(win - 1), ((largest + win) & ~(win - 1)) - 1}) {
+                if (target == largest || target > largest + hwin || target + behind < largest) continue;
+                INFO((s16 ? "16" : "8") << "-bit, largest " << largest << ", target " << target);
+                Dtls tx(s.alg, s.policy, key, iv, 0), rx(s.alg, s.policy, key, iv, 0, 4096);
+                // The receiver's right edge is brought to `largest` by records with 16-bit numbers, each
+                // less than half of 2^16 past the one before (so each reconstructs), all below the target.
+                std::map<uint64_t, std::pair<bool, Bytes>> plan;  // seq -> (16-bit header, record)
+                const uint64_t below = std::min(target, largest) - 1;
+                for (uint64_t p = 0; p < below; p += 30000) plan[p] = {true, {}};
+                plan[below] = {true, {}};
+                plan[largest] = {true, {}};
+                plan[target] = {s16, {}};
+                for (auto &[seq, r] : plan) r.second = make(seq, r.first, tx);  // sealed in increasing order
+                uint64_t got = 0;
+                for (auto &[seq, r] : plan) {
+                    if (seq == target) continue;
+                    REQUIRE(aead_dtls13_unprotect(rx, hp, r.second.data(), r.second.size(), 0, &got) == 20);
+                    REQUIRE(got == seq);
+                }
+                Bytes second = plan[target].second;
+                CHECK(aead_dtls13_unprotect(rx, hp, second.data(), second.size(), 0, &got) == 20);
+                CHECK(got == target);
+                ++cases;
+            }
+        }
+    }
+    CHECK(cases > 80);
+    // Exactly half a window behind is a tie, which RFC 9000 A.3 (and so RFC 9147 4.2.2's "closest")
+    // resolves ahead: that record reconstructs to the wrong number and fails to authenticate.
+    Dtls tx(s.alg, s.policy, key, iv, 0), rx(s.alg, s.policy, key, iv, 0, 4096);
+    const Bytes tie = make(200 - 127, false, tx), edge = make(200, false, tx);
+    uint64_t got = 0;
+    Bytes e = edge, t = tie;
+    REQUIRE(aead_dtls13_unprotect(rx, hp, e.data(), e.size(), 0, &got) == 20);
+    REQUIRE(got == 200);
+    CHECK(aead_dtls13_unprotect(rx, hp, t.data(), t.size(), 0, &got) == AEAD_ERR_AUTH);
+}
+
+TEST_CASE("DTLS 1.3 one-call refusals change nothing; replays and forgeries leave the record as it arrived", "[dtls]") {
+    const Suite &s = kSuites[8];
+    const Bytes key = test::random_bytes(32), iv = test::random_bytes(12), sn_key = test::random_bytes(32);
+    Dtls tx(s.alg, s.policy, key, iv, 6), rx(s.alg, s.policy, key, iv, 6);
+    Hp hp(s.alg, sn_key);
+    const Bytes header = unified_header(true, true, {}, 6), inner = test::random_bytes(30);
+    Bytes record = header;
+    record.insert(record.end(), inner.begin(), inner.end());
+    record.resize(record.size() + 16);
+    const Bytes before = record;
+    Bytes wrong_epoch = record;
+    wrong_epoch[0] ^= 1;
+    CHECK(aead_dtls13_protect(tx, hp, 0, wrong_epoch.data(), header.size(), inner.size(), record.size()) == AEAD_ERR_NONCE_PREFIX);
+    Bytes not_unified = record;
+    not_unified[0] = 0x17;
+    CHECK(aead_dtls13_protect(tx, hp, 0, not_unified.data(), header.size(), inner.size(), record.size()) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_protect(tx, hp, 0, record.data(), header.size() + 1, inner.size() - 1, record.size()) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_protect(tx, hp, 0, record.data(), header.size(), inner.size(), record.size() - 1) == AEAD_ERR_BUFFER_TOO_SMALL);
+    CHECK(record == before);
+    REQUIRE(aead_dtls13_protect(tx, hp, 0, record.data(), header.size(), inner.size(), record.size()) == static_cast<int64_t>(record.size()));
+    Bytes again = before;
+    CHECK(aead_dtls13_protect(tx, hp, 0, again.data(), header.size(), inner.size(), again.size()) == AEAD_ERR_NONCE_ORDER);
+    CHECK(again == before);  // the header bytes it wrote are put back
+    const Bytes wire = record;
+    Bytes forged = wire;
+    forged[header.size() + 3] ^= 4;
+    CHECK(aead_dtls13_unprotect(rx, hp, forged.data(), forged.size(), 0, nullptr) == AEAD_ERR_AUTH);
+    CHECK(Bytes(forged.begin(), forged.begin() + static_cast<long>(header.size())) == Bytes(wire.begin(), wire.begin() + static_cast<long>(header.size())));
+    CHECK(Bytes(forged.begin() + static_cast<long>(header.size()), forged.end() - 16) == Bytes(inner.size(), 0));
+    Bytes short_rec = wire;
+    short_rec.resize(header.size() + 15);
+    CHECK(aead_dtls13_unprotect(rx, hp, short_rec.data(), short_rec.size(), 0, nullptr) == AEAD_ERR_AUTH);
+    Bytes other_epoch = wire;
+    other_epoch[0] ^= 3;
+    CHECK(aead_dtls13_unprotect(rx, hp, other_epoch.data(), other_epoch.size(), 0, nullptr) == AEAD_ERR_NONCE_PREFIX);
+    Bytes ok = wire;
+    uint64_t got = 9;
+    CHECK(aead_dtls13_unprotect(rx, hp, ok.data(), ok.size(), 0, &got) == 30);
+    CHECK(got == 0);
+    Bytes replay = wire;
+    CHECK(aead_dtls13_unprotect(rx, hp, replay.data(), replay.size(), 0, &got) == AEAD_ERR_REPLAY);
+    CHECK(replay == wire);
+    const aead_usage u = usage_of(rx);
+    CHECK(u.forgeries == 1);
+    CHECK(u.replays == 1);
+    CHECK(u.accepted == 1);
+}
