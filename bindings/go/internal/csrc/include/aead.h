@@ -339,7 +339,8 @@ AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forg
 typedef struct aead_hp aead_hp;
 
 /* Creates a header-protection key for the suite of an AEAD algorithm: AEAD_AES_128_GCM (16-byte key)
- * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20. properties: as for
+ * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20; since 1.4 also
+ * AEAD_AES_128_CCM (16) and AEAD_AES_256_CCM (32): AES-ECB (DTLS 1.3 record-number keys). properties: as for
  * aead_ctx_new_ex ("fips=yes": the AES suites only; ChaCha20 is AEAD_ERR_UNSUPPORTED there).
  * Returns 0, AEAD_ERR_ARG, _KEY_SIZE, _UNSUPPORTED, _NOMEM or _CRYPTO (*hp_out NULL on failure). */
 AEAD_API int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t key_len,
