@@ -525,6 +525,34 @@ TEST_CASE("DTLS: seals, windowed opens, replays and forgeries allocate nothing i
     aead_ctx_free(rx);
 }
 
+TEST_CASE("DTLS 1.3: one-call protect and unprotect allocate nothing in the steady state", "[memory]") {
+    const Bytes key = test::random_bytes(16), iv = test::random_bytes(12), sn = test::random_bytes(16);
+    aead_ctx *tx = nullptr, *rx = nullptr;
+    aead_hp *hp = nullptr;
+    REQUIRE(aead_ctx_new_dtls(&tx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS13, key.data(), 16, 0, test::test_properties(),
+                              iv.data(), 12, 2, 0) == 0);
+    REQUIRE(aead_ctx_new_dtls(&rx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS13, key.data(), 16, 0, test::test_properties(),
+                              iv.data(), 12, 2, 0) == 0);
+    REQUIRE(aead_hp_new(&hp, AEAD_AES_128_GCM, sn.data(), 16, test::test_properties()) == 0);
+    Bytes r(5 + 64 + 16), wire(r.size());
+    auto round = [&](uint64_t seq) {  // header 0x2e: 16-bit number, length field, epoch bits 2
+        std::fill(r.begin(), r.end(), uint8_t{7});
+        r[0] = 0x2e;
+        uint64_t got = 0;
+        if (aead_dtls13_protect(tx, hp, seq, r.data(), 5, 64, r.size()) != static_cast<int64_t>(r.size())) return false;
+        std::copy(r.begin(), r.end(), wire.begin());
+        return aead_dtls13_unprotect(rx, hp, r.data(), r.size(), 0, &got) == 64 && got == seq &&
+               aead_dtls13_unprotect(rx, hp, wire.data(), wire.size(), 0, &got) == AEAD_ERR_REPLAY;
+    };
+    REQUIRE(round(0));
+    const long before = g_allocs.load();
+    for (uint64_t seq = 1; seq < 1000; ++seq) REQUIRE(round(seq));
+    CHECK(g_allocs.load() == before);
+    aead_hp_free(hp);
+    aead_ctx_free(tx);
+    aead_ctx_free(rx);
+}
+
 // ---- ABI 1.2 families (AES-CCM, AES-GCM-SIV, AES-OCB3, XChaCha20-Poly1305) ----
 namespace {
 
