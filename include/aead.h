@@ -543,6 +543,8 @@ AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *rec
  *   (two concurrent opens of one record) this one returns AEAD_ERR_REPLAY with its output zeroed, so
  *   exactly one of them succeeds. A record that fails to authenticate leaves the window exactly as it was.
  *   The window is RFC 4303 section 3.4.3's (RFC 6347 section 4.1.2.6), kept as RFC 6479's bitmap.
+ *   aead_seal_open_many and _v open their records through it one by one, in array order (a batch
+ *   holding one record twice opens it once). A forked child inherits a copy of the window.
  * Since 1.4 AEAD_POLICY_TLS13 contexts of AES-GCM enforce RFC 8446 section 5.5's limit too: after
  * 2^24.5 seals further seals are refused with AEAD_ERR_KEY_LIMIT (aead_ctx_usage counts them).
  * ========================================================================================= */
