@@ -688,3 +688,32 @@ TEST_CASE("DTLS 1.3 one-call refusals change nothing; replays and forgeries leav
     CHECK(u.replays == 1);
     CHECK(u.accepted == 1);
 }
+
+TEST_CASE("batches open through the window in array order: a record twice in one batch opens once", "[dtls]") {
+    const Suite &s = kSuites[3];  // DTLS 1.2 AES-128-CCM
+    const Bytes key = test::random_bytes(16), iv = iv_for(s);
+    Dtls tx(s.alg, s.policy, key, iv, 4), rx(s.alg, s.policy, key, iv, 4);
+    std::vector<Record> recs(3);
+    for (uint64_t i = 0; i < 3; ++i) {
+        Record &r = recs[i];
+        r.pt = test::random_bytes(10);
+        r.nonce = nonce_for(s, iv, 4, i);
+        r.aad = aad_for(s, 4, i, 10);
+        r.ct.resize(26);
+        REQUIRE(test::seal(tx, r.nonce, r.aad, r.pt, r.ct) == 26);
+    }
+    std::vector<Bytes> outs(5, Bytes(10, 0x77));
+    const size_t order[5] = {1, 0, 1, 2, 0};
+    std::vector<aead_record> batch(5);
+    for (size_t k = 0; k < 5; ++k) {
+        const Record &r = recs[order[k]];
+        batch[k] = {r.nonce.data(), 12, r.aad.data(), 13, r.ct.data(), 26, outs[k].data(), 10, 0};
+    }
+    CHECK(aead_seal_open_many(rx, AEAD_OPEN, batch.data(), batch.size()) == 3);
+    const int64_t want[5] = {10, 10, AEAD_ERR_REPLAY, 10, AEAD_ERR_REPLAY};
+    for (size_t k = 0; k < 5; ++k) {
+        CHECK(batch[k].result == want[k]);
+        CHECK(outs[k] == (want[k] == 10 ? recs[order[k]].pt : Bytes(10, 0x77)));
+    }
+    CHECK(usage_of(rx).replays == 2);
+}
