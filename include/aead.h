@@ -57,7 +57,8 @@ enum {
     AEAD_CHACHA20_POLY1305 = 4
 };
 
-/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md).
+/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md; since 1.4 the
+ * DTLS policies, and QUIC when asked for, keep a replay window on open: docs/dtls.md).
  *  AEAD_POLICY_NONE : any nonce the algorithm accepts; the caller guarantees uniqueness.
  *  AEAD_POLICY_TLS12: AES-GCM (RFC 5288): nonce = 4-byte fixed prefix || 8-byte big-endian counter;
  *                     the prefix is learned on the first seal and may never change; the counter must be
@@ -187,7 +188,7 @@ AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
  * ========================================================================================= */
 
 /* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's. */
-#define AEAD_VERSION_NUMBER 10300
+#define AEAD_VERSION_NUMBER 10400
 
 /* AEAD_POLICY_RANDOM_NONCE (AES-GCM only; ChaCha20-Poly1305 is AEAD_ERR_ARG): seal takes no nonce
  * (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a FIPS
@@ -319,7 +320,7 @@ enum {
 enum { AEAD_POLICY_QUIC = 4 };
 
 enum {
-    AEAD_ERR_KEY_LIMIT = -18 /* QUIC: the key's confidentiality (seals) or integrity (failed opens) limit is reached */
+    AEAD_ERR_KEY_LIMIT = -18 /* QUIC (1.4: DTLS 1.3, TLS 1.3 AES-GCM): the key's confidentiality (seals) or integrity (failed opens) limit is reached */
 };
 
 #define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT (UINT64_C(1) << 23)
@@ -328,8 +329,9 @@ enum {
 #define AEAD_QUIC_MAX_PACKET_NUMBER ((UINT64_C(1) << 62) - 1)
 
 /* How much a context has been used: seals made (counted for AEAD_POLICY_QUIC and
- * AEAD_POLICY_RANDOM_NONCE contexts, 0 for the others) and opens that failed authentication (every
- * context). Either pointer may be NULL. Returns 0, or AEAD_ERR_ARG for a NULL ctx.
+ * AEAD_POLICY_RANDOM_NONCE contexts, since 1.4 also the DTLS policies and AEAD_POLICY_TLS13 with AES-GCM;
+ * 0 for the others) and opens that failed authentication (every context). aead_ctx_usage_ex (1.4)
+ * gives these and the replay window's counts. Either pointer may be NULL. Returns 0, or AEAD_ERR_ARG for a NULL ctx.
  * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free; the values are a
  * snapshot. After fork() each process counts on from the inherited values. */
 AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries) AEAD_NOEXCEPT;
@@ -339,7 +341,8 @@ AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forg
 typedef struct aead_hp aead_hp;
 
 /* Creates a header-protection key for the suite of an AEAD algorithm: AEAD_AES_128_GCM (16-byte key)
- * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20. properties: as for
+ * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20; since 1.4 also
+ * AEAD_AES_128_CCM (16) and AEAD_AES_256_CCM (32): AES-ECB (DTLS 1.3 record-number keys). properties: as for
  * aead_ctx_new_ex ("fips=yes": the AES suites only; ChaCha20 is AEAD_ERR_UNSUPPORTED there).
  * Returns 0, AEAD_ERR_ARG, _KEY_SIZE, _UNSUPPORTED, _NOMEM or _CRYPTO (*hp_out NULL on failure). */
 AEAD_API int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t key_len,
@@ -385,7 +388,10 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
  *   pn_len - 16).
  * Codes: AEAD_ERR_ARG (NULL, ctx not AEAD_POLICY_QUIC), AEAD_ERR_AUTH (too short for a sample and tag,
  *   or the tag did not verify: the header is restored as it was, the payload zeroed, the context's
- *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed).
+ *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed),
+ *   and, on a context created by aead_ctx_new_dtls with a window (1.4), AEAD_ERR_REPLAY (the packet
+ *   number was accepted before or is left of the window: the packet is as it arrived, or, if a
+ *   concurrent call accepted it first, its payload zeroed).
  * Thread-safety: as aead_seal_open. */
 AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
                                      size_t pn_offset, size_t packet_len, uint64_t *pn_out) AEAD_NOEXCEPT;
@@ -508,6 +514,136 @@ typedef struct aead_record_v {
  * count > 0. Thread-safety: as aead_seal_open_many. */
 AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records,
                                        size_t count) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * ABI 1.4 (library 1.4.0, symbol version LIBAEAD_1.4): DTLS 1.2 / 1.3 record protection with a replay
+ * window on the receiving side, checked and updated inside the library. Additive: a binary built
+ * against an older header runs unchanged. docs/dtls.md has the rules and what a DTLS stack still owns.
+ *
+ * AEAD_POLICY_DTLS12 (RFC 6347; AES-128/256-GCM, AES-128/256-CCM with tag 16 or 8 (CCM_8, RFC 6655 /
+ *   RFC 7251), ChaCha20-Poly1305), created with aead_ctx_new_dtls only:
+ *     - AES-GCM / AES-CCM: iv is the 4-byte salt; nonce = salt || epoch(2) || seq(6) (RFC 5288, RFC 6347
+ *       section 4.1.2.1: the 8-byte explicit nonce is the record's epoch || sequence number);
+ *     - ChaCha20-Poly1305: iv is the 12-byte IV; nonce = iv XOR (0^4 || epoch(2) || seq(6)) (RFC 7905).
+ *   AAD exactly 13 bytes (seq_num(8) || type || version || length; RFC 9146 connection IDs are not
+ *   taken), and its first 8 bytes must equal the nonce's epoch || seq (else AEAD_ERR_AAD_MISMATCH), on
+ *   seal and on open.
+ * AEAD_POLICY_DTLS13 (RFC 9147; AES-128/256-GCM, AES-128-CCM, ChaCha20-Poly1305; tag 16): iv is the
+ *   12-byte IV; nonce = iv XOR (0^4 || BE64(seq)), seq the record's 64-bit sequence number within its
+ *   epoch (RFC 9147 section 4: unlike DTLS 1.2 the epoch is not part of the nonce; each epoch has its
+ *   own keys, so its own context). Any AAD length (the unified header).
+ * Both: the nonce's fixed part (the salt; the IV's first 4 bytes) must be the context's (else
+ *   AEAD_ERR_NONCE_PREFIX), and for DTLS 1.2 its epoch the context's (else AEAD_ERR_NONCE_PREFIX).
+ *   Seal: seq below 2^48 (else AEAD_ERR_NONCE_EXHAUSTED) and greater than every seq sealed before on the
+ *   context (else AEAD_ERR_NONCE_ORDER; gaps allowed), checked and committed in one atomic step as for
+ *   TLS; refused in a forked child (AEAD_ERR_FORKED) as TLS is. DTLS 1.3 limits per key (RFC 9147
+ *   section 4.5.3), enforced with AEAD_ERR_KEY_LIMIT as QUIC's: AES-GCM 2^24.5 seals and 2^36 failed
+ *   opens, ChaCha20-Poly1305 2^36 failed opens, AES-CCM 2^23.5 of each.
+ *   Open: the record number (seq) comes from the nonce. Before decrypting, a seq left of the replay window
+ *   or already accepted is refused with AEAD_ERR_REPLAY (cheap: no lock, nothing written). After the tag
+ *   verifies the seq is committed to the window in one atomic step; if another call committed it first
+ *   (two concurrent opens of one record) this one returns AEAD_ERR_REPLAY with its output zeroed, so
+ *   exactly one of them succeeds. A record that fails to authenticate leaves the window exactly as it was.
+ *   The window is RFC 4303 section 3.4.3's (RFC 6347 section 4.1.2.6), kept as RFC 6479's bitmap.
+ *   aead_seal_open_many and _v open their records through it one by one, in array order (a batch
+ *   holding one record twice opens it once). A forked child inherits a copy of the window.
+ * Since 1.4 AEAD_POLICY_TLS13 contexts of AES-GCM enforce RFC 8446 section 5.5's limit too: after
+ * 2^24.5 seals further seals are refused with AEAD_ERR_KEY_LIMIT (aead_ctx_usage counts them).
+ * ========================================================================================= */
+enum {
+    AEAD_POLICY_DTLS12 = 5,
+    AEAD_POLICY_DTLS13 = 6
+};
+
+enum {
+    AEAD_ERR_REPLAY = -19,       /* open: record number left of the replay window or already accepted */
+    AEAD_ERR_AAD_MISMATCH = -20  /* DTLS 1.2: the AAD's seq_num (epoch || seq) differs from the nonce's */
+};
+
+#define AEAD_DTLS_MAX_SEQUENCE ((UINT64_C(1) << 48) - 1)
+#define AEAD_DTLS_DEFAULT_WINDOW 64u
+#define AEAD_DTLS_MAX_WINDOW 4096u
+/* floor(2^24.5) and floor(2^23.5): RFC 8446 section 5.5 / RFC 9147 section 4.5.3 limits. */
+#define AEAD_TLS13_AES_GCM_RECORD_LIMIT UINT64_C(23726566)
+#define AEAD_DTLS13_AES_CCM_LIMIT UINT64_C(11863283)
+#define AEAD_DTLS13_INTEGRITY_LIMIT (UINT64_C(1) << 36)
+
+/*
+ * Creates a record-protection context with a replay window, like aead_ctx_new_ex, plus:
+ *   policy: AEAD_POLICY_DTLS12, AEAD_POLICY_DTLS13, or AEAD_POLICY_QUIC (the opt-in duplicate check:
+ *           with window > 0, aead_seal_open opens and aead_quic_unprotect refuse a packet number already
+ *           accepted or left of the window with AEAD_ERR_REPLAY; window 0 is aead_ctx_new_ex's context).
+ *   iv, iv_len: as described above (DTLS 1.2 AES: 4; otherwise 12); required.
+ *   epoch: the epoch of this context's keys: DTLS 1.2 below 2^16 (it is in every nonce); DTLS 1.3 any
+ *          (not in the nonce: kept for the caller's header); QUIC 0. Else AEAD_ERR_ARG.
+ *   window: the replay window's width in records: 0 means AEAD_DTLS_DEFAULT_WINDOW (64, the RFCs'
+ *           minimum) for DTLS; otherwise a multiple of 64 up to AEAD_DTLS_MAX_WINDOW (else AEAD_ERR_ARG).
+ *   tag_len: 0 or 16; DTLS 1.2 AES-CCM also 8 (CCM_8).
+ * Returns as aead_ctx_new_ex. The window costs (window / 64 + 1) 8-byte words, rounded up to a power
+ * of two, allocated here. Thread-safety: as aead_ctx_new.
+ */
+AEAD_API int aead_ctx_new_dtls(aead_ctx **ctx_out, int alg, int policy,
+                               const uint8_t *key, size_t key_len, size_t tag_len,
+                               const char *properties, const uint8_t *iv, size_t iv_len,
+                               uint64_t epoch, uint32_t window) AEAD_NOEXCEPT;
+
+/* What aead_ctx_usage_ex reports. Fields may be added at the end in later versions: pass sizeof. */
+typedef struct aead_usage {
+    uint64_t seals;         /* seals counted against a limit (QUIC, random nonce, DTLS, TLS 1.3 AES-GCM) */
+    uint64_t forgeries;     /* opens that failed authentication */
+    uint64_t replays;       /* opens refused by the replay window (before or after decrypting) */
+    uint64_t accepted;      /* records accepted into the replay window */
+    uint64_t seal_limit;    /* seals allowed under the key; UINT64_MAX: no limit */
+    uint64_t forgery_limit; /* failed opens after which opens are refused; UINT64_MAX: no limit */
+    uint64_t window;        /* the replay window's width; 0: no window */
+    uint64_t largest;       /* the largest record number accepted; UINT64_MAX: none yet (or no window) */
+} aead_usage;
+
+/*
+ * Protects one DTLS 1.3 record in place, in one call (RFC 9147 section 4): seal + record number encryption.
+ *   record[0 .. header_len) is the unified header: its first byte 0 0 1 C S L E E (the caller's choice of
+ *   connection ID C, 16-bit sequence number S, length field L; E E must be the context's epoch's low 2
+ *   bits, else AEAD_ERR_NONCE_PREFIX), then the connection ID (header_len tells its length), then room
+ *   for the 1- or 2-byte sequence number and, with L, the 2-byte length: the library writes those from
+ *   seq and the record's size, so the header cannot disagree with the nonce.
+ *   record[header_len .. header_len + payload_len) is the DTLSInnerPlaintext (content || type || zeros,
+ *   built by the caller). The call seals it under nonce = IV XOR seq with the whole header as AAD (the
+ *   16-byte tag follows the ciphertext), then XORs the sequence number bytes with a mask of the first
+ *   16 bytes of the encrypted record: AES-ECB (AES suites) or ChaCha20, exactly aead_hp_mask's.
+ *   ctx: an AEAD_POLICY_DTLS13 context (its seal rules and limits apply to seq); hp: an aead_hp of the
+ *   suite made from the epoch's sn_key (AEAD_AES_128_GCM or AEAD_AES_128_CCM: AES-128; AEAD_AES_256_GCM:
+ *   AES-256; AEAD_CHACHA20_POLY1305: ChaCha20).
+ * Returns the record's length (header_len + payload_len + 16), or a code: AEAD_ERR_ARG (NULL, another
+ *   policy, a first byte that is not a unified header's, a header_len its fields do not fit),
+ *   AEAD_ERR_BUFFER_TOO_SMALL, AEAD_ERR_TOO_LONG (with L: the encrypted record over 65535 bytes), the
+ *   seal's nonce and limit codes. Refusals write nothing; a failure after them zeroes the record.
+ * Thread-safety: as aead_seal_open.
+ */
+AEAD_API int64_t aead_dtls13_protect(aead_ctx *ctx, aead_hp *hp, uint64_t seq, uint8_t *record,
+                                     size_t header_len, size_t payload_len, size_t record_cap) AEAD_NOEXCEPT;
+
+/*
+ * Removes the protection of one received DTLS 1.3 record in place, in one call.
+ *   record[0 .. record_len) is exactly one record (with L set, its length field must cover exactly the
+ *   rest); cid_len is the length of its connection ID (0 without one). The call unmasks the sequence
+ *   number bytes, reconstructs the full sequence number nearest to one more than the largest the replay
+ *   window has accepted (RFC 9147 section 4.2.2), stores it in *seq_out (may be NULL), and opens the
+ *   payload in place with the unmasked header as AAD, through the replay window.
+ *   On success the header is unmasked, the DTLSInnerPlaintext follows it, and the return value is its
+ *   length (record_len - header length - 16).
+ * Codes: AEAD_ERR_ARG (NULL, ctx not AEAD_POLICY_DTLS13), AEAD_ERR_NONCE_PREFIX (the epoch bits are not
+ *   the context's: another epoch's record), AEAD_ERR_AUTH (not a unified header, shorter than a sample
+ *   and tag, a length field that disagrees, or the tag did not verify: the header is restored, the
+ *   payload zeroed, the forgery count rises), AEAD_ERR_REPLAY (the window refused the number: the record
+ *   is as it arrived, or, when a concurrent call accepted it first, its payload zeroed), AEAD_ERR_KEY_LIMIT.
+ * Thread-safety: as aead_seal_open.
+ */
+AEAD_API int64_t aead_dtls13_unprotect(aead_ctx *ctx, aead_hp *hp, uint8_t *record, size_t record_len,
+                                       size_t cid_len, uint64_t *seq_out) AEAD_NOEXCEPT;
+
+/* Fills the first min(usage_size, sizeof(aead_usage)) bytes of *usage with a snapshot of ctx's counters.
+ * Returns 0, or AEAD_ERR_ARG (NULL ctx or usage, usage_size 0). Thread-safety: as aead_ctx_usage. */
+AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size) AEAD_NOEXCEPT;
 
 #ifdef __cplusplus
 }

@@ -70,15 +70,20 @@ inline constexpr size_t kMaxRandomNonceSize = 24;
 // XChaCha20-Poly1305 (192-bit nonces: what it is for); AEAD_POLICY_QUIC for QUIC's three AEADs (RFC 9001
 // section 5.3: no AES-192); the TLS policies for AES-GCM, ChaCha20-Poly1305 and AES-CCM (RFC 6655,
 // TLS_AES_128_CCM_SHA256). AES-GCM-SIV, AES-OCB3 and AES-SIV take caller nonces only.
+// The DTLS policies take the suites DTLS defines: AES-128/256-GCM, ChaCha20-Poly1305 and AES-128/256-CCM
+// for DTLS 1.2 (RFC 6655, RFC 7251), and TLS 1.3's for DTLS 1.3 (AES-128-CCM its only CCM).
 constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
     switch (a.family) {
         case Family::gcm:
         case Family::chacha:
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
                    (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm) ||
-                   (policy == AEAD_POLICY_QUIC && a.id != AEAD_AES_192_GCM);
+                   ((policy == AEAD_POLICY_QUIC || policy == AEAD_POLICY_DTLS12 || policy == AEAD_POLICY_DTLS13) &&
+                    a.id != AEAD_AES_192_GCM);
         case Family::ccm:
-            return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13;
+            return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
+                   (policy == AEAD_POLICY_DTLS12 && a.id != AEAD_AES_192_CCM) ||
+                   (policy == AEAD_POLICY_DTLS13 && a.id == AEAD_AES_128_CCM);
         case Family::xchacha:
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_RANDOM_NONCE;
         case Family::gcm_siv:
@@ -102,10 +107,30 @@ constexpr uint64_t quic_forgery_limit(const Algorithm &a) noexcept {
     return a.gcm ? AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT : AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT;
 }
 
+
 // Random-nonce seals allowed per key: 2^32 for 96-bit IVs (SP 800-38D section 8.3); XChaCha20-Poly1305's
 // 192-bit nonces have no such limit (a collision after 2^64 seals has probability about 2^-64).
 constexpr uint64_t random_seal_limit(const Algorithm &a) noexcept {
     return a.family == Family::xchacha ? UINT64_MAX : uint64_t{1} << 32;
+}
+
+// The per-key limits a policy enforces: QUIC's (RFC 9001 section 6.6), DTLS 1.3's (RFC 9147 section 4.5.3:
+// AES-GCM 2^24.5 records and 2^36 forgeries, ChaCha20-Poly1305 2^36 forgeries, AES-128-CCM 2^23.5 of
+// each), TLS 1.3 AES-GCM's record limit (RFC 8446 section 5.5), the random policy's budget; else none.
+constexpr uint64_t seal_limit(const Algorithm &a, int policy) noexcept {
+    switch (policy) {
+        case AEAD_POLICY_QUIC: return quic_seal_limit(a);
+        case AEAD_POLICY_RANDOM_NONCE: return random_seal_limit(a);
+        case AEAD_POLICY_TLS13: return a.gcm ? AEAD_TLS13_AES_GCM_RECORD_LIMIT : UINT64_MAX;
+        case AEAD_POLICY_DTLS13:
+            return a.gcm ? AEAD_TLS13_AES_GCM_RECORD_LIMIT : a.family == Family::ccm ? AEAD_DTLS13_AES_CCM_LIMIT : UINT64_MAX;
+        default: return UINT64_MAX;
+    }
+}
+constexpr uint64_t forgery_limit(const Algorithm &a, int policy) noexcept {
+    if (policy == AEAD_POLICY_QUIC) return quic_forgery_limit(a);
+    if (policy == AEAD_POLICY_DTLS13) return a.family == Family::ccm ? AEAD_DTLS13_AES_CCM_LIMIT : AEAD_DTLS13_INTEGRITY_LIMIT;
+    return UINT64_MAX;
 }
 
 // The bytes that precede the ciphertext in a sealed message: the drawn nonce, for the random policy.
@@ -117,6 +142,8 @@ constexpr size_t nonce_prefix_size(const Algorithm &a, int policy) noexcept {
 // AES-GCM with no policy: 4, 8 and 12..16 (SP 800-38D section 5.2.1.2); AES-CCM with no policy: 4..16
 // even (SP 800-38C, RFC 3610). Everything else: 16.
 constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexcept {
+    // DTLS 1.2's AES-CCM_8 suites (RFC 6655, RFC 7251: the IoT ones) have 8-byte tags.
+    if (policy == AEAD_POLICY_DTLS12 && a.family == Family::ccm) return tag == kDefaultTagSize || tag == 8;
     if (policy != AEAD_POLICY_NONE) return tag == kDefaultTagSize;
     if (a.family == Family::ccm) return tag >= 4 && tag <= 16 && tag % 2 == 0;
     if (!a.gcm) return tag == kDefaultTagSize;

@@ -15,15 +15,28 @@ uint64_t load_be64(const uint8_t *p) noexcept { return uint64_t{load_be32(p)} <<
 
 }  // namespace
 
-NoncePolicy::NoncePolicy(int policy, bool explicit_counter, const uint8_t *iv, size_t iv_len, uint64_t seal_limit) noexcept
+namespace {
+bool is_dtls(int policy) noexcept { return policy == AEAD_POLICY_DTLS12 || policy == AEAD_POLICY_DTLS13; }
+}  // namespace
+
+NoncePolicy::NoncePolicy(int policy, bool explicit_counter, const uint8_t *iv, size_t iv_len, uint64_t seal_limit,
+                         uint64_t epoch) noexcept
     : mode_(policy == AEAD_POLICY_NONE             ? Mode::none
             : policy == AEAD_POLICY_RANDOM_NONCE   ? Mode::random
             : policy == AEAD_POLICY_QUIC           ? Mode::quic
-            : policy == AEAD_POLICY_TLS12 && explicit_counter ? Mode::explicit_counter
+            : (policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_DTLS12) && explicit_counter ? Mode::explicit_counter
                                                    : Mode::xor_mask),
-      required_aad_(policy == AEAD_POLICY_TLS13 ? 5 : policy == AEAD_POLICY_QUIC ? SIZE_MAX : 13),
-      // TLS: every sequence but 2^64-1; QUIC: packet numbers are 62-bit (RFC 9000 section 12.3).
-      max_seq_(policy == AEAD_POLICY_QUIC ? AEAD_QUIC_MAX_PACKET_NUMBER : UINT64_MAX - 1),
+      dtls12_(policy == AEAD_POLICY_DTLS12),
+      counted_(policy == AEAD_POLICY_QUIC || is_dtls(policy) ||
+               (policy != AEAD_POLICY_RANDOM_NONCE && seal_limit != UINT64_MAX)),
+      required_aad_(policy == AEAD_POLICY_TLS13 ? 5
+                    : policy == AEAD_POLICY_QUIC || policy == AEAD_POLICY_DTLS13 ? SIZE_MAX : 13),
+      // TLS: every sequence but 2^64-1; QUIC: packet numbers are 62-bit (RFC 9000 section 12.3); DTLS:
+      // 48-bit sequence numbers (RFC 6347 section 4.1; RFC 9147 keeps them for its record numbers' use).
+      max_seq_(policy == AEAD_POLICY_QUIC ? AEAD_QUIC_MAX_PACKET_NUMBER
+               : is_dtls(policy)         ? AEAD_DTLS_MAX_SEQUENCE
+                                         : UINT64_MAX - 1),
+      epoch_(epoch),
       seal_limit_(seal_limit) {
     // An IV given up front: nothing is learned, so there is no first-seal race. A 12-byte TLS 1.2
     // AES-GCM IV is salt || mask (explicit nonce = mask XOR sequence); the 4-byte one is the salt alone.
@@ -35,7 +48,8 @@ NoncePolicy::NoncePolicy(int policy, bool explicit_counter, const uint8_t *iv, s
 }
 
 bool NoncePolicy::valid_iv_size(int policy, bool explicit_counter, size_t iv_len) noexcept {
-    if (policy == AEAD_POLICY_QUIC) return iv_len == 12;  // the IV is part of the rule: nothing to learn
+    if (policy == AEAD_POLICY_QUIC || policy == AEAD_POLICY_DTLS13) return iv_len == 12;  // nothing to learn
+    if (policy == AEAD_POLICY_DTLS12) return iv_len == (explicit_counter ? 4u : 12u);
     if (iv_len == 0) return true;
     if (policy == AEAD_POLICY_TLS13) return iv_len == 12;
     if (policy == AEAD_POLICY_TLS12) return iv_len == 12 || (explicit_counter && iv_len == 4);
@@ -46,6 +60,20 @@ void NoncePolicy::quic_nonce(uint64_t pn, uint8_t out[12]) const noexcept {
     const uint64_t last8 = pn ^ mask_;
     for (int i = 0; i < 4; ++i) out[i] = static_cast<uint8_t>(prefix_ >> (24 - 8 * i));
     for (int i = 0; i < 8; ++i) out[4 + i] = static_cast<uint8_t>(last8 >> (56 - 8 * i));
+}
+
+uint64_t NoncePolicy::seq_num_field(const uint8_t *nonce) const noexcept { return load_be64(nonce + 4) ^ mask_; }
+
+int NoncePolicy::record_number(const uint8_t *nonce, uint64_t &n) const noexcept {
+    if (load_be32(nonce) != prefix_) return AEAD_ERR_NONCE_PREFIX;
+    uint64_t seq = seq_num_field(nonce);
+    if (dtls12_) {
+        if (seq >> 48 != epoch_) return AEAD_ERR_NONCE_PREFIX;
+        seq &= AEAD_DTLS_MAX_SEQUENCE;
+    }
+    if (seq > max_seq_) return AEAD_ERR_NONCE_EXHAUSTED;
+    n = seq;
+    return 0;
 }
 
 int NoncePolicy::reserve_random_seal() noexcept {
@@ -79,11 +107,15 @@ int NoncePolicy::check_and_commit(const uint8_t *nonce) noexcept {
         learn(prefix, last8);
     }
     if (prefix != prefix_) return AEAD_ERR_NONCE_PREFIX;
-    const uint64_t seq = last8 ^ mask_;
+    uint64_t seq = last8 ^ mask_;
+    if (dtls12_) {  // epoch(2) || seq(6): the epoch is this context's keys' own
+        if (seq >> 48 != epoch_) return AEAD_ERR_NONCE_PREFIX;
+        seq &= AEAD_DTLS_MAX_SEQUENCE;
+    }
     if (seq > max_seq_) return AEAD_ERR_NONCE_EXHAUSTED;
-    // QUIC: a seal is reserved under the confidentiality limit first, and given back if the packet
-    // number is then refused, so a refusal consumes neither.
-    if (mode_ == Mode::quic) {
+    // A seal is reserved under the confidentiality limit first, and given back if the sequence number is
+    // then refused, so a refusal consumes neither.
+    if (counted_) {
         uint64_t made = seals_.load(std::memory_order_relaxed);
         do {
             if (made >= seal_limit_) return AEAD_ERR_KEY_LIMIT;
@@ -93,7 +125,7 @@ int NoncePolicy::check_and_commit(const uint8_t *nonce) noexcept {
     uint64_t next = next_.load(std::memory_order_relaxed);
     do {
         if (seq < next) {
-            if (mode_ == Mode::quic) seals_.fetch_sub(1, std::memory_order_relaxed);
+            if (counted_) seals_.fetch_sub(1, std::memory_order_relaxed);
             return AEAD_ERR_NONCE_ORDER;
         }
     } while (!next_.compare_exchange_weak(next, seq + 1, std::memory_order_acq_rel, std::memory_order_relaxed));

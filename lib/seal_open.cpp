@@ -68,6 +68,20 @@ template <int Op>
     return 0;
 }
 
+// DTLS 1.2 (RFC 6347 section 4.1.2.1): the AAD is seq_num(8) || type || version || length, and its
+// seq_num must be the epoch || seq the nonce carries: a record whose header disagrees with its nonce is
+// refused (a receiver would otherwise accept it under one number and the window track another). The
+// AAD is copied into own_aad, which is what libcrypto gets.
+constexpr size_t kDtls12AadSize = 13;
+int dtls12_aad(const aead_ctx &ctx, const uint8_t *nonce, const uint8_t *aad, size_t aad_len,
+               uint8_t (&own_aad)[kDtls12AadSize]) noexcept {
+    if (aad_len != kDtls12AadSize) return AEAD_ERR_AAD_SIZE;
+    std::memcpy(own_aad, aad, kDtls12AadSize);
+    uint64_t field = 0;
+    for (size_t i = 0; i < 8; ++i) field = field << 8 | own_aad[i];
+    return field == ctx.nonces.seq_num_field(nonce) ? 0 : AEAD_ERR_AAD_MISMATCH;
+}
+
 // After a failure past the checks: a worker that failed midway is not trusted again, and the output
 // is zeroed so that a caller that ignores the code still sees no plaintext.
 [[gnu::cold]] int64_t fail(aead_ctx &ctx, Lease &lease, int rc, uint8_t *out, size_t out_len) noexcept {
@@ -94,10 +108,14 @@ template <int Op>
     if (const int rc = ctx.workers.take_or_make(lease, [&](shim::Worker **w) { return shim::worker_new(*ctx.key, w); }))
         [[unlikely]] return fail(ctx, lease, rc, out, out_len);
     Bytes n{nonce, nonce_len};
+    Bytes a{aad, aad_len};
     // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
     // caller's buffer read twice could change in between (another thread, shared memory) and have a
     // record sealed under a nonce that was never checked. Sequenced nonces are 12 bytes, random 12 or 24.
+    // DTLS 1.2's AAD is checked against the nonce, so it is copied too (13 bytes).
     uint8_t own_nonce[aead::kMaxRandomNonceSize];
+    uint8_t own_aad[kDtls12AadSize];
+    uint64_t record = 0;  // the record number an open on a windowed context commits
     // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
     // a refusal like the checks above and writes nothing.
     if constexpr (Op == AEAD_SEAL) {
@@ -106,11 +124,29 @@ template <int Op>
             // only the process that made the context seals on it (aead.h, AEAD_ERR_FORKED).
             if (aead::fork_generation() != ctx.born) [[unlikely]] return AEAD_ERR_FORKED;
             std::memcpy(own_nonce, nonce, kPolicyNonceSize);
+            if (ctx.nonces.dtls12()) [[unlikely]] {
+                if (const int rc = dtls12_aad(ctx, own_nonce, aad, aad_len, own_aad)) return rc;
+                a = Bytes{own_aad, sizeof own_aad};
+            }
             if (const int rc = ctx.nonces.check_and_commit(own_nonce)) return rc;
             n = Bytes{own_nonce, kPolicyNonceSize};
         } else if (ctx.nonces.random()) {
             if (const int rc = ctx.nonces.reserve_random_seal()) return rc;  // a refusal: nothing written
         }
+    } else if (ctx.window) [[unlikely]] {
+        // The replay window's first half: a record number already accepted, or left of the window, is
+        // refused before any decryption, and this check writes nothing.
+        std::memcpy(own_nonce, nonce, kPolicyNonceSize);
+        if (const int rc = ctx.nonces.record_number(own_nonce, record)) return rc;
+        if (ctx.nonces.dtls12()) {
+            if (const int rc = dtls12_aad(ctx, own_nonce, aad, aad_len, own_aad)) return rc;
+            a = Bytes{own_aad, sizeof own_aad};
+        }
+        if (ctx.window->seen(record)) {
+            ctx.replays.fetch_add(1, std::memory_order_relaxed);
+            return AEAD_ERR_REPLAY;
+        }
+        n = Bytes{own_nonce, kPolicyNonceSize};
     }
     // The random policy (nonce || ciphertext || tag): the nonce is drawn here and written to out, or
     // read from in on open.
@@ -130,10 +166,16 @@ template <int Op>
     }
     // One call site each for the shim's seal and open, so that LTO inlines them.
     const int rc = Op == AEAD_SEAL
-                       ? shim::seal(*lease.worker, n, Bytes{aad, aad_len}, Bytes{in, in_len}, dest, ctx.tag_size)
-                       : shim::open(*lease.worker, n, Bytes{aad, aad_len}, Bytes{body, out_len},
-                                    Bytes{body + out_len, ctx.tag_size}, out);
+                       ? shim::seal(*lease.worker, n, a, Bytes{in, in_len}, dest, ctx.tag_size)
+                       : shim::open(*lease.worker, n, a, Bytes{body, out_len}, Bytes{body + out_len, ctx.tag_size}, out);
     if (rc != 0) [[unlikely]] return fail(ctx, lease, rc, out, out_len);
+    // The window's second half, only now that the tag verified: one atomic commit. Two opens of one
+    // record may both get here; the one that commits second gets AEAD_ERR_REPLAY and no plaintext.
+    if (Op == AEAD_OPEN && ctx.window && !ctx.window->accept(record)) [[unlikely]] {
+        ctx.replays.fetch_add(1, std::memory_order_relaxed);
+        if (out_len != 0) std::memset(out, 0, out_len);
+        return AEAD_ERR_REPLAY;
+    }
     return static_cast<int64_t>(out_len);
 }
 

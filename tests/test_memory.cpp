@@ -493,6 +493,66 @@ TEST_CASE("QUIC: protect and unprotect allocate nothing in the steady state", "[
     aead_hp_free(hp);
 }
 
+TEST_CASE("DTLS: seals, windowed opens, replays and forgeries allocate nothing in the steady state", "[memory]") {
+    const Bytes key = test::random_bytes(16), salt = test::random_bytes(4), pt(64, 2);
+    aead_ctx *tx = nullptr, *rx = nullptr;
+    REQUIRE(aead_ctx_new_dtls(&tx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS12, key.data(), 16, 0, test::test_properties(),
+                              salt.data(), 4, 1, 0) == 0);
+    REQUIRE(aead_ctx_new_dtls(&rx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS12, key.data(), 16, 0, test::test_properties(),
+                              salt.data(), 4, 1, 256) == 0);
+    Bytes nonce = salt, aad(13), sealed(80), back(64);
+    nonce.resize(12);
+    auto set = [&](uint64_t seq) {  // epoch 1 || seq, in the nonce and the AAD's seq_num
+        const uint64_t field = uint64_t{1} << 48 | seq;
+        for (size_t i = 0; i < 8; ++i) nonce[4 + i] = aad[i] = static_cast<uint8_t>(field >> (56 - 8 * i));
+        aad[8] = 23, aad[9] = 0xfe, aad[10] = 0xfd, aad[11] = 0, aad[12] = 64;
+    };
+    set(0);
+    REQUIRE(test::seal(tx, nonce, aad, pt, sealed) == 80);
+    REQUIRE(test::open(rx, nonce, aad, sealed, back) == 64);
+    const long before = g_allocs.load();
+    for (uint64_t seq = 1; seq < 1000; ++seq) {
+        set(seq);
+        REQUIRE(test::seal(tx, nonce, aad, pt, sealed) == 80);
+        REQUIRE(test::open(rx, nonce, aad, sealed, back) == 64);
+        REQUIRE(test::open(rx, nonce, aad, sealed, back) == AEAD_ERR_REPLAY);
+    }
+    sealed[3] ^= 1;
+    set(1000);
+    for (int i = 0; i < 100; ++i) REQUIRE(test::open(rx, nonce, aad, sealed, back) == AEAD_ERR_AUTH);
+    CHECK(g_allocs.load() == before);
+    aead_ctx_free(tx);
+    aead_ctx_free(rx);
+}
+
+TEST_CASE("DTLS 1.3: one-call protect and unprotect allocate nothing in the steady state", "[memory]") {
+    const Bytes key = test::random_bytes(16), iv = test::random_bytes(12), sn = test::random_bytes(16);
+    aead_ctx *tx = nullptr, *rx = nullptr;
+    aead_hp *hp = nullptr;
+    REQUIRE(aead_ctx_new_dtls(&tx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS13, key.data(), 16, 0, test::test_properties(),
+                              iv.data(), 12, 2, 0) == 0);
+    REQUIRE(aead_ctx_new_dtls(&rx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS13, key.data(), 16, 0, test::test_properties(),
+                              iv.data(), 12, 2, 0) == 0);
+    REQUIRE(aead_hp_new(&hp, AEAD_AES_128_GCM, sn.data(), 16, test::test_properties()) == 0);
+    Bytes r(5 + 64 + 16), wire(r.size());
+    auto round = [&](uint64_t seq) {  // header 0x2e: 16-bit number, length field, epoch bits 2
+        std::fill(r.begin(), r.end(), uint8_t{7});
+        r[0] = 0x2e;
+        uint64_t got = 0;
+        if (aead_dtls13_protect(tx, hp, seq, r.data(), 5, 64, r.size()) != static_cast<int64_t>(r.size())) return false;
+        std::copy(r.begin(), r.end(), wire.begin());
+        return aead_dtls13_unprotect(rx, hp, r.data(), r.size(), 0, &got) == 64 && got == seq &&
+               aead_dtls13_unprotect(rx, hp, wire.data(), wire.size(), 0, &got) == AEAD_ERR_REPLAY;
+    };
+    REQUIRE(round(0));
+    const long before = g_allocs.load();
+    for (uint64_t seq = 1; seq < 1000; ++seq) REQUIRE(round(seq));
+    CHECK(g_allocs.load() == before);
+    aead_hp_free(hp);
+    aead_ctx_free(tx);
+    aead_ctx_free(rx);
+}
+
 // ---- ABI 1.2 families (AES-CCM, AES-GCM-SIV, AES-OCB3, XChaCha20-Poly1305) ----
 namespace {
 

@@ -1,5 +1,6 @@
 // The rest of the extern "C" boundary: context lifetime, error text, versions and sizes.
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 #include "aead.h"
@@ -28,14 +29,34 @@ uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     return bits;
 }
 
+bool is_dtls(int policy) noexcept { return policy == AEAD_POLICY_DTLS12 || policy == AEAD_POLICY_DTLS13; }
+
+// What aead_ctx_new_dtls adds: the epoch and the replay window. `windowed` says the caller came through
+// it: the DTLS policies exist only there (their epoch and IV are part of the rule), and a QUIC context
+// gets a window only when asked for one (window > 0).
+struct RecordParams {
+    bool windowed = false;
+    uint64_t epoch = 0;
+    uint32_t window = 0;
+};
+
 int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len, size_t tag_len,
-               const char *properties, const uint8_t *iv, size_t iv_len) noexcept {
+               const char *properties, const uint8_t *iv, size_t iv_len, RecordParams rp = {}) noexcept {
     if (ctx_out == nullptr) return AEAD_ERR_ARG;
     *ctx_out = nullptr;
     const aead::Algorithm *a = aead::find_algorithm(alg);
     if (a == nullptr || !aead::valid_policy(*a, policy) || (key == nullptr && key_len != 0) ||
         (iv == nullptr && iv_len != 0))
         return AEAD_ERR_ARG;
+    if (is_dtls(policy) && !rp.windowed) return AEAD_ERR_ARG;  // DTLS contexts come from aead_ctx_new_dtls
+    if (rp.windowed) {
+        if (!is_dtls(policy) && policy != AEAD_POLICY_QUIC) return AEAD_ERR_ARG;
+        if (is_dtls(policy) && rp.window == 0) rp.window = AEAD_DTLS_DEFAULT_WINDOW;
+        if (rp.window != 0 && !aead::ReplayWindow::valid_width(rp.window)) return AEAD_ERR_ARG;
+        // DTLS 1.2's epoch is 16 bits of every nonce; QUIC has none.
+        if ((policy == AEAD_POLICY_DTLS12 && rp.epoch > UINT16_MAX) || (policy == AEAD_POLICY_QUIC && rp.epoch != 0))
+            return AEAD_ERR_ARG;
+    }
     if (key_len != a->key_size) return AEAD_ERR_KEY_SIZE;
     if (tag_len == 0) tag_len = aead::kDefaultTagSize;
     if (!aead::valid_tag_size(*a, policy, tag_len)) return AEAD_ERR_TAG_SIZE;
@@ -45,9 +66,13 @@ int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size
     if (const int rc = aead::shim::cipher_source(properties, &source)) return rc;
     aead::shim::Template *t = nullptr;
     if (const int rc = aead::shim::template_new(&t, *source, a->cipher, {key, key_len}, tag_len)) return rc;
-    auto *ctx = new (std::nothrow) aead_ctx(*a, policy, tag_len, t, iv, iv_len);
+    auto *ctx = new (std::nothrow) aead_ctx(*a, policy, tag_len, t, iv, iv_len, rp.epoch);
     if (ctx == nullptr) {
         aead::shim::template_free(t);
+        return AEAD_ERR_NOMEM;
+    }
+    if (rp.window != 0 && !(ctx->window = aead::ReplayWindow::create(rp.window))) {
+        delete ctx;
         return AEAD_ERR_NOMEM;
     }
     // One working context now: a key the provider cannot use fails here rather than on first use,
@@ -91,6 +116,13 @@ AEAD_API int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy, const uint
     return ctx_create(ctx_out, alg, policy, key, key_len, tag_len, properties, iv, iv_len);
 }
 
+AEAD_API int aead_ctx_new_dtls(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len,
+                               size_t tag_len, const char *properties, const uint8_t *iv, size_t iv_len,
+                               uint64_t epoch, uint32_t window) noexcept {
+    return ctx_create(ctx_out, alg, policy, key, key_len, tag_len, properties, iv, iv_len,
+                      RecordParams{true, epoch, window});
+}
+
 AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) noexcept { return ctx != nullptr ? ctx->indicator : 0; }
 
 AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) noexcept { return ctx != nullptr ? ctx->provider : ""; }
@@ -117,6 +149,24 @@ AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forg
     return 0;
 }
 
+AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size) noexcept {
+    if (ctx == nullptr || usage == nullptr || usage_size == 0) return AEAD_ERR_ARG;
+    const aead::ReplayWindow *w = ctx->window.get();
+    const aead_usage u = {
+        ctx->nonces.seals(),
+        ctx->forgeries.load(std::memory_order_relaxed),
+        ctx->replays.load(std::memory_order_relaxed),
+        w != nullptr ? w->accepted() : 0,
+        ctx->nonces.seal_limit(),
+        ctx->forgery_limit,
+        w != nullptr ? w->width() : 0,
+        w != nullptr ? w->largest() : UINT64_MAX,
+    };
+    // A caller built against an older, shorter aead_usage gets its prefix (fields are only appended).
+    std::memcpy(usage, &u, usage_size < sizeof u ? usage_size : sizeof u);
+    return 0;
+}
+
 AEAD_API const char *aead_strerror(int64_t code) noexcept {
     switch (code) {
         case 0: return "success";
@@ -136,7 +186,9 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_NOMEM: return "out of memory";
         case AEAD_ERR_CRYPTO: return "libcrypto failure";
         case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: 2^32 seals made under this key (SP 800-38D limit); use a new key";
-        case AEAD_ERR_KEY_LIMIT: return "QUIC: this key reached its confidentiality or integrity limit (RFC 9001 section 6.6); update keys";
+        case AEAD_ERR_KEY_LIMIT: return "QUIC, DTLS 1.3 or TLS 1.3 AES-GCM: this key reached its confidentiality or integrity limit (RFC 9001 section 6.6, RFC 9147 section 4.5.3, RFC 8446 section 5.5); update keys";
+        case AEAD_ERR_REPLAY: return "replay window: record number already accepted, or older than the window (duplicate or replayed record)";
+        case AEAD_ERR_AAD_MISMATCH: return "DTLS 1.2: the additional data's seq_num (epoch || sequence) differs from the nonce's";
         case AEAD_ERR_FORKED: return "TLS policy: this context was created before fork(); seal only in the process that created it (open works)";
         default: return code > 0 ? "success" : "unknown error code";
     }

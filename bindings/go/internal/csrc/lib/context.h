@@ -3,10 +3,12 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 
 #include "algorithm.h"
 #include "fork_guard.h"
 #include "nonce_policy.h"
+#include "replay_window.h"
 #include "worker_cache.h"
 
 namespace aead {
@@ -28,17 +30,14 @@ private:
 
 struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
-             size_t iv_len) noexcept
-        : alg(a), policy(p), tag_size(tag), key(t),
-          nonces(p, aead::tls12_explicit_counter(a), iv, iv_len,
-                 p == AEAD_POLICY_QUIC            ? aead::quic_seal_limit(a)
-                 : p == AEAD_POLICY_RANDOM_NONCE ? aead::random_seal_limit(a)
-                                                 : UINT64_MAX),
+             size_t iv_len, uint64_t e = 0) noexcept
+        : alg(a), policy(p), epoch(e), tag_size(tag), key(t),
+          nonces(p, aead::tls12_explicit_counter(a), iv, iv_len, aead::seal_limit(a, p), e),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
           prefix(aead::nonce_prefix_size(a, p)), siv(a.family == aead::Family::siv),
           lead(siv ? aead::kSivSize : prefix), overhead(siv ? aead::kSivSize : prefix + tag),
           tls_aad(nonces.sequenced() ? nonces.required_aad_size() : SIZE_MAX), born(aead::fork_generation()),
-          forgery_limit(p == AEAD_POLICY_QUIC ? aead::quic_forgery_limit(a) : UINT64_MAX),
+          forgery_limit(aead::forgery_limit(a, p)),
           ccm(a.family == aead::Family::ccm) {
         for (size_t n = 0; n < ccm_max_plaintext.size(); ++n)
             ccm_max_plaintext[n] = ccm && n >= 7 && n <= 13 ? aead::ccm_max_plaintext(n) : a.max_plaintext;
@@ -48,6 +47,7 @@ struct aead_ctx {
 
     const aead::Algorithm &alg;
     const int policy;
+    const uint64_t epoch;  // DTLS: the epoch of the keys (DTLS 1.3 headers carry its low 2 bits)
     const size_t tag_size;
     const aead::TemplateOwner key;
     aead::WorkerCache workers;
@@ -64,6 +64,9 @@ struct aead_ctx {
     const bool ccm;                     // AES-CCM: the plaintext limit depends on the nonce length
     std::array<uint64_t, 16> ccm_max_plaintext{};  // CCM: the plaintext limit by nonce length
     std::atomic<uint64_t> forgeries{0};  // opens that failed the tag check
+    std::atomic<uint64_t> replays{0};    // opens the replay window refused
+    // The receiving side's replay window (DTLS; QUIC when asked for), set once at creation; else NULL.
+    std::unique_ptr<aead::ReplayWindow> window;
     uint32_t indicator = 0;             // AEAD_IND_* bits, fixed at creation
     const char *provider = "";          // the cipher's provider, static for the process
 };

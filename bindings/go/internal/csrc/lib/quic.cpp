@@ -5,17 +5,9 @@
 
 #include "aead.h"
 #include "context.h"
+#include "header_protection.h"
 #include "ranges.h"
-
-struct aead_hp {
-    explicit aead_hp(aead::shim::HpKey *k) noexcept : key(k) {}
-    aead_hp(const aead_hp &) = delete;
-    aead_hp &operator=(const aead_hp &) = delete;
-    ~aead_hp() { aead::shim::hp_key_free(key); }  // after the workers (declared below), which go first
-
-    aead::shim::HpKey *const key;
-    aead::WorkerCacheOf<aead::shim::HpWorker> workers;
-};
+#include "record_number.h"
 
 namespace {
 
@@ -29,8 +21,10 @@ constexpr size_t kNonceSize = 12;
 
 using aead::bad_range;
 
+}  // namespace
+
 // The mask for one sample on a worker of the calling thread's; a worker that failed is dropped.
-int mask_of(aead_hp &hp, const uint8_t *sample, uint8_t *mask) noexcept {
+int aead::mask_of(aead_hp &hp, const uint8_t *sample, uint8_t *mask) noexcept {
     HpLease lease;
     if (const int rc = hp.workers.take_or_make(lease, [&](shim::HpWorker **w) { return shim::hp_worker_new(*hp.key, w); }))
         return rc;
@@ -42,18 +36,16 @@ int mask_of(aead_hp &hp, const uint8_t *sample, uint8_t *mask) noexcept {
     return 0;
 }
 
+namespace {
+
+using aead::mask_of;
+
 // RFC 9000 section 17.2 / 17.3: the low 4 bits of a long header's first byte are protected, 5 of a short one's.
 constexpr uint8_t first_byte_mask(uint8_t first) noexcept { return (first & 0x80) != 0 ? 0x0f : 0x1f; }
 
-// RFC 9000 Appendix A.3, in unsigned arithmetic: largest UINT64_MAX (nothing received) expects 0.
+// RFC 9000 Appendix A.3: largest UINT64_MAX (nothing received) expects 0.
 uint64_t decode_packet_number(uint64_t largest, uint64_t truncated, size_t pn_len) noexcept {
-    const uint64_t expected = largest + 1;
-    const uint64_t win = uint64_t{1} << (8 * pn_len);
-    const uint64_t hwin = win / 2;
-    const uint64_t candidate = (expected & ~(win - 1)) | truncated;
-    if (candidate + hwin <= expected && candidate < (uint64_t{1} << 62) - win) return candidate + win;
-    if (candidate > expected + hwin && candidate >= win) return candidate - win;
-    return candidate;
+    return aead::reconstruct_number(largest, truncated, static_cast<unsigned>(8 * pn_len), uint64_t{1} << 62);
 }
 
 bool is_failure(int64_t rc) noexcept { return rc == AEAD_ERR_NOMEM || rc == AEAD_ERR_CRYPTO; }
@@ -72,6 +64,8 @@ AEAD_API int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t k
         case AEAD_AES_128_GCM: c = shim::HpCipher::aes_128_ecb; break;
         case AEAD_AES_256_GCM: c = shim::HpCipher::aes_256_ecb; break;
         case AEAD_CHACHA20_POLY1305: c = shim::HpCipher::chacha20; break;
+        case AEAD_AES_128_CCM: c = shim::HpCipher::aes_128_ecb; break;  // DTLS 1.3's TLS_AES_128_CCM_SHA256
+        case AEAD_AES_256_CCM: c = shim::HpCipher::aes_256_ecb; break;
         default: return AEAD_ERR_ARG;
     }
     shim::CipherSource *source = nullptr;
