@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <random>
@@ -275,8 +276,17 @@ TEST_CASE("the replay window against RFC 4303's algorithm on random arrivals (di
                 const int64_t off = static_cast<int64_t>(rng() % (2 * width + 64)) - static_cast<int64_t>(width + 32);
                 const int64_t at = std::clamp<int64_t>(static_cast<int64_t>(pos) + (rng() % 4 == 0 ? off * 2 : off / 4), 0,
                                                        static_cast<int64_t>(n - 1));
-                const Record &r = recs[static_cast<size_t>(at)];
                 const bool forged = rng() % 10 == 0;
+                size_t idx = static_cast<size_t>(at);
+                if (forged && rng() % 2 == 0) {
+                    // Half the forgeries hit a record right of the window's edge (never a replay, so
+                    // the count of forgeries the window must survive does not depend on chance).
+                    const auto ahead = std::upper_bound(recs.begin(), recs.end(), model.right,
+                                                        [](uint64_t v, const Record &rec) { return v < rec.seq; });
+                    if (ahead != recs.end())
+                        idx = std::min(n - 1, static_cast<size_t>(ahead - recs.begin()) + static_cast<size_t>(rng() % 4));
+                }
+                const Record &r = recs[idx];
                 Bytes ct = r.ct;
                 if (forged) ct[rng() % ct.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
                 Bytes out(r.pt.size(), 0x5a);
