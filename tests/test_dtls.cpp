@@ -543,9 +543,11 @@ Bytes evp_sn_mask(int alg, const Bytes &key, const uint8_t *sample) {
 
 // A unified header: 0 0 1 C S L E E, the connection ID, room for the sequence number and length.
 Bytes unified_header(bool s16, bool with_length, const Bytes &cid, uint64_t epoch) {
-    Bytes h{static_cast<uint8_t>(0x20 | (cid.empty() ? 0 : 0x10) | (s16 ? 0x08 : 0) | (with_length ? 0x04 : 0) | (epoch & 3))};
-    h.insert(h.end(), cid.begin(), cid.end());
-    h.resize(h.size() + (s16 ? 2 : 1) + (with_length ? 2 : 0), 0xee);
+    // Sized once and filled in place: GCC 12 at -O3 reports a false -Warray-bounds for an insert after a
+    // one-byte initializer list.
+    Bytes h(1 + cid.size() + (s16 ? 2 : 1) + (with_length ? 2 : 0), 0xee);
+    h[0] = static_cast<uint8_t>(0x20 | (cid.empty() ? 0 : 0x10) | (s16 ? 0x08 : 0) | (with_length ? 0x04 : 0) | (epoch & 3));
+    std::copy(cid.begin(), cid.end(), h.begin() + 1);
     return h;
 }
 
