@@ -18,6 +18,7 @@ version=$(basename "$jar" .jar | sed 's/^libaead-//')
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 repo="$TMP/scratch-repo" local="$TMP/local-repo"
+# ~/.m2 named explicitly: Maven's default follows the JVM's user.home (the passwd entry), not $HOME.
 m2="${MAVEN_USER_REPO:-$HOME/.m2/repository}"
 MVN=(mvn -B -q -ntp -Dstyle.color=never -s "$TMP/settings.xml" -Dmaven.repo.local="$local")
 cat >"$TMP/settings.xml" <<XML
@@ -25,7 +26,7 @@ cat >"$TMP/settings.xml" <<XML
 XML
 quiet() { "$@" >"$TMP/mvn.log" 2>&1 || { grep -E 'ERROR' "$TMP/mvn.log" | head -30 >&2; return 1; }; }
 # (the install plugin from Maven Central into ~/.m2 as usual; only the scratch project is cut off from it)
-quiet mvn -B -q -ntp -Dstyle.color=never org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file -Dfile="$jar" -DpomFile="$HERE/pom.xml" \
+quiet mvn -B -q -ntp -Dstyle.color=never "-Dmaven.repo.local=$m2" org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file -Dfile="$jar" -DpomFile="$HERE/pom.xml" \
     -DlocalRepositoryPath="$repo"
 mkdir -p "$TMP/app/src/main/java/scratch"
 cat >"$TMP/app/pom.xml" <<XML

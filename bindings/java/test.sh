@@ -24,7 +24,10 @@ echo "== $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME), $(mvn -v
 export AEAD_VECTORS_DIR
 echo "== vectors: $AEAD_VECTORS_DIR"
 cd "$HERE"
-MVN=(mvn -B -ntp -Dstyle.color=never)
+# Maven's default local repository follows the JVM's user.home (the passwd entry), not $HOME: named
+# explicitly, so that every command here and the checks below agree on it.
+M2="${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}"
+MVN=(mvn -B -ntp -Dstyle.color=never "-Dmaven.repo.local=$M2")
 summary() { grep -E 'Tests run:.*Fail' "$1" | tail -1; grep -E '^(vectors|differential|hostile)' "$1" || true; }
 
 # The third-party JCA suite (Apache Commons Crypto's GcmCipherTest, from Maven Central): pinned in pom.xml,
@@ -34,7 +37,6 @@ declare -A CC_SHA256=(
     [commons-crypto-$CC_VERSION.jar]=3ed2a3bde2fedca9411959419d0c78ce9e8e249d02bb56a7d7573705fd2e911b
     [commons-crypto-$CC_VERSION-tests.jar]=6c76ae8d605db3c48101f7bad0ca8d8c4f9ac3311be07341836b4921925f2771
 )
-M2="${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}"
 for c in "" ":jar:tests"; do
     "${MVN[@]}" -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
         -Dartifact="org.apache.commons:commons-crypto:$CC_VERSION$c" -Dtransitive=false >/dev/null 2>&1 \

@@ -71,7 +71,7 @@ java_jar() {
     find_jdk || rc=$?
     [ $rc = 2 ] && { printf 'Java jar\t-\t-\tskipped: no JDK 25\n' >>"$AEAD_RELEASE_TABLE"; return 0; }
     [ $rc = 0 ] || return 1
-    (cd "$REPO/bindings/java" && mvn -B -q -ntp package -DskipTests >"$AEAD_DIST_DIR/java-package.log" 2>&1) ||
+    (cd "$REPO/bindings/java" && mvn -B -q -ntp "-Dmaven.repo.local=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}" package -DskipTests >"$AEAD_DIST_DIR/java-package.log" 2>&1) ||
         { grep ERROR "$AEAD_DIST_DIR/java-package.log" | head -20; return 1; }
     jar=$(ls "$REPO"/bindings/java/target/libaead-[0-9]*.jar)
     cp "$jar" "$AEAD_DIST_DIR/"
