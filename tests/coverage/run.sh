@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The coverage stage: how much of lib/ and shim/ (not shim/openssl/, OpenSSL's own build) the C suites
+# execute, on the system libcrypto and on the vendored OpenSSL 3.5, with gcov counts merged by gcovr.
+# Two builds with -Db_coverage=true and -Dfault_injection=true (the memory suite drives every fault):
+#   build-coverage           system libcrypto: unit + memory on both dispatch paths, fips under the test
+#                            provider (tests/fips/env.sh)
+#   build-coverage-vendored  vendored 3.5: unit + memory on both dispatch paths, fips under the test provider
+# Counters are updated atomically (-fprofile-update=atomic): the concurrency suites run several threads
+# through the same lines, and plain counters would lose increments (or go negative) there.
+# Prints per-file and total line and branch coverage, writes an HTML report to
+# build-coverage/coverage/index.html, and fails under the thresholds below.
+# Branches: gcov's exception-edge branches (every call that may throw) and branches the compiler proved
+# unreachable are not counted (gcovr --exclude-throw-branches --exclude-unreachable-branches): the library's
+# boundary is noexcept and these are not decisions in our code.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+min_lines=${LIBAEAD_COVERAGE_MIN_LINES:-94}
+min_branches=${LIBAEAD_COVERAGE_MIN_BRANCHES:-76}
+
+# gcovr in its own venv in the cache, from PyPI with hashes.
+tools=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/tools/gcovr-$(sha256sum tests/coverage/requirements.txt | cut -c1-12)
+if [ ! -x "$tools/bin/python3" ] || ! "$tools/bin/python3" -m gcovr --version >/dev/null 2>&1; then
+    echo "coverage: installing gcovr into $tools"
+    rm -rf "$tools.tmp" && python3 -m venv "$tools.tmp" &&
+        "$tools.tmp/bin/pip" install --quiet --disable-pip-version-check --require-hashes --only-binary=:all: \
+            -r tests/coverage/requirements.txt &&
+        rm -rf "$tools" && mv "$tools.tmp" "$tools" || { echo "coverage: gcovr could not be installed" >&2; exit 1; }
+fi
+gcovr=("$tools/bin/python3" -m gcovr)  # not bin/gcovr: its first line names the folder it was made in
+
+status=0
+run() {  # label, command...
+    local label=$1 start=$SECONDS
+    shift
+    echo "--- coverage: $label"
+    if "$@"; then echo "--- coverage: $label passed in $((SECONDS - start)) s"
+    else echo "--- coverage: $label FAILED after $((SECONDS - start)) s"; status=1; fi
+}
+build() {  # dir, meson options...
+    local dir=$1
+    shift
+    { [ -f "$dir/build.ninja" ] ||
+          meson setup "$dir" -Dbuildtype=debug -Db_coverage=true -Dfault_injection=true \
+              -Dcpp_args=-fprofile-update=atomic -Dc_args=-fprofile-update=atomic "$@" >/dev/null; } &&
+        meson compile -C "$dir" -j 2 >/dev/null &&
+        find "$dir" -name '*.gcda' -delete  # counts of this run only
+}
+suites() {  # dir
+    meson test -C "$1" --suite unit --suite memory --print-errorlogs --timeout-multiplier 4 &&
+        AEAD_DISPATCH=evp meson test -C "$1" --suite unit --suite memory --print-errorlogs --timeout-multiplier 4
+}
+fips() {  # dir: the fips, memory and dispatch tests with the FIPS test provider as the only cipher provider
+    (source tests/fips/env.sh && AEAD_TEST_FIPS=1 AEAD_TEST_PROPERTIES=fips=yes \
+        meson test -C "$1" fips memory dispatch --print-errorlogs --timeout-multiplier 4)
+}
+
+run "build (system libcrypto)" build build-coverage
+run "unit + memory, both dispatch paths (system libcrypto)" suites build-coverage
+run "fips test provider (system libcrypto)" fips build-coverage
+run "build (vendored OpenSSL 3.5)" build build-coverage-vendored -Dlibcrypto=vendored
+run "unit + memory, both dispatch paths (vendored 3.5)" suites build-coverage-vendored
+run "fips test provider (vendored 3.5)" fips build-coverage-vendored
+
+mkdir -p build-coverage/coverage
+echo "--- coverage: lib/ and shim/ (without shim/openssl/), both builds merged"
+"${gcovr[@]}" --root "$repo" --filter 'lib/' --filter 'shim/' --exclude 'shim/openssl/' \
+    --exclude-throw-branches --exclude-unreachable-branches --gcov-ignore-parse-errors=negative_hits.warn \
+    --txt - --html-details build-coverage/coverage/index.html \
+    --print-summary --fail-under-line "$min_lines" --fail-under-branch "$min_branches" \
+    build-coverage build-coverage-vendored || status=1
+echo "coverage: HTML report: build-coverage/coverage/index.html (thresholds: lines $min_lines%, branches $min_branches%)"
+exit $status
