@@ -33,6 +33,14 @@
 //    seals, out == in + 16 for opens; an empty message AEAD_ERR_UNSUPPORTED below OpenSSL 3.5), and calls
 //    made through aead_seal_open_v with the AAD as its one component, which must be the flat call's.
 //
+// Focus (AEAD_FUZZ_FOCUS, read once at start; tests/fuzz/run.sh runs one target per value): the header's
+// algorithm byte then picks only among one family's algorithms (gcm, chacha20-poly1305, ccm, gcm-siv,
+// ocb, xchacha20-poly1305, siv), or the policy byte is fixed to one sequencing policy and the algorithm
+// byte picks among the algorithms that policy takes (tls12, tls13, random-nonce). Every check above
+// applies unchanged; the fuzzer's effort goes to one family or one policy. Unset or "all": no focus.
+// Where libsodium was found at build time, every XChaCha20-Poly1305 seal the oracle computes is also
+// computed by libsodium, and the two must agree.
+//
 // Input format (all integers little-endian; reads past the end give zero bytes):
 //  header: alg u8, policy u8, keysel u8, tagsel u8, nops u8, key bytes[, iv bytes]
 //  (tagsel bit 6 without bit 7: aead_ctx_new_ex with an IV of length {0, 4, 12, 7}[nops >> 3 & 3])
@@ -57,6 +65,10 @@
 #include <vector>
 
 #include "aead.h"
+
+#ifdef AEAD_FUZZ_HAVE_SODIUM
+#include <sodium.h>
+#endif
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -177,6 +189,33 @@ bool nonce_valid(int alg, int policy, size_t n) {
     return n == 12;
 }
 size_t tls_aad_size(int policy) { return policy == AEAD_POLICY_TLS13 ? 5 : 13; }
+
+// AEAD_FUZZ_FOCUS: the algorithms a target draws from, and the policy it fixes (-1: the input's own).
+struct Focus {
+    const char *name;
+    int policy;
+    std::array<int, 7> algs;
+    size_t n;
+};
+constexpr Focus kFocus[] = {
+    {"gcm", -1, {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM}, 3},
+    {"chacha20-poly1305", -1, {AEAD_CHACHA20_POLY1305}, 1},
+    {"ccm", -1, {AEAD_AES_128_CCM, AEAD_AES_192_CCM, AEAD_AES_256_CCM}, 3},
+    {"gcm-siv", -1, {AEAD_AES_128_GCM_SIV, AEAD_AES_192_GCM_SIV, AEAD_AES_256_GCM_SIV}, 3},
+    {"ocb", -1, {AEAD_AES_128_OCB, AEAD_AES_192_OCB, AEAD_AES_256_OCB}, 3},
+    {"xchacha20-poly1305", -1, {AEAD_XCHACHA20_POLY1305}, 1},
+    {"siv", -1, {AEAD_AES_128_SIV, AEAD_AES_192_SIV, AEAD_AES_256_SIV}, 3},
+    {"tls12", AEAD_POLICY_TLS12,
+     {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305, AEAD_AES_128_CCM,
+      AEAD_AES_192_CCM, AEAD_AES_256_CCM}, 7},
+    {"tls13", AEAD_POLICY_TLS13,
+     {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305, AEAD_AES_128_CCM,
+      AEAD_AES_192_CCM, AEAD_AES_256_CCM}, 7},
+    {"random-nonce", AEAD_POLICY_RANDOM_NONCE,
+     {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_XCHACHA20_POLY1305}, 4},
+};
+const Focus *g_focus = nullptr;  // set once by LLVMFuzzerInitialize
+unsigned long long g_sodium_checked = 0;  // oracle seals libsodium agreed with
 
 // A set of acceptable error codes (bit i = code -i).
 struct CodeSet {
@@ -323,6 +362,17 @@ Bytes oracle_seal(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aa
     std::memcpy(out.data() + pt.size(), tag, tag_len);  // a truncated GCM tag is the leftmost tag_len bytes
     out.resize(pt.size() + tag_len);
     ERR_clear_error();
+#ifdef AEAD_FUZZ_HAVE_SODIUM
+    if (is_xchacha(alg) && tag_len == crypto_aead_xchacha20poly1305_ietf_ABYTES && key.size() == 32 && nonce.size() == 24) {
+        Bytes theirs(pt.size() + crypto_aead_xchacha20poly1305_ietf_ABYTES);
+        unsigned long long theirs_len = 0;
+        CHECK(crypto_aead_xchacha20poly1305_ietf_encrypt(theirs.data(), &theirs_len, pt.data(), pt.size(), aad.data(),
+                                                         aad.size(), nullptr, nonce.data(), key.data()) == 0 &&
+                  theirs_len == theirs.size() && theirs == out,
+              "oracle: libsodium's XChaCha20-Poly1305 differs from the EVP construction (%zu-byte message)", pt.size());
+        ++g_sodium_checked;
+    }
+#endif
     return out;
 }
 
@@ -529,6 +579,8 @@ struct Stats {
                              "contexts with a TLS IV given %llu, aead_seal_open_v calls %llu, AES-SIV calls checked %llu\n",
                      accepted_checked, refusals_checked, roundtrips, tampers, tls_commits, ctx_refused, null_ctx,
                      bad_op, batched, random_seals, iv_given, vform, siv_calls);
+        std::fprintf(stderr, "  focus %s; XChaCha20-Poly1305 oracle seals libsodium agreed with: %llu\n",
+                     g_focus != nullptr ? g_focus->name : "all", g_sodium_checked);
         for (int o = 0; o < 2; ++o) {
             std::fprintf(stderr, "  %s:", o == 0 ? "seal" : "open");
             for (int i = 0; i < 19; ++i)
@@ -920,9 +972,13 @@ struct Fuzz {
         // 0..13: the first 14 algorithms; 14, 15 and bit 5: an unknown one; bit 6 (bit 5 clear): AES-SIV.
         alg = ac < 14 && (a & 32) == 0 ? static_cast<int>(ac) + 1 : kBadAlgs[ac & 3];
         if ((a & 0x60) == 0x40) alg = AEAD_AES_128_SIV + static_cast<int>(ac % 3);
-        g_alg = alg;
         const unsigned pc = p & 7;
         policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 5 : -1));
+        if (g_focus != nullptr) {
+            alg = g_focus->algs[ac % g_focus->n];
+            if (g_focus->policy >= 0) policy = g_focus->policy;
+        }
+        g_alg = alg;
         size_t key_len = key_size_of(alg) != 0 ? key_size_of(alg) : 32;
         bool key_null = false;
         if ((ks >> 6) == 2) key_len = ks & 0x3f;
@@ -986,6 +1042,25 @@ struct Fuzz {
 };
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+    const char *f = std::getenv("AEAD_FUZZ_FOCUS");
+    if (f != nullptr && *f != '\0' && std::strcmp(f, "all") != 0) {
+        for (const Focus &x : kFocus)
+            if (std::strcmp(f, x.name) == 0) g_focus = &x;
+        if (g_focus == nullptr) {
+            std::fprintf(stderr, "fuzz_seal_open: unknown AEAD_FUZZ_FOCUS '%s'\n", f);
+            std::exit(2);
+        }
+    }
+#ifdef AEAD_FUZZ_HAVE_SODIUM
+    if (sodium_init() < 0) {
+        std::fprintf(stderr, "fuzz_seal_open: sodium_init failed\n");
+        std::exit(2);
+    }
+#endif
+    return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Reader r{data, size};

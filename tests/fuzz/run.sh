@@ -49,24 +49,36 @@ fuzz() { LD_PRELOAD="$asan_rt" "$build/$target" -artifact_prefix="$artifacts/" "
 
 n_seeds=$(find "$work/corpus" -type f | wc -l)
 n_crashes=$(find "$work/crashes" -type f | wc -l)
-echo "=== fuzz: regression over the $n_seeds seed inputs and $n_crashes saved crash inputs ==="
-if ! fuzz -runs=0 -max_len=4096 "$work/corpus" "$work/crashes" >"$log.seeds" 2>&1; then
-    cat "$log.seeds"
-    echo "fuzz: FAILED on the seed corpus (artifacts in $artifacts)" >&2
+# One target per family and per sequencing policy (AEAD_FUZZ_FOCUS, tests/fuzz/fuzz_seal_open.cpp), and
+# the unfocused harness; each replays the seeds and saved crashes, then fuzzes for its share of SECONDS.
+targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv tls12 tls13 random-nonce)
+per=$((secs / ${#targets[@]}))
+[ "$per" -ge 5 ] || per=5
+export AEAD_FUZZ_STATS=1
+failed() {  # log, what
+    tail -n 80 "$1"
+    echo "fuzz: FAILED $2; full log $1; inputs in $artifacts" >&2
     exit 1
-fi
-grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|^Done" "$log.seeds" || true
-
-echo "=== fuzz: $secs s of coverage-guided fuzzing ==="
-status=0
-fuzz -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
-    "$work/corpus" >"$log" 2>&1 || status=$?
-if [ $status -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|property failed" "$log"; then
-    tail -n 80 "$log"
-    echo "fuzz: FAILED (exit $status); full log $log; inputs in $artifacts" >&2
-    exit 1
-fi
-grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)" "$log" || true
-grep -E "^Done [0-9]+ runs in [0-9]+ second" "$log"
-grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)" "$log" || true
+}
+echo "=== fuzz: ${#targets[@]} targets; each replays the $n_seeds seed inputs and $n_crashes saved crash inputs, then fuzzes $per s ==="
+for t in "${targets[@]}"; do
+    tlog="$log.$t"
+    AEAD_FUZZ_FOCUS=$t fuzz -runs=0 -max_len=4096 "$work/corpus" "$work/crashes" >"$tlog.seeds" 2>&1 ||
+        failed "$tlog.seeds" "on the seed corpus (focus $t)"
+    before=$(find "$work/corpus" -type f | wc -l)
+    status=0
+    AEAD_FUZZ_FOCUS=$t fuzz -max_total_time="$per" -timeout=20 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
+        "$work/corpus" >"$tlog" 2>&1 || status=$?
+    if [ $status -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|property failed" "$tlog"; then
+        failed "$tlog" "(exit $status, focus $t)"
+    fi
+    inited=$(grep -E "^#[0-9]+[[:space:]]+INITED" "$tlog.seeds" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1)
+    done_=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$tlog" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1)
+    execs=$(grep -E "^stat::number_of_executed_units" "$tlog" | grep -oE "[0-9]+$")
+    rate=$(grep -E "^stat::average_exec_per_sec" "$tlog" | grep -oE "[0-9]+$")
+    sodium=$(grep -oE "libsodium agreed with: [0-9]+" "$tlog" | tail -1 | grep -oE "[0-9]+$")
+    printf 'fuzz: %-19s seeds %-18s -> after %3s s %-18s %9s execs (%s/s), %3d new inputs%s\n' "$t" "${inited:-?}" \
+        "$per" "${done_:-?}" "${execs:-?}" "${rate:-?}" "$(($(find "$work/corpus" -type f | wc -l) - before))" \
+        "$([ "${sodium:-0}" != 0 ] && echo ", $sodium XChaCha20 seals agreed with libsodium")"
+done
 echo "fuzz: passed; new inputs found this run: $(($(find "$work/corpus" -type f | wc -l) - n_seeds))"
