@@ -101,8 +101,8 @@ AEAD_API int64_t aead_dtls13_unprotect(aead_ctx *ctx, aead_hp *hp, uint8_t *reco
     if (cid_len > record_len || !layout_of(first, cid_len, l)) return AEAD_ERR_AUTH;  // not a DTLSCiphertext
     if ((first & kEpochBits) != (ctx->epoch & kEpochBits)) return AEAD_ERR_NONCE_PREFIX;
     // RFC 9147 section 4.2.3: shorter than a sample is discarded as if it failed to deprotect.
-    if (record_len < l.header_len || record_len - l.header_len < kSampleSize || record_len - l.header_len < kTagSize)
-        return AEAD_ERR_AUTH;
+    static_assert(kSampleSize >= kTagSize, "a record that holds a sample holds a tag");
+    if (record_len < l.header_len || record_len - l.header_len < kSampleSize) return AEAD_ERR_AUTH;
     const size_t body = record_len - l.header_len;
     if ((first & kLength) != 0 && (size_t{record[l.length_offset]} << 8 | record[l.length_offset + 1]) != body)
         return AEAD_ERR_AUTH;  // one record per call: its length field must cover exactly the rest

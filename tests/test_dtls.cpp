@@ -703,6 +703,83 @@ TEST_CASE("DTLS 1.3 one-call refusals change nothing; replays and forgeries leav
     CHECK(u.accepted == 1);
 }
 
+TEST_CASE("DTLS 1.3 one-call argument refusals, each condition on its own: the code, and the record untouched", "[dtls]") {
+    const Suite &s = kSuites[6];
+    const Bytes key = test::random_bytes(16), iv = test::random_bytes(12), sn_key = test::random_bytes(16);
+    Dtls tx(s.alg, s.policy, key, iv, 1), rx(s.alg, s.policy, key, iv, 1);
+    Dtls dtls12(AEAD_AES_128_GCM, AEAD_POLICY_DTLS12, key, test::random_bytes(4), 1);
+    Hp hp(s.alg, sn_key);
+    const Bytes header = unified_header(false, true, {}, 1);  // 1 + 1 + 2 bytes
+    Bytes record = header;
+    record.resize(header.size() + 40 + 16, 0x5a);
+    const Bytes before = record;
+    const size_t h = header.size(), n = 40, cap = record.size();
+    auto protect = [&](aead_ctx *c, aead_hp *k, uint64_t seq, Bytes &r, size_t hl, size_t pl, size_t rc) {
+        return aead_dtls13_protect(c, k, seq, r.empty() ? nullptr : r.data(), hl, pl, rc);
+    };
+    Bytes r = record;
+    CHECK(protect(nullptr, hp, 0, r, h, n, cap) == AEAD_ERR_ARG);
+    CHECK(protect(tx, nullptr, 0, r, h, n, cap) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_protect(tx, hp, 0, nullptr, h, n, cap) == AEAD_ERR_ARG);
+    CHECK(protect(dtls12, hp, 0, r, h, n, cap) == AEAD_ERR_ARG);  // not a DTLS 1.3 context
+    CHECK(protect(tx, hp, 0, r, 0, n, cap) == AEAD_ERR_ARG);
+    CHECK(protect(tx, hp, 0, r, h - 1, n, cap) == AEAD_ERR_ARG);  // shorter than its own first byte says
+    CHECK(r == before);
+    Bytes cid_without_bit = record;  // a connection ID's bytes but the C bit clear
+    cid_without_bit.insert(cid_without_bit.begin() + 1, 0x11);
+    const Bytes cwb = cid_without_bit;
+    CHECK(protect(tx, hp, 0, cid_without_bit, h + 1, n, cap + 1) == AEAD_ERR_ARG);
+    CHECK(cid_without_bit == cwb);
+    CHECK(protect(tx, hp, 0, r, h, SIZE_MAX - 8, cap) == AEAD_ERR_TOO_LONG);  // header + payload + tag wraps
+    CHECK(protect(tx, hp, 0, r, SIZE_MAX - 4, n, cap) == AEAD_ERR_ARG);       // no such header form
+    CHECK(protect(tx, hp, AEAD_DTLS_MAX_SEQUENCE + 1, r, h, n, cap) == AEAD_ERR_NONCE_EXHAUSTED);
+    CHECK(r == before);
+    // A length field holds at most 2^16 - 1: a longer record can only go without one.
+    Bytes big = header;
+    big.resize(h + 70000 + 16, 0x33);
+    const Bytes big_before = big;
+    CHECK(protect(tx, hp, 0, big, h, 70000, big.size()) == AEAD_ERR_TOO_LONG);
+    CHECK(big == big_before);
+    Bytes no_len = unified_header(false, false, {}, 1);
+    no_len.resize(2 + 70000 + 16, 0x33);
+    CHECK(protect(tx, hp, 0, no_len, 2, 70000, no_len.size()) == static_cast<int64_t>(no_len.size()));
+    CHECK(usage_of(tx).seals == 1);  // only the last call sealed
+
+    // Unprotect: argument refusals, and inputs that are not a record of this form (AEAD_ERR_AUTH: as a
+    // failed deprotection, RFC 9147 4.5.2), each leaving the datagram as it arrived.
+    Bytes wire = record;
+    REQUIRE(protect(tx, hp, 1, wire, h, n, cap) == static_cast<int64_t>(cap));
+    const Bytes sent = wire;
+    uint64_t got = 77;
+    CHECK(aead_dtls13_unprotect(nullptr, hp, wire.data(), wire.size(), 0, &got) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_unprotect(rx, nullptr, wire.data(), wire.size(), 0, &got) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_unprotect(rx, hp, nullptr, wire.size(), 0, &got) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_unprotect(dtls12, hp, wire.data(), wire.size(), 0, &got) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_unprotect(rx, hp, wire.data(), 0, 0, &got) == AEAD_ERR_ARG);
+    CHECK(aead_dtls13_unprotect(rx, hp, wire.data(), SIZE_MAX, 0, &got) == AEAD_ERR_ARG);  // wraps the address space
+    CHECK(aead_dtls13_unprotect(rx, hp, wire.data(), wire.size(), wire.size() + 1, &got) == AEAD_ERR_AUTH);
+    CHECK(aead_dtls13_unprotect(rx, hp, wire.data(), wire.size(), 3, &got) == AEAD_ERR_AUTH);  // CID length, C bit clear
+    Bytes bad_fixed = wire;
+    bad_fixed[0] = static_cast<uint8_t>(bad_fixed[0] ^ 0x40);
+    const Bytes bf = bad_fixed;
+    CHECK(aead_dtls13_unprotect(rx, hp, bad_fixed.data(), bad_fixed.size(), 0, &got) == AEAD_ERR_AUTH);
+    CHECK(bad_fixed == bf);
+    Bytes header_only = wire;
+    header_only.resize(h - 1);
+    CHECK(aead_dtls13_unprotect(rx, hp, header_only.data(), header_only.size(), 0, &got) == AEAD_ERR_AUTH);
+    Bytes longer = wire;  // two records in one call: the length field covers only the first
+    longer.insert(longer.end(), sent.begin(), sent.end());
+    CHECK(aead_dtls13_unprotect(rx, hp, longer.data(), longer.size(), 0, &got) == AEAD_ERR_AUTH);
+    CHECK(Bytes(longer.begin(), longer.begin() + static_cast<long>(sent.size())) == sent);
+    CHECK(wire == sent);
+    CHECK(got == 77);  // written only on success
+    CHECK(aead_dtls13_unprotect(rx, hp, wire.data(), wire.size(), 0, &got) == static_cast<int64_t>(n));
+    CHECK(got == 1);
+    const aead_usage u = usage_of(rx);
+    CHECK(u.accepted == 1);
+    CHECK(u.forgeries == 0);  // refusals of malformed input are not counted as forgeries of the key
+}
+
 TEST_CASE("batches open through the window in array order: a record twice in one batch opens once", "[dtls]") {
     const Suite &s = kSuites[3];  // DTLS 1.2 AES-128-CCM
     const Bytes key = test::random_bytes(16), iv = iv_for(s);

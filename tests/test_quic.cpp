@@ -339,6 +339,44 @@ TEST_CASE("protect and unprotect refuse what they must, and change nothing when 
     CHECK(aead_quic_unprotect(r.ctx, r.hp, 9, packet.data(), 5, packet.size(), &pn) == 30);
     CHECK(pn == 10);
     CHECK(aead_ctx_usage(nullptr, &seals, nullptr) == AEAD_ERR_ARG);
+
+    // Each remaining refusal on its own, with everything else valid: nothing written.
+    Bytes p2 = before;
+    CHECK(aead_quic_protect(nullptr, q.hp, 11, p2.data(), header.size(), 30, p2.size()) == AEAD_ERR_ARG);
+    CHECK(aead_quic_protect(q.ctx, q.hp, 11, nullptr, header.size(), 30, p2.size()) == AEAD_ERR_ARG);
+    CHECK(aead_quic_protect(q.ctx, q.hp, AEAD_QUIC_MAX_PACKET_NUMBER + 1, p2.data(), header.size(), 30, p2.size()) ==
+          AEAD_ERR_NONCE_EXHAUSTED);
+    CHECK(p2 == before);
+    Bytes fresh = before;
+    REQUIRE(aead_quic_protect(q.ctx, q.hp, 12, fresh.data(), header.size(), 30, fresh.size()) ==
+            static_cast<int64_t>(fresh.size()));
+    const Bytes sent = fresh;
+    pn = 777;
+    CHECK(aead_quic_unprotect(nullptr, r.hp, 9, fresh.data(), 5, fresh.size(), &pn) == AEAD_ERR_ARG);
+    CHECK(aead_quic_unprotect(r.ctx, nullptr, 9, fresh.data(), 5, fresh.size(), &pn) == AEAD_ERR_ARG);
+    CHECK(aead_quic_unprotect(r.ctx, r.hp, 9, nullptr, 5, fresh.size(), &pn) == AEAD_ERR_ARG);
+    CHECK(aead_quic_unprotect(tls, r.hp, 9, fresh.data(), 5, fresh.size(), &pn) == AEAD_ERR_ARG);
+    CHECK(aead_quic_unprotect(r.ctx, r.hp, 9, fresh.data(), 5, SIZE_MAX, &pn) == AEAD_ERR_ARG);  // wraps
+    // The sample would end past the packet: not authentic.
+    CHECK(aead_quic_unprotect(r.ctx, r.hp, 9, fresh.data(), fresh.size() - 19, fresh.size(), &pn) == AEAD_ERR_AUTH);
+    CHECK(fresh == sent);
+    CHECK(pn == 777);
+    CHECK(aead_quic_unprotect(r.ctx, r.hp, 10, fresh.data(), 5, fresh.size(), &pn) == 30);
+    CHECK(pn == 12);
+    // aead_hp_new and aead_hp_mask: each argument refusal alone.
+    aead_hp *h = reinterpret_cast<aead_hp *>(&pn);
+    CHECK(aead_hp_new(nullptr, AEAD_AES_256_GCM, k.hp.data(), k.hp.size(), nullptr) == AEAD_ERR_ARG);
+    CHECK(aead_hp_new(&h, AEAD_AES_256_GCM, nullptr, 32, nullptr) == AEAD_ERR_ARG);
+    CHECK(h == nullptr);
+    CHECK(aead_hp_new(&h, AEAD_AES_192_GCM, k.hp.data(), 24, nullptr) == AEAD_ERR_ARG);  // no QUIC suite
+    CHECK(h == nullptr);
+    uint8_t sample[16] = {1}, mask[5] = {9, 9, 9, 9, 9};
+    CHECK(aead_hp_mask(nullptr, sample, 16, mask, 5) == AEAD_ERR_ARG);
+    CHECK(aead_hp_mask(r.hp, sample, 15, mask, 5) == AEAD_ERR_ARG);
+    CHECK(aead_hp_mask(r.hp, nullptr, 16, mask, 5) == AEAD_ERR_ARG);
+    CHECK(aead_hp_mask(r.hp, sample, 16, mask, 4) == AEAD_ERR_BUFFER_TOO_SMALL);
+    CHECK(std::all_of(mask, mask + 5, [](uint8_t b) { return b == 9; }));
+    CHECK(aead_hp_mask(r.hp, sample, 16, mask, 5) == 5);
 }
 
 TEST_CASE("RFC 9000 Appendix A.3: packet numbers decoded from the largest received", "[quic]") {
