@@ -57,6 +57,21 @@ pub struct Usage {
     pub largest: Option<u64>,
 }
 
+impl Usage {
+    pub(crate) fn from_raw(u: sys::aead_usage) -> Self {
+        Usage {
+            seals: u.seals,
+            forgeries: u.forgeries,
+            replays: u.replays,
+            accepted: u.accepted,
+            seal_limit: u.seal_limit,
+            forgery_limit: u.forgery_limit,
+            window: u.window,
+            largest: (u.largest != u64::MAX).then_some(u.largest),
+        }
+    }
+}
+
 /// One DTLS epoch's record key in one direction, with its replay window.
 pub struct RecordKey {
     ctx: Ctx,
@@ -239,17 +254,7 @@ impl RecordKey {
 
     /// The key's counters and its window (`aead_ctx_usage_ex`).
     pub fn usage(&self) -> Usage {
-        let u = self.ctx.usage_ex();
-        Usage {
-            seals: u.seals,
-            forgeries: u.forgeries,
-            replays: u.replays,
-            accepted: u.accepted,
-            seal_limit: u.seal_limit,
-            forgery_limit: u.forgery_limit,
-            window: u.window,
-            largest: (u.largest != u64::MAX).then_some(u.largest),
-        }
+        Usage::from_raw(self.ctx.usage_ex())
     }
 
     /// Name of the OpenSSL provider serving the key (`aead_ctx_provider`).
