@@ -60,6 +60,9 @@ stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/
 stage_tls-interop() { bash tests/tls-interop/run.sh; }
 # libaead's QUIC packet protection (aioquic, quinn) against aioquic, quic-go, quinn+ring (loopback UDP).
 stage_quic-interop() { bash tests/quic-interop/run.sh; }
+# dimpl (DTLS 1.2 / 1.3 for WebRTC) with libaead's record protection: each suite's cipher against
+# dimpl's aws-lc-rs one, and in-memory handshakes against dimpl + aws-lc-rs (bindings/dimpl-libaead).
+stage_dimpl() { bash bindings/dimpl-libaead/test.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 # Line and branch coverage of lib/ and shim/ by the C suites on the system and vendored libcrypto, merged,
 # with thresholds (tests/coverage/run.sh; docs/testing.md has the table).
@@ -144,7 +147,7 @@ stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
-            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz coverage valgrind release node
+            tls-interop quic-interop go-vendored python-vendored rust-vendored dimpl sanitizers fuzz coverage valgrind release node
             i386)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"

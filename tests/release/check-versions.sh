@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One version: meson.build's project version is the one source; every other place that
 # states libaead's version must agree with it, or this fails and names each mismatch:
-#   - the Rust crates named libaead / libaead-sys (bindings/rust*/**/Cargo.toml), and the libaead
-#     requirement of any other crate there (rustls-libaead keeps its own version) if it states one;
+#   - the Rust crates named libaead / libaead-sys (bindings/rust*/**/Cargo.toml, bindings/dimpl-libaead), and the libaead
+#     requirement of any other crate there (rustls-libaead and dimpl-libaead keep their own versions) if it states one;
 #   - bindings/python/pyproject.toml's version and src/libaead/__init__.py's __version__;
 #   - bindings/java/pom.xml's version, the LibAead provider's version and the benchmark's dependency;
 #   - bindings/node/package.json's version (the npm package);
@@ -38,7 +38,7 @@ def rel(p):
 
 
 # Rust: every Cargo.toml of the bindings (not build output).
-for toml in sorted(repo.glob("bindings/rust*/**/Cargo.toml")):
+for toml in sorted([*repo.glob("bindings/rust*/**/Cargo.toml"), *repo.glob("bindings/dimpl-libaead/**/Cargo.toml")]):
     if "target" in toml.relative_to(repo).parts:
         continue
     doc = tomllib.loads(toml.read_text())

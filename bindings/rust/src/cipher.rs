@@ -236,6 +236,12 @@ impl Cipher {
         self.ctx.provider()
     }
 
+    /// The context's counters (`aead_ctx_usage_ex`, ABI 1.4): opens that failed authentication
+    /// on every context; seals for the policies that count them (docs/dtls.md).
+    pub fn usage(&self) -> crate::dtls::Usage {
+        crate::dtls::Usage::from_raw(self.ctx.usage_ex())
+    }
+
     /// Bytes a seal adds: the tag, plus the 12-byte nonce under [`Policy::RandomNonce`].
     pub fn overhead(&self) -> usize {
         match self.policy {

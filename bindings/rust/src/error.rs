@@ -56,6 +56,14 @@ pub enum Error {
     /// or its integrity limit of failed opens (AES-GCM 2^52, ChaCha20-Poly1305 2^36). Refused,
     /// nothing written: update the keys.
     KeyLimit,
+    /// `AEAD_ERR_REPLAY` (ABI 1.4): a DTLS open ([`dtls::RecordKey`](crate::dtls::RecordKey)) of a
+    /// record number the replay window refuses: accepted before, or left of the window. Nothing
+    /// was decrypted (or, when a concurrent open accepted the same record first, the output was
+    /// zeroed); drop the record silently (RFC 6347, RFC 9147).
+    Replay,
+    /// `AEAD_ERR_AAD_MISMATCH` (ABI 1.4): DTLS 1.2: the AAD's `seq_num` (epoch || seq) is not the
+    /// nonce's. Refused, nothing written.
+    AadMismatch,
     /// A negative code this crate does not know (a newer library).
     Unknown(i64),
 }
@@ -85,6 +93,8 @@ impl Error {
             sys::AEAD_ERR_NONCE_LIMIT => Error::NonceLimit,
             sys::AEAD_ERR_FORKED => Error::Forked,
             sys::AEAD_ERR_KEY_LIMIT => Error::KeyLimit,
+            sys::AEAD_ERR_REPLAY => Error::Replay,
+            sys::AEAD_ERR_AAD_MISMATCH => Error::AadMismatch,
             _ => Error::Unknown(code),
         }
     }
@@ -110,6 +120,8 @@ impl Error {
             Error::NonceLimit => sys::AEAD_ERR_NONCE_LIMIT,
             Error::Forked => sys::AEAD_ERR_FORKED,
             Error::KeyLimit => sys::AEAD_ERR_KEY_LIMIT,
+            Error::Replay => sys::AEAD_ERR_REPLAY,
+            Error::AadMismatch => sys::AEAD_ERR_AAD_MISMATCH,
             Error::Unknown(c) => return *c,
         })
     }

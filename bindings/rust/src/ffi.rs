@@ -272,6 +272,77 @@ impl Ctx {
         Self::created(rc, raw)
     }
 
+    /// `aead_ctx_new_dtls` (ABI 1.4): a DTLS 1.2 / 1.3 (or QUIC) context with a replay window.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new_dtls(
+        alg: c_int,
+        policy: c_int,
+        key: &[u8],
+        tag_len: usize,
+        properties: Option<&str>,
+        iv: &[u8],
+        epoch: u64,
+        window: u32,
+    ) -> Result<Self, Error> {
+        let mut query = [0u8; MAX_PROPERTIES + 1];
+        let query_ptr = properties_ptr(properties, &mut query)?;
+        let mut raw: *mut sys::aead_ctx = ptr::null_mut();
+        // SAFETY: as new_ex.
+        let rc = unsafe {
+            sys::aead_ctx_new_dtls(
+                &mut raw,
+                alg,
+                policy,
+                ptr_or_null(key),
+                key.len(),
+                tag_len,
+                query_ptr,
+                ptr_or_null(iv),
+                iv.len(),
+                epoch,
+                window,
+            )
+        };
+        Self::created(rc, raw)
+    }
+
+    /// `aead_ctx_usage_ex` (ABI 1.4): every counter, the window's width and right edge.
+    pub(crate) fn usage_ex(&self) -> sys::aead_usage {
+        let mut u = sys::aead_usage::default();
+        // SAFETY: a live context and a valid out-pointer of the size passed; the only errors are
+        // NULL arguments, which cannot happen here.
+        unsafe { sys::aead_ctx_usage_ex(self.0.as_ptr(), &mut u, core::mem::size_of::<sys::aead_usage>()) };
+        u
+    }
+
+    /// `aead_dtls13_protect` (ABI 1.4) on `record` (capacity `record.len()`); returns the record length.
+    pub(crate) fn dtls13_protect(
+        &self,
+        hp: &Hp,
+        seq: u64,
+        record: &mut [u8],
+        header_len: usize,
+        payload_len: usize,
+    ) -> Result<usize, Error> {
+        let cap = record.len();
+        let p = if cap == 0 { ptr::null_mut() } else { record.as_mut_ptr() };
+        // SAFETY: a live ctx and hp; C reads and writes within record[..cap] only.
+        let rc = unsafe {
+            sys::aead_dtls13_protect(self.0.as_ptr(), hp.0.as_ptr(), seq, p, header_len, payload_len, cap)
+        };
+        check_len(rc, cap)
+    }
+
+    /// `aead_dtls13_unprotect` (ABI 1.4) of the whole of `record`; returns (seq, plaintext length).
+    pub(crate) fn dtls13_unprotect(&self, hp: &Hp, record: &mut [u8], cid_len: usize) -> Result<(u64, usize), Error> {
+        let len = record.len();
+        let p = if len == 0 { ptr::null_mut() } else { record.as_mut_ptr() };
+        let mut seq = 0u64;
+        // SAFETY: a live ctx and hp; C reads and writes within record[..len] only.
+        let rc = unsafe { sys::aead_dtls13_unprotect(self.0.as_ptr(), hp.0.as_ptr(), p, len, cid_len, &mut seq) };
+        Ok((seq, check_len(rc, len)?))
+    }
+
     fn created(rc: c_int, raw: *mut sys::aead_ctx) -> Result<Self, Error> {
         if rc != 0 {
             return Err(Error::from_code(i64::from(rc)));

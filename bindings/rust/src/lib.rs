@@ -25,6 +25,10 @@
 //!   packet number, strictly increasing on seal, RFC 9001 key-usage limits enforced),
 //!   [`quic::HeaderProtectionKey`], and one C call per packet ([`quic::PacketKey::protect`] /
 //!   [`quic::PacketKey::unprotect`]).
+//! * [`dtls`] (ABI 1.4): DTLS 1.2 / 1.3 record protection, RFC 6347 / RFC 9147:
+//!   [`dtls::RecordKey`] (one epoch and direction; the sequence number checked on seal, the replay
+//!   window kept on open: [`Error::Replay`], [`Error::AadMismatch`]; counters in
+//!   [`dtls::RecordKey::usage`]), [`dtls::SequenceNumberKey`] and one C call per DTLS 1.3 record.
 //! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
 //!   property queries, the FIPS [`Indicator`], batches of [`Record`]s, and (ABI 1.3) the AAD as
 //!   components with batches of [`RecordV`]s).
@@ -55,6 +59,7 @@ pub use aead;
 #[macro_use]
 mod macros;
 mod cipher;
+pub mod dtls;
 mod error;
 mod families;
 mod ffi;
@@ -85,7 +90,7 @@ pub fn abi_version() -> u32 {
     ffi::abi_version()
 }
 
-/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10300.
+/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10400.
 pub fn version_number() -> u32 {
     ffi::version_number()
 }

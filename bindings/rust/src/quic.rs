@@ -229,6 +229,10 @@ impl HeaderProtectionKey {
         self.alg
     }
 
+    pub(crate) fn raw(&self) -> &Hp {
+        &self.hp
+    }
+
     /// The 5-byte mask of a 16-byte ciphertext sample (`aead_hp_mask`); another sample length is
     /// [`Error::Arg`].
     #[inline]

@@ -9,10 +9,11 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
-/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.3.0
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.4.0
 /// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
-/// `LIBAEAD_1.2`, and ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`).
-pub const AEAD_VERSION_NUMBER: u32 = 10300;
+/// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, and ABI 1.4's DTLS
+/// record protection with a replay window, `LIBAEAD_1.4`).
+pub const AEAD_VERSION_NUMBER: u32 = 10400;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
@@ -132,6 +133,35 @@ pub const AEAD_AES_256_SIV: c_int = 17;
 pub const AEAD_SIV_MAX_COMPONENTS: usize = 126;
 /// Length of AES-SIV's synthetic IV, the tag at the front of its output.
 pub const AEAD_SIV_SIZE: usize = 16;
+
+/// ABI 1.4 (library 1.4.0): DTLS 1.2 / 1.3 record protection with a replay window (docs/dtls.md),
+/// created by `aead_ctx_new_dtls` only.
+pub const AEAD_POLICY_DTLS12: c_int = 5;
+pub const AEAD_POLICY_DTLS13: c_int = 6;
+/// ABI 1.4: open: the record number is left of the replay window or was accepted before.
+pub const AEAD_ERR_REPLAY: c_int = -19;
+/// ABI 1.4: DTLS 1.2: the AAD's seq_num (epoch || seq) differs from the nonce's.
+pub const AEAD_ERR_AAD_MISMATCH: c_int = -20;
+pub const AEAD_DTLS_MAX_SEQUENCE: u64 = (1 << 48) - 1;
+pub const AEAD_DTLS_DEFAULT_WINDOW: u32 = 64;
+pub const AEAD_DTLS_MAX_WINDOW: u32 = 4096;
+pub const AEAD_TLS13_AES_GCM_RECORD_LIMIT: u64 = 23726566;
+pub const AEAD_DTLS13_AES_CCM_LIMIT: u64 = 11863283;
+pub const AEAD_DTLS13_INTEGRITY_LIMIT: u64 = 1 << 36;
+
+/// ABI 1.4: what `aead_ctx_usage_ex` reports (fields may be added at the end: pass the size).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct aead_usage {
+    pub seals: u64,
+    pub forgeries: u64,
+    pub replays: u64,
+    pub accepted: u64,
+    pub seal_limit: u64,
+    pub forgery_limit: u64,
+    pub window: u64,
+    pub largest: u64,
+}
 
 /// ABI 1.3: one associated-data component (`data` may be NULL when `len` is 0).
 #[repr(C)]
@@ -268,4 +298,38 @@ extern "C" {
         records: *mut aead_record_v,
         count: usize,
     ) -> i64;
+
+    // ABI 1.4 (symbol version LIBAEAD_1.4): DTLS.
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_ctx_new_dtls(
+        ctx_out: *mut *mut aead_ctx,
+        alg: c_int,
+        policy: c_int,
+        key: *const u8,
+        key_len: usize,
+        tag_len: usize,
+        properties: *const c_char,
+        iv: *const u8,
+        iv_len: usize,
+        epoch: u64,
+        window: u32,
+    ) -> c_int;
+    pub fn aead_dtls13_protect(
+        ctx: *mut aead_ctx,
+        hp: *mut aead_hp,
+        seq: u64,
+        record: *mut u8,
+        header_len: usize,
+        payload_len: usize,
+        record_cap: usize,
+    ) -> i64;
+    pub fn aead_dtls13_unprotect(
+        ctx: *mut aead_ctx,
+        hp: *mut aead_hp,
+        record: *mut u8,
+        record_len: usize,
+        cid_len: usize,
+        seq_out: *mut u64,
+    ) -> i64;
+    pub fn aead_ctx_usage_ex(ctx: *const aead_ctx, usage: *mut aead_usage, usage_size: usize) -> c_int;
 }
