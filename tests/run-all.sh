@@ -60,6 +60,9 @@ stage_rust-bundled() { bash bindings/rust/test-bundled.sh && bash bindings/rust/
 stage_tls-interop() { bash tests/tls-interop/run.sh; }
 # libaead's QUIC packet protection (aioquic, quinn) against aioquic, quic-go, quinn+ring (loopback UDP).
 stage_quic-interop() { bash tests/quic-interop/run.sh; }
+# pion/dtls v3 with libaead's DTLS 1.2 record protection against openssl s_server / s_client -dtls1_2,
+# itself and unmodified pion, plainly and through a proxy that replays and corrupts (loopback UDP).
+stage_dtls-interop() { bash tests/dtls-interop/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
@@ -141,7 +144,7 @@ stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
-            tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release node
+            tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop sanitizers fuzz valgrind release node
             i386)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"

@@ -319,3 +319,13 @@ func (s *Suite) Decrypt(h recordlayer.Header, in []byte) ([]byte, error) {
 	total.opened.Add(1)
 	return append(in[:hs], out...), nil
 }
+
+// SuiteName is dtls.CipherSuiteName, knowing this package's suites too.
+func SuiteName(id dtls.CipherSuiteID) string {
+	for i := range specs {
+		if specs[i].id == id {
+			return specs[i].name
+		}
+	}
+	return dtls.CipherSuiteName(id)
+}

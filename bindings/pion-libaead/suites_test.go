@@ -26,7 +26,7 @@ type recordCipher interface {
 }
 
 // pionPeer is pion's own record cipher for the server side of s's keys.
-func pionPeer(t *testing.T, s *Suite, master, cr, sr []byte) recordCipher {
+func pionPeer(t testing.TB, s *Suite, master, cr, sr []byte) recordCipher {
 	ivLen := 4
 	if s.kind == kindChaCha {
 		ivLen = 12
