@@ -29,6 +29,8 @@ trap cleanup EXIT
 echo "== pion-libaead module: vet, tests (records against pion's own ciphers, pion handshakes)"
 module="$repo/bindings/pion-libaead"
 (cd "$module" && go mod download && go vet ./... && timeout 300 go test -count=1 ./...) || exit 1
+unformatted="$(cd "$module" && gofmt -l .)"
+[ -z "$unformatted" ] || { echo "FAIL: gofmt would change: $unformatted" >&2; exit 1; }
 (cd "$module" && go build -o "$work/bin/" ./examples/...) || exit 1
 server="$work/bin/dtls-echo-server" client="$work/bin/dtls-echo-client"
 
