@@ -63,7 +63,7 @@ row() {  # peer suite case result client-side server-side proxy
 bytes=$((1 << 20))
 
 # client_through SUITE OUT SERVER_PORT [PROXY_MODE TOWARD [CLIENT_FLAGS]]: the example client against the
-# server, through the proxy when a mode is given (a flipping proxy costs 30 chunks, each given 300 ms).
+# server, through the proxy when a mode is given (a flipping proxy costs 30 chunks, each given 500 ms; an echo later than that still counts).
 client_through() {
     local suite=$1 out=$2 sp=$3 mode=${4:-} toward=${5:-server} cflags=${6:-} cp=$3 maxlost=0 wait=1s rc=0 proxy
     if [ -n "$mode" ]; then
@@ -73,7 +73,7 @@ client_through() {
         proxy=$!
         pids+=("$proxy")
         waitport "$cp" || rc=1
-        [ "$mode" = flip ] && maxlost=30 wait=300ms
+        [ "$mode" = flip ] && maxlost=30 wait=500ms
     fi
     # shellcheck disable=SC2086
     timeout 120 "$client" --connect "127.0.0.1:$cp" --suite "$suite" --bytes "$bytes" --max-lost "$maxlost" \
