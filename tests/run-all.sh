@@ -63,6 +63,9 @@ stage_quic-interop() { bash tests/quic-interop/run.sh; }
 # dimpl (DTLS 1.2 / 1.3 for WebRTC) with libaead's record protection: each suite's cipher against
 # dimpl's aws-lc-rs one, and in-memory handshakes against dimpl + aws-lc-rs (bindings/dimpl-libaead).
 stage_dimpl() { bash bindings/dimpl-libaead/test.sh; }
+# pion/dtls v3 with libaead's DTLS 1.2 record protection against openssl s_server / s_client -dtls1_2,
+# itself and unmodified pion, plainly and through a proxy that replays and corrupts (loopback UDP).
+stage_dtls-interop() { bash tests/dtls-interop/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 # Line and branch coverage of lib/ and shim/ by the C suites on the system and vendored libcrypto, merged,
 # with thresholds (tests/coverage/run.sh; docs/testing.md has the table).
@@ -147,7 +150,8 @@ stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
-            tls-interop quic-interop go-vendored python-vendored rust-vendored dimpl sanitizers fuzz coverage valgrind release node
+            tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop dimpl sanitizers fuzz coverage
+            valgrind release node
             i386)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"

@@ -65,8 +65,9 @@ func (e *Error) Error() string {
 // Is makes every error returned by Open match ErrOpen, a constructor's AEAD_ERR_UNSUPPORTED (no
 // provider offers the algorithm for the property query) match errors.ErrUnsupported, the
 // random-nonce seal limit match ErrNonceLimit, a seal refused after fork() match ErrForked, a
-// QUIC key's usage limit match ErrKeyLimit, and a QUIC packet number refused by Protect match
-// ErrPacketNumber.
+// QUIC key's usage limit match ErrKeyLimit, a QUIC packet number refused by Protect match
+// ErrPacketNumber, and the DTLS refusals match ErrReplay, ErrRecordNumber, ErrEpoch and
+// ErrAADMismatch (a refused open also matches ErrOpen).
 func (e *Error) Is(target error) bool {
 	switch target {
 	case ErrOpen:
@@ -81,6 +82,14 @@ func (e *Error) Is(target error) bool {
 		return e.Code == codeKeyLimit
 	case ErrPacketNumber:
 		return e.Code == codeNonceOrder || e.Code == codeNonceExhaust
+	case ErrReplay:
+		return e.Code == codeReplay
+	case ErrRecordNumber:
+		return e.Code == codeNonceOrder || e.Code == codeNonceExhaust
+	case ErrEpoch:
+		return e.Code == codeNoncePrefix
+	case ErrAADMismatch:
+		return e.Code == codeAADMismatch || e.Code == codeAADSize
 	}
 	return false
 }
@@ -176,14 +185,11 @@ func newAEAD(alg, policy int, key []byte, nonceSize, tagSize int, maxPlain uint6
 	if abiErr != nil {
 		return nil, abiErr
 	}
-	var props *C.char
-	if properties != "" {
-		if strings.IndexByte(properties, 0) >= 0 {
-			return nil, errors.New("aead: property query contains a NUL byte")
-		}
-		props = C.CString(properties)
-		defer C.free(unsafe.Pointer(props))
+	props, err := cProperties(properties)
+	if err != nil {
+		return nil, err
 	}
+	defer C.free(unsafe.Pointer(props))
 	var ctx *C.aead_ctx
 	rc := C.aead_ctx_new_ex(&ctx, C.int(alg), C.int(policy), bytePtr(key), C.size_t(len(key)), C.size_t(tagSize),
 		props, bytePtr(iv), C.size_t(len(iv)))
@@ -195,6 +201,17 @@ func newAEAD(alg, policy int, key []byte, nonceSize, tagSize int, maxPlain uint6
 	a := &aeadImpl{ctx: ctx, nonceSize: nonceSize, tagSize: tagSize, maxPlain: maxPlain, msg: msg}
 	setCleanup(a)
 	return a, nil
+}
+
+// cProperties is a property query as a C string to free (C.free(NULL) is a no-op), or NULL for "".
+func cProperties(properties string) (*C.char, error) {
+	if properties == "" {
+		return nil, nil
+	}
+	if strings.IndexByte(properties, 0) >= 0 {
+		return nil, errors.New("aead: property query contains a NUL byte")
+	}
+	return C.CString(properties), nil
 }
 
 var (

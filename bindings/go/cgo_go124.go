@@ -24,6 +24,8 @@ package aead
 #cgo nocallback goaead_mask
 #cgo noescape goaead_usage
 #cgo nocallback goaead_usage
+#cgo noescape goaead_usage_ex
+#cgo nocallback goaead_usage_ex
 #include <aead.h>
 */
 import "C"

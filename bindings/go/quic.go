@@ -38,7 +38,6 @@ import (
 	"errors"
 	"runtime"
 	"strconv"
-	"strings"
 	"unsafe"
 )
 
@@ -189,14 +188,11 @@ func (o Options) NewHeaderProtection(suite uint16, key []byte) (*HeaderProtectio
 	if err != nil {
 		return nil, err
 	}
-	var props *C.char
-	if o.Properties != "" {
-		if strings.IndexByte(o.Properties, 0) >= 0 {
-			return nil, errors.New("aead: property query contains a NUL byte")
-		}
-		props = C.CString(o.Properties)
-		defer C.free(unsafe.Pointer(props))
+	props, err := cProperties(o.Properties)
+	if err != nil {
+		return nil, err
 	}
+	defer C.free(unsafe.Pointer(props))
 	var hp *C.aead_hp
 	rc := C.aead_hp_new(&hp, C.int(alg), bytePtr(key), C.size_t(len(key)), props)
 	runtime.KeepAlive(key)
