@@ -49,3 +49,48 @@ if [ "${1:-}" = i386 ]; then
     fi
     install g++-i686-linux-gnu libssl-dev:i386 libstdc++6:i386 libatomic1:i386
 fi
+
+# `tests/setup.sh aarch64` / `tests/setup.sh s390x` (the cross-aarch64 / cross-s390x stages): Debian's cross
+# compiler, qemu-user to run the target's programs (no binfmt: meson's exe_wrapper and go test -exec name
+# qemu), and the target's libcrypto, libstdc++ and libatomic from the multiarch archive.
+# The target's libssl3 and libssl-dev are "Multi-Arch: same": dpkg installs them only at the version of
+# the native ones. Debian's security archive for bookworm carries no s390x (its LTS architectures), so
+# the s390x ones lag behind amd64's; then the target's two packages are fetched with `apt-get download`
+# (checked against the archive's signed index) and unpacked into the cache instead:
+# $HOME/.cache/libaead/cross/<deb arch>-libssl-<version>, its .pc files pointed there. The last line of
+# output names the pkg-config directory of the target's libcrypto, either way.
+case "${1:-}" in
+aarch64 | s390x)
+    [ "$1" = aarch64 ] && deb_arch=arm64 || deb_arch=s390x
+    if ! dpkg --print-foreign-architectures | grep -qx "$deb_arch"; then
+        echo "setup: dpkg --add-architecture $deb_arch"
+        "${sudo_cmd[@]}" dpkg --add-architecture "$deb_arch"
+        "${sudo_cmd[@]}" apt-get update -qq
+    fi
+    install "g++-$1-linux-gnu" qemu-user "libstdc++6:$deb_arch" "libatomic1:$deb_arch"
+    multiarch_pc=/usr/lib/$1-linux-gnu/pkgconfig
+    if [ -n "$(missing_of "libssl-dev:$deb_arch")" ] &&
+        ! apt-get install -s -qq --no-install-recommends "libssl-dev:$deb_arch" >/dev/null 2>&1; then
+        ssl_version=$(apt-cache policy "libssl-dev:$deb_arch" | sed -n 's/^ *Candidate: //p')
+        [ -n "$ssl_version" ] && [ "$ssl_version" != "(none)" ] ||
+            { echo "setup: no libssl-dev:$deb_arch in the archive" >&2; exit 1; }
+        root="$HOME/.cache/libaead/cross/$deb_arch-libssl-$ssl_version"
+        if [ ! -f "$root/done" ]; then
+            echo "setup: libssl-dev:$deb_arch $ssl_version and libssl3:$deb_arch cannot be installed beside" \
+                "the native libssl3 $(dpkg-query -W -f='${Version}' "libssl3:$(dpkg --print-architecture)"); unpacking them into $root"
+            rm -rf "$root" && mkdir -p "$root/debs"
+            (cd "$root/debs" && apt-get download -qq "libssl3:$deb_arch=$ssl_version" "libssl-dev:$deb_arch=$ssl_version" 2>/dev/null)
+            for deb in "$root"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
+            # The prefix, and the target's configuration.h (multiarch: usr/include/<triplet>/openssl).
+            sed -i -e "s|^prefix=.*|prefix=$root/usr|" \
+                -e "s|^Cflags: -I\${includedir}\$|Cflags: -I\${includedir} -I\${includedir}/$1-linux-gnu|" \
+                "$root/usr/lib/$1-linux-gnu/pkgconfig/"*.pc
+            touch "$root/done"
+        fi
+        multiarch_pc=$root/usr/lib/$1-linux-gnu/pkgconfig
+    else
+        install "libssl-dev:$deb_arch"
+    fi
+    echo "$multiarch_pc"
+    ;;
+esac

@@ -5,8 +5,8 @@
 # Usage: shim/openssl/build.sh 3.5|4.0
 # A cross build (meson.build passes its host machine): LIBAEAD_OPENSSL_HOST_CPU (meson's cpu_family:
 # aarch64, s390x, x86, ...), LIBAEAD_OPENSSL_HOST_SYSTEM (linux) and LIBAEAD_OPENSSL_CC (the host C compiler
-# command, e.g. aarch64-linux-gnu-gcc; its prefix, if any, also names ar and ranlib). A cross build skips
-# `openssl fipsinstall` (its openssl program cannot run here), so it has no fipsmodule.cnf.
+# command, e.g. aarch64-linux-gnu-gcc; its prefix, if any, also names ar and ranlib). A cross build
+# builds only the static libcrypto: no FIPS module, no openssl program (neither could run here).
 # Cache: ${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}/<version>-<flag hash>
 # LIBAEAD_OPENSSL_REBUILD=1 discards a cached build of that key and builds it again.
 # Progress goes to stderr (and to the terminal, if any: meson's run_command captures both streams);
@@ -25,6 +25,9 @@ case "$series" in
   *) echo "usage: $0 3.5|4.0" >&2; exit 2 ;;
 esac
 cross_cc=${LIBAEAD_OPENSSL_CC:-}
+# A cross build: only the static libcrypto (the 4.0 flags), not the FIPS module and the openssl program,
+# which only the native FIPS stage uses; that halves the build (each of the two compiles the same ciphers).
+[ -n "$cross_cc" ] && flags=(no-shared no-module no-apps no-legacy no-tests no-docs)
 cpu=${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}
 [ "${LIBAEAD_OPENSSL_HOST_SYSTEM:-linux}" = linux ] ||
     { echo "build.sh: only Linux hosts are supported (host system: $LIBAEAD_OPENSSL_HOST_SYSTEM)" >&2; exit 2; }
@@ -118,7 +121,7 @@ install_targets=(install_sw)
 make DESTDIR="$stage" "${install_targets[@]}" >>"$log" 2>&1 || { say "install failed; see $log"; exit 1; }
 built="$stage$prefix"
 if [ -n "$cross_cc" ]; then
-    say "cross build: openssl fipsinstall skipped (the FIPS stage runs natively only)"
+    say "cross build: no FIPS module and no fipsinstall (the FIPS stage runs natively only)"
     rm -f "$built/ssl/fipsmodule.cnf"  # the stand-in's placeholder: no self-test MAC, so none at all
 elif [ -x "$built/bin/openssl" ] && [ -f "$built/lib/ossl-modules/fips.so" ]; then
     # The real fipsmodule.cnf (self-test MAC of this fips.so), as `openssl fipsinstall` writes it.
