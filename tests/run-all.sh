@@ -135,6 +135,10 @@ stage_i386() {
         readelf -h build-i386/libaead.so.1 | grep -q "Class: *ELF32" &&
         both_dispatch_paths meson test -C build-i386 --suite unit --suite memory --print-errorlogs
 }
+# x86-64 Linux on musl: the library on the vendored OpenSSL 3.5, both built with zig's clang and libc++ (zig
+# from PyPI) with warnings as errors; the unit and memory suites and the dlopen consumer run natively on
+# Debian's musl loader (tests/cross/musl.sh).
+stage_musl() { bash tests/setup.sh musl && bash tests/cross/musl.sh; }
 # Release artifacts built and tested away from the checkout: one version, the meson dist tarball,
 # the Go module through go get (docs/releasing.md).
 stage_release() { bash tests/release/run.sh; }
@@ -142,7 +146,7 @@ stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exi
 
 all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
             tls-interop quic-interop go-vendored python-vendored rust-vendored sanitizers fuzz valgrind release node
-            i386)
+            i386 musl)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0

@@ -49,3 +49,9 @@ if [ "${1:-}" = i386 ]; then
     fi
     install g++-i686-linux-gnu libssl-dev:i386 libstdc++6:i386 libatomic1:i386
 fi
+
+# `tests/setup.sh musl` (the musl stage only): Debian's musl, for its loader /lib/ld-musl-x86_64.so.1 that
+# runs the stage's programs (zig, from PyPI, brings the compilers, musl's headers and libc++).
+if [ "${1:-}" = musl ]; then
+    install musl
+fi
