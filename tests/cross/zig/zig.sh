@@ -22,6 +22,8 @@ if [ ! -x "$zig" ]; then
             --require-hashes -r "$stage/requirements.txt" --target "$stage/pkg" >&2
         rm -rf "$root/pkg"
         mv "$stage/pkg" "$root/pkg"
+        rm -rf "$stage"  # here: the exec below runs no EXIT trap
+        trap - EXIT
     fi
     exec 9>&-
 fi
