@@ -77,8 +77,9 @@ for dispatch in direct evp; do
     meson test -C "$build" --suite unit --suite memory --print-errorlogs >"$build/test-$dispatch.log" 2>&1 || rc=$?
     grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT)|^(Ok|Fail|Timeout): " "$build/test-$dispatch.log" || true
     suite_counts "$dispatch"
-    ok=$(grep -cE '^ *[0-9]+/[0-9]+ .* OK ' "$build/test-$dispatch.log" || true)
-    total=$(grep -cE '^ *[0-9]+/[0-9]+ ' "$build/test-$dispatch.log" || true)
+    read -r ok total < <(python3 -c 'import json, sys
+r = [json.loads(l)["result"] for l in open(sys.argv[1])]
+print(r.count("OK"), len(r))' "$build/meson-logs/testlog.json")
     suites_passed=$((suites_passed + ok)) suites_failed=$((suites_failed + total - ok))
     if [ "$rc" != 0 ] || [ "$total" = 0 ]; then
         sed -n '/^=* [0-9]*\/[0-9]* =*$/,$p' "$build/test-$dispatch.log" | tail -60 >&2
