@@ -236,6 +236,10 @@ cross_go() {  # system build dir, cpu, GOARCH, pkg-config dir: go test -c with c
 }
 stage_cross-aarch64() { cross_stage aarch64 arm64; }
 stage_cross-s390x() { cross_stage s390x s390x; }
+# x86-64 Linux on musl: the library on the vendored OpenSSL 3.5, both built with zig's clang and libc++ (zig
+# from PyPI) with warnings as errors; the unit and memory suites and the dlopen consumer run natively on
+# Debian's musl loader (tests/cross/musl.sh).
+stage_musl() { bash tests/setup.sh musl && bash tests/cross/musl.sh; }
 # Release artifacts built and tested away from the checkout: one version, the meson dist tarball,
 # the Go module through go get (docs/releasing.md).
 stage_release() { bash tests/release/run.sh; }
@@ -243,7 +247,7 @@ stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exi
 
 all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
             tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop dimpl sanitizers fuzz coverage
-            valgrind release node i386 cross-aarch64 cross-s390x)
+            valgrind release node i386 musl cross-aarch64 cross-s390x)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"
     exit 0

@@ -94,3 +94,9 @@ aarch64 | s390x)
     echo "$multiarch_pc"
     ;;
 esac
+
+# `tests/setup.sh musl` (the musl stage only): Debian's musl, for its loader /lib/ld-musl-x86_64.so.1 that
+# runs the stage's programs (zig, from PyPI, brings the compilers, musl's headers and libc++).
+if [ "${1:-}" = musl ]; then
+    install musl
+fi

@@ -7,6 +7,7 @@
 # aarch64, s390x, x86, ...), LIBAEAD_OPENSSL_HOST_SYSTEM (linux) and LIBAEAD_OPENSSL_CC (the host C compiler
 # command, e.g. aarch64-linux-gnu-gcc; its prefix, if any, also names ar and ranlib). A cross build
 # builds only the static libcrypto: no FIPS module, no openssl program (neither could run here).
+# LIBAEAD_OPENSSL_LEAN=1 builds only the static libcrypto natively too (no FIPS module, no openssl program).
 # Cache: ${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}/<version>-<flag hash>
 # LIBAEAD_OPENSSL_REBUILD=1 discards a cached build of that key and builds it again.
 # Progress goes to stderr (and to the terminal, if any: meson's run_command captures both streams);
@@ -24,6 +25,11 @@ case "$series" in
        flags=(no-shared no-module no-apps no-tests no-docs) ;;
   *) echo "usage: $0 3.5|4.0" >&2; exit 2 ;;
 esac
+# LIBAEAD_OPENSSL_LEAN=1 (the musl stage, which runs no FIPS test): only the static libcrypto, as for 4.0,
+# without the FIPS module and the openssl program (about a quarter of the objects), under its own key.
+if [ "${LIBAEAD_OPENSSL_LEAN:-0}" = 1 ]; then
+    flags=(no-shared no-module no-apps no-legacy no-tests no-docs)
+fi
 cross_cc=${LIBAEAD_OPENSSL_CC:-}
 # A cross build: only the static libcrypto (the 4.0 flags), not the FIPS module and the openssl program,
 # which only the native FIPS stage uses; that halves the build (each of the two compiles the same ciphers).
