@@ -11,7 +11,7 @@
 //!   record-number encryption with a [`SequenceNumberKey`] included.
 //!
 //! Seals: the sequence number must rise (gaps allowed) and stay below 2^48 ([`Error::NonceOrder`],
-//! [`Error::NonceExhausted`]). Opens go through the replay window: a record number accepted before,
+//! [`Error::NonceExhausted`]; an open of a number above 2^48 - 1 is refused the same way). Opens go through the replay window: a record number accepted before,
 //! or left of the window, is [`Error::Replay`] before anything is decrypted; a record that fails
 //! to authenticate ([`Error::Auth`]) leaves the window exactly as it was, whatever number it
 //! claimed. [`RecordKey::usage`] reports the counters. Both types are `Send + Sync`.
@@ -164,7 +164,8 @@ impl RecordKey {
         self.tag_len
     }
 
-    /// The nonce of record `seq` in this key's epoch, as the RFCs build it.
+    /// The nonce of record `seq` in this key's epoch, as the RFCs build it. `seq` is at most
+    /// [`MAX_SEQUENCE`]: DTLS 1.2's nonce has room for its low 48 bits only.
     pub fn nonce(&self, seq: u64) -> [u8; 12] {
         let mut n = self.iv;
         let explicit = match self.version {
@@ -183,30 +184,41 @@ impl RecordKey {
         n
     }
 
+    /// The nonce of record `seq` for the seq-taking calls: a number above [`MAX_SEQUENCE`] is no
+    /// DTLS record number ([`Error::NonceExhausted`], nothing written) rather than its low 48 bits,
+    /// which DTLS 1.2's nonce alone would keep.
+    #[inline]
+    fn record_nonce(&self, seq: u64) -> Result<[u8; 12], Error> {
+        if seq > MAX_SEQUENCE {
+            return Err(Error::NonceExhausted);
+        }
+        Ok(self.nonce(seq))
+    }
+
     /// Seals record `seq`: `buf[..payload_len]` in place, the tag appended (`buf` needs
     /// [`tag_len`](Self::tag_len) spare bytes). Returns `payload_len + tag_len`.
     #[inline]
     pub fn seal_in_place(&self, seq: u64, aad: &[u8], buf: &mut [u8], payload_len: usize) -> Result<usize, Error> {
-        self.seal_in_place_with_nonce(&self.nonce(seq), aad, buf, payload_len)
+        self.seal_in_place_with_nonce(&self.record_nonce(seq)?, aad, buf, payload_len)
     }
 
     /// Seals record `seq` from `plaintext` into `out` (at least `plaintext.len() + tag_len`).
     #[inline]
     pub fn seal(&self, seq: u64, aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        self.ctx.seal_open(sys::AEAD_SEAL, &self.nonce(seq), aad, plaintext, out)
+        self.ctx.seal_open(sys::AEAD_SEAL, &self.record_nonce(seq)?, aad, plaintext, out)
     }
 
     /// Opens record `seq` (`buf` is `ciphertext ‖ tag`) in place through the replay window;
     /// the plaintext is `buf[..n]`.
     #[inline]
     pub fn open_in_place(&self, seq: u64, aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
-        self.open_in_place_with_nonce(&self.nonce(seq), aad, buf)
+        self.open_in_place_with_nonce(&self.record_nonce(seq)?, aad, buf)
     }
 
     /// Opens record `seq` from `ciphertext` (with its tag) into `out` through the replay window.
     #[inline]
     pub fn open(&self, seq: u64, aad: &[u8], ciphertext: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        self.ctx.seal_open(sys::AEAD_OPEN, &self.nonce(seq), aad, ciphertext, out)
+        self.ctx.seal_open(sys::AEAD_OPEN, &self.record_nonce(seq)?, aad, ciphertext, out)
     }
 
     /// [`seal_in_place`](Self::seal_in_place) with the nonce a stack computed itself (it must be

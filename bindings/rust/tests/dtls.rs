@@ -6,7 +6,7 @@ mod common;
 use aead::array::typenum::{U16, U8};
 use aead::{Aead, KeyInit, Payload};
 use common::Rng;
-use libaead::dtls::{dtls12_aad, RecordKey, SequenceNumberKey, Version};
+use libaead::dtls::{dtls12_aad, RecordKey, SequenceNumberKey, Version, MAX_SEQUENCE};
 use libaead::{Algorithm, Error};
 
 /// A RustCrypto AEAD of the same key, taking a 12-byte nonce.
@@ -220,6 +220,17 @@ fn dtls12_aad_must_carry_the_nonces_epoch_and_seq() {
     assert_eq!(k.seal_in_place_with_nonce(&other.nonce(5), &dtls12_aad(2, 5, 23, [0xfe, 0xfd], 5), &mut buf, 5), Err(Error::NoncePrefix));
     assert_eq!(k.seal_in_place(5, &dtls12_aad(1, 5, 23, [0xfe, 0xfd], 5), &mut buf, 5), Ok(21));
     assert_eq!(RecordKey::dtls12(Algorithm::Aes128Gcm, &[1; 16], &[2; 4], 1, 16, 100).unwrap_err(), Error::Arg);
+    // A number above 2^48 - 1 is refused, not sealed or opened as its low 48 bits (seq 7 here).
+    let big = (MAX_SEQUENCE + 1) | 7;
+    let aad7 = dtls12_aad(1, 7, 23, [0xfe, 0xfd], 5);
+    let mut out = [0x55u8; 64];
+    assert_eq!(k.seal_in_place(big, &aad7, &mut out, 5), Err(Error::NonceExhausted));
+    assert_eq!(k.seal(big, &aad7, &[1; 5], &mut out), Err(Error::NonceExhausted));
+    assert_eq!(k.open(big, &aad7, &[0; 21], &mut out), Err(Error::NonceExhausted));
+    assert_eq!(k.open_in_place(big, &aad7, &mut out[..21]), Err(Error::NonceExhausted));
+    assert_eq!(out, [0x55u8; 64]);
+    assert_eq!(k.usage().seals, 1);
+    assert_eq!(k.seal_in_place(7, &aad7, &mut buf, 5), Ok(21));
     let w = RecordKey::dtls12(Algorithm::Aes128Gcm, &[1; 16], &[2; 4], 1, 16, 4096).unwrap();
     assert_eq!(w.usage().window, 4096);
     assert_eq!(w.usage().largest, None);
