@@ -228,7 +228,8 @@ func (s *Suite) Init(masterSecret, clientRandom, serverRandom []byte, isClient b
 }
 
 // explicitNonce is the bytes between header and ciphertext: the AES suites' 8-byte explicit nonce
-// (epoch || seq); none for ChaCha20-Poly1305 (RFC 7905).
+// (epoch || seq); none for ChaCha20-Poly1305 (RFC 7905). Decrypt does not read it: the record opens
+// under epoch || seq from its header, the only nonce the DTLS 1.2 policy takes (README).
 func (s *Suite) explicitNonce() int {
 	if s.kind == kindChaCha {
 		return 0
