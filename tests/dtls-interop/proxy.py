@@ -7,6 +7,8 @@
                                                        the last byte (in the tag) of 30 application-data
                                                        records toward that side flipped
 
+A datagram counts as application data when it starts with a DTLS 1.2 application_data record (type 23)
+or with a DTLS 1.3 unified header (first byte 001xxxxx: every record protected under epoch 2 or later).
 It exits once no datagram has passed for --idle seconds (after the first) and prints what it did.
 """
 import argparse
@@ -17,6 +19,11 @@ import sys
 import time
 
 APPLICATION_DATA = 23
+
+
+def protected(data):
+    """A DTLS 1.2 application_data record, or a DTLS 1.3 record with a unified header."""
+    return len(data) > 13 and (data[0] == APPLICATION_DATA or data[0] & 0xE0 == 0x20)
 
 
 def main():
@@ -59,7 +66,7 @@ def main():
                 send = lambda d: front.sendto(d, client)
             count["forwarded"] += 1
             seen[toward] += 1
-            app = len(data) > 13 and data[0] == APPLICATION_DATA
+            app = protected(data)
             if app:
                 seen_app[toward] += 1
             if a.mode == "flip":
