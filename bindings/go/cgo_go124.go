@@ -3,7 +3,7 @@
 package aead
 
 // From Go 1.24 on, these directives let the compiler keep the slices passed to
-// aead_seal_open (and a Batch's record array, a QUIC packet and sample) on the caller's stack:
+// aead_seal_open (and a Batch's record array, a QUIC packet and sample, a DTLS 1.3 record) on the caller's stack:
 // the C function neither keeps a pointer after it returns (noescape) nor calls back into Go
 // (nocallback). Without them every Seal/Open
 // would move its buffers to the heap. Older Go releases reject the directives, hence the
@@ -26,6 +26,10 @@ package aead
 #cgo nocallback goaead_usage
 #cgo noescape goaead_usage_ex
 #cgo nocallback goaead_usage_ex
+#cgo noescape aead_dtls13_protect
+#cgo nocallback aead_dtls13_protect
+#cgo noescape goaead_dtls13_unprotect
+#cgo nocallback goaead_dtls13_unprotect
 #include <aead.h>
 */
 import "C"

@@ -136,6 +136,20 @@ func newDTLS12(alg int, key, iv []byte, epoch uint16, opts DTLSOptions, maxPlain
 	if tag != standardTagSize && !(tag == 8 && (alg == C.AEAD_AES_128_CCM || alg == C.AEAD_AES_256_CCM)) {
 		return nil, errors.New("aead: DTLS 1.2 tag size must be 16 (AES-CCM also 8), got " + strconv.Itoa(opts.TagSize))
 	}
+	a, err := newDTLSContext(alg, C.AEAD_POLICY_DTLS12, key, iv, uint64(epoch), tag, opts, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	a.maxPlain, a.msg = maxPlain, msg
+	d := &DTLS12{a: a, epoch: epoch, chacha: alg == C.AEAD_CHACHA20_POLY1305}
+	copy(d.iv[:], iv)
+	return d, nil
+}
+
+// newDTLSContext checks opts.Window and keys an aead_ctx_new_dtls context of the policy (freed when
+// the returned value becomes unreachable). With snKey, it first keys the aead_hp of alg from it
+// into *hp (DTLS 1.3's record-number key), under the same properties.
+func newDTLSContext(alg, policy int, key, iv []byte, epoch uint64, tag int, opts DTLSOptions, snKey []byte, hp **HeaderProtection) (*aeadImpl, error) {
 	if opts.Window < 0 || opts.Window > DTLSMaxWindow || opts.Window%64 != 0 {
 		return nil, errors.New("aead: DTLS replay window must be a multiple of 64 up to 4096, got " + strconv.Itoa(opts.Window))
 	}
@@ -144,19 +158,27 @@ func newDTLS12(alg int, key, iv []byte, epoch uint16, opts DTLSOptions, maxPlain
 		return nil, err
 	}
 	defer C.free(unsafe.Pointer(props))
+	if hp != nil {
+		var h *C.aead_hp
+		rc := C.aead_hp_new(&h, C.int(alg), bytePtr(snKey), C.size_t(len(snKey)), props)
+		runtime.KeepAlive(snKey)
+		if rc != 0 {
+			return nil, &Error{Op: "new", Code: int(rc)}
+		}
+		*hp = &HeaderProtection{hp: h}
+		setHPCleanup(*hp)
+	}
 	var ctx *C.aead_ctx
-	rc := C.aead_ctx_new_dtls(&ctx, C.int(alg), C.AEAD_POLICY_DTLS12, bytePtr(key), C.size_t(len(key)), C.size_t(tag),
+	rc := C.aead_ctx_new_dtls(&ctx, C.int(alg), C.int(policy), bytePtr(key), C.size_t(len(key)), C.size_t(tag),
 		props, bytePtr(iv), C.size_t(len(iv)), C.uint64_t(epoch), C.uint32_t(opts.Window))
 	runtime.KeepAlive(key)
 	runtime.KeepAlive(iv)
 	if rc != 0 {
 		return nil, &Error{Op: "new", Code: int(rc)}
 	}
-	a := &aeadImpl{ctx: ctx, nonceSize: standardNonceSize, tagSize: tag, maxPlain: maxPlain, msg: msg}
+	a := &aeadImpl{ctx: ctx, nonceSize: standardNonceSize, tagSize: tag}
 	setCleanup(a)
-	d := &DTLS12{a: a, epoch: epoch, chacha: alg == C.AEAD_CHACHA20_POLY1305}
-	copy(d.iv[:], iv)
-	return d, nil
+	return a, nil
 }
 
 // Overhead is the tag size (16, or 8 for CCM_8). The record's 8-byte explicit nonce (AES suites)
@@ -252,10 +274,13 @@ type DTLSUsage struct {
 const DTLSNoRecord uint64 = 1<<64 - 1
 
 // Usage returns the AEAD's counters.
-func (d *DTLS12) Usage() DTLSUsage {
+func (d *DTLS12) Usage() DTLSUsage { return d.a.dtlsUsage() }
+
+// dtlsUsage is aead_ctx_usage_ex's snapshot of a DTLS context (DTLS12, DTLS13RecordProtector).
+func (a *aeadImpl) dtlsUsage() DTLSUsage {
 	var out [8]C.uint64_t
-	C.goaead_usage_ex(d.a.ctx, &out[0])
-	runtime.KeepAlive(d)
+	C.goaead_usage_ex(a.ctx, &out[0])
+	runtime.KeepAlive(a)
 	return DTLSUsage{Seals: uint64(out[0]), Forgeries: uint64(out[1]), Replays: uint64(out[2]),
 		Accepted: uint64(out[3]), Window: uint64(out[6]), Largest: uint64(out[7])}
 }

@@ -146,9 +146,21 @@ func (o Options) newQUIC(suite uint16, key, iv []byte) (*aeadImpl, error) {
 }
 
 // suiteAlg is the libaead algorithm of a TLS 1.3 cipher suite for QUIC, checking the key length.
-func suiteAlg(suite uint16, key []byte) (int, error) {
-	want, alg := 0, 0
+func suiteAlg(suite uint16, key []byte) (int, error) { return tls13Alg(suite, key, false) }
+
+// tls13Alg is the libaead algorithm of a TLS 1.3 cipher suite, checking the key length;
+// TLS_AES_128_CCM_SHA256 only with ccm (DTLS 1.3; QUIC has no CCM suite in this package).
+func tls13Alg(suite uint16, key []byte, ccm bool) (int, error) {
+	want, alg, what := 0, 0, "for QUIC"
+	if ccm {
+		what = "for DTLS 1.3"
+	}
 	switch suite {
+	case DTLS13AES128CCMSHA256:
+		if !ccm {
+			return 0, errors.New("aead: TLS_AES_128_CCM_SHA256 is not a QUIC cipher suite of this package")
+		}
+		want, alg = 16, C.AEAD_AES_128_CCM
 	case tls.TLS_AES_128_GCM_SHA256:
 		want, alg = 16, C.AEAD_AES_128_GCM
 	case tls.TLS_AES_256_GCM_SHA384:
@@ -156,7 +168,7 @@ func suiteAlg(suite uint16, key []byte) (int, error) {
 	case tls.TLS_CHACHA20_POLY1305_SHA256:
 		want, alg = 32, C.AEAD_CHACHA20_POLY1305
 	default:
-		return 0, errors.New("aead: not a TLS 1.3 cipher suite for QUIC: 0x" + strconv.FormatUint(uint64(suite), 16))
+		return 0, errors.New("aead: not a TLS 1.3 cipher suite " + what + ": 0x" + strconv.FormatUint(uint64(suite), 16))
 	}
 	if len(key) != want {
 		return 0, errors.New("aead: " + tls.CipherSuiteName(suite) + " takes a " + strconv.Itoa(want) +
