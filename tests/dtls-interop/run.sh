@@ -2,7 +2,9 @@
 # DTLS 1.2 interop of pion/dtls v3 with libaead's record protection (bindings/pion-libaead) on loopback
 # UDP: against Debian's `openssl s_server -dtls1_2` / `s_client -dtls1_2`, against itself, and against
 # unmodified pion; then through proxy.py, which duplicates and replays datagrams, and flips a byte in
-# 30 records. Every process runs under `timeout`. Prints a table: peer x suite x case with the counts.
+# 30 records. Then DTLS 1.3 records under the Go binding's DTLS13RecordProtector, keyed from a pion
+# handshake (examples/dtls13-record-layer), plainly and through the proxy. Every process runs under
+# `timeout`. Prints a table: peer x suite x case with the counts.
 # Needs: libaead built in $AEAD_BUILD_DIR (the build stage), Go, openssl, python3.
 #
 # pion v3.1.15 looks up the suites it implements itself before the custom ones, so libaead protects
@@ -62,17 +64,22 @@ row() {  # peer suite case result client-side server-side proxy
 }
 bytes=$((1 << 20))
 
+# start_proxy LISTEN_PORT TO_PORT MODE TOWARD OUT: proxy.py in the background (its pid in $proxy),
+# until 2 s without a datagram; returns once its port is bound.
+start_proxy() {
+    timeout 150 python3 "$here/proxy.py" --listen "$1" --to "$2" --mode "$3" --toward "$4" --idle 2 >"$5" 2>&1 &
+    proxy=$!
+    pids+=("$proxy")
+    waitport "$1"
+}
+
 # client_through SUITE OUT SERVER_PORT [PROXY_MODE TOWARD [CLIENT_FLAGS]]: the example client against the
 # server, through the proxy when a mode is given (a flipping proxy costs 30 chunks, each given 500 ms; an echo later than that still counts).
 client_through() {
     local suite=$1 out=$2 sp=$3 mode=${4:-} toward=${5:-server} cflags=${6:-} cp=$3 maxlost=0 wait=1s rc=0 proxy
     if [ -n "$mode" ]; then
         cp=$(freeport)
-        timeout 150 python3 "$here/proxy.py" --listen "$cp" --to "$sp" --mode "$mode" --toward "$toward" --idle 2 \
-            >"$out.proxy" 2>&1 &
-        proxy=$!
-        pids+=("$proxy")
-        waitport "$cp" || rc=1
+        start_proxy "$cp" "$sp" "$mode" "$toward" "$out.proxy" || rc=1
         [ "$mode" = flip ] && maxlost=30 wait=500ms
     fi
     # shellcheck disable=SC2086
@@ -198,6 +205,70 @@ echo "== through the proxy: 30 records with a flipped byte (libaead's side must 
 pion_pair "pion+libaead" "${ccm[0]}" "flip toward server" "" "" flip server
 pion_pair "pion+libaead" "${ccm[0]}" "flip toward client" "" "" flip client
 ossl_server "${ccm[0]}" "flip toward client" flip client
+
+# rl_pair SUITE CASE [PROXY_MODE [TOWARD]]: the dtls13-record-layer example, both roles: pion's DTLS 1.2
+# handshake (TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, which unmodified pion has) on a direct path, then
+# 1 MiB as DTLS 1.3 records of SUITE under bindings/go's DTLS13RecordProtector on a second flow, through
+# the proxy when a mode is given. Nothing there deduplicates but libaead's window, so: each side's
+# replays refused must equal the copies the proxy injected toward it (dup + late, from its summary
+# line), and a flipped record must be a forgery on the flipped side (30) with the echo still complete.
+rl_pair() {
+    local suite=$1 case=$2 mode=${3:-} toward=${4:-server}
+    local hp rp cp out="$work/$RANDOM" ok=1 spid proxy c s p e sd cd
+    hp=$(freeport) rp=$(freeport)
+    cp=$rp
+    timeout 60 "$work/bin/dtls13-record-layer" --listen "$hp" --records "$rp" --cert "$work/cert.pem" \
+        --key "$work/key.pem" --suite "$suite" >"$out.server" 2>&1 &
+    spid=$!
+    pids+=("$spid")
+    waitport "$hp" && waitport "$rp" || { echo "FAIL: record-layer server did not start" >&2; ok=0; }
+    if [ -n "$mode" ]; then
+        cp=$(freeport)
+        start_proxy "$cp" "$rp" "$mode" "$toward" "$out.proxy" || ok=0
+    fi
+    timeout 60 "$work/bin/dtls13-record-layer" --connect "127.0.0.1:$hp" --records "127.0.0.1:$cp" \
+        --bytes "$bytes" --suite "$suite" >"$out.client" 2>&1 || ok=0
+    wait "$spid" || ok=0
+    if [ -n "$mode" ]; then wait "$proxy" || ok=0; fi
+    c=$(counts "$out.client") s=$(counts "$out.server") e=$(echoed "$out.client")
+    p=$(sed -n 's/^proxy [a-z]*: //p' "$out.proxy" 2>/dev/null)
+    # The data: echoed byte for byte to the client, delivered once and in order to the server (the
+    # same bytes: the sha256 of what the client sent and of what the server delivered).
+    [ "$e" = "$bytes B, lost 0" ] || ok=0
+    sd=$(sed -n 's/^server: \([0-9]*\) bytes delivered in [0-9]* chunks (sha256 \([0-9a-f]*\)).*/\1 \2/p' "$out.server")
+    cd=$(sed -n 's/^client: \([0-9]*\) bytes in [0-9]* chunks (sha256 \([0-9a-f]*\)).*/\1 \2/p' "$out.client")
+    [ -n "$sd" ] && [ "$sd" = "$cd" ] && [ "${sd%% *}" = "$bytes" ] || ok=0
+    # Every side opened at least the 1049 chunks and the close.
+    [ "${c%%/*}" -ge 1050 ] 2>/dev/null && [ "${s%%/*}" -ge 1050 ] 2>/dev/null || ok=0
+    local cr=${c#*/} sr=${s#*/}
+    cr=${cr%/*} sr=${sr%/*}
+    case $case in
+        clean) [ "${c#*/}" = 0/0 ] && [ "${s#*/}" = 0/0 ] || ok=0 ;;
+        dup*)
+            local ts tc
+            ts=$(($(sed -n 's/.*dup server \([0-9]*\).*late server \([0-9]*\).*/\1 + \2/p' "$out.proxy")))
+            tc=$(($(sed -n 's/.*dup client \([0-9]*\).*late client \([0-9]*\).*/\1 + \2/p' "$out.proxy")))
+            [ "$ts" -gt 0 ] && [ "$tc" -gt 0 ] && [ "$sr" = "$ts" ] && [ "$cr" = "$tc" ] || ok=0
+            [ "${c##*/}" = 0 ] && [ "${s##*/}" = 0 ] || ok=0
+            p="$p; injected toward server $ts, toward client $tc" ;;
+        flip*)
+            local fl=$s other=$c
+            [ "$toward" = client ] && fl=$c other=$s
+            [ "${fl##*/}" = 30 ] && [ "${other##*/}" = 0 ] || ok=0 ;;
+    esac
+    [ "$ok" = 1 ] && r=ok || { r=FAIL; fails=$((fails + 1)); tail -n 5 "$out".client "$out".server "$out".proxy >&2 2>/dev/null; }
+    row "Go DTLS13RecordProtector (pion DTLS 1.2 handshake, exporter keys)" "$suite (DTLS 1.3 records)" "$case" \
+        "$r: $e" "${c:--}" "${s:--}" "${p:--}"
+}
+echo "== DTLS 1.3 records under bindings/go's DTLS13RecordProtector, keyed by a pion DTLS 1.2 handshake's exporter (libaead's window is the only one)"
+rl_start=$SECONDS
+for s in TLS_AES_128_GCM_SHA256 TLS_AES_256_GCM_SHA384 TLS_CHACHA20_POLY1305_SHA256 TLS_AES_128_CCM_SHA256; do
+    rl_pair "$s" clean
+done
+rl_pair TLS_AES_128_GCM_SHA256 "dup+late" dup
+rl_pair TLS_CHACHA20_POLY1305_SHA256 "flip toward server" flip server
+rl_pair TLS_AES_128_GCM_SHA256 "flip toward client" flip client
+echo "== the DTLS 1.3 record-layer rows took $((SECONDS - rl_start)) s"
 
 echo
 echo "| peer | suite | case | result (echoed) | client: libaead opened/replays/forgeries | server: libaead opened/replays/forgeries | proxy |"

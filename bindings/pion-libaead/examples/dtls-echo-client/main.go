@@ -21,15 +21,6 @@ import (
 	"github.com/pion/dtls/v3"
 )
 
-func chunk(i, n int) []byte {
-	b := make([]byte, n)
-	for j := range b {
-		b[j] = byte(i*131 + j*7)
-	}
-	binary.BigEndian.PutUint64(b, uint64(i)) //nolint:gosec
-	return b
-}
-
 func main() {
 	addr := flag.String("connect", "127.0.0.1:4444", "server HOST:PORT")
 	total := flag.Int("bytes", 1<<20, "bytes to send and expect back")
@@ -66,7 +57,7 @@ func main() {
 	missing := map[int]bool{}
 	buf := make([]byte, 1<<15)
 	for i, off := 0, 0; off < *total; i, off = i+1, off+*size {
-		want := chunk(i, min(*size, *total-off))
+		want := demo.Chunk(i, min(*size, *total-off))
 		chunks++
 		if _, err := c.Write(want); err != nil {
 			demo.Fail("client: write: %v", err)
@@ -84,7 +75,7 @@ func main() {
 			// The echo of an earlier chunk counted lost (slower than --wait, not dropped): a whole
 			// record starting with that chunk's number; it counts as echoed after all.
 			if len(got) == 0 && n >= 8 && n < len(want)+8 {
-				if j := int(binary.BigEndian.Uint64(buf)); j < i && missing[j] && bytes.Equal(buf[:n], chunk(j, n)) {
+				if j := int(binary.BigEndian.Uint64(buf)); j < i && missing[j] && bytes.Equal(buf[:n], demo.Chunk(j, n)) {
 					delete(missing, j)
 					lost--
 					echoed += n

@@ -2,6 +2,7 @@
 package demo
 
 import (
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"os"
@@ -57,12 +58,29 @@ func Report(who string, f Flags, negotiated string) {
 	if *f.Pion {
 		layer = "pion only"
 	}
+	Counts(who, layer, negotiated, t.Opened, t.Replays, t.Forgeries, t.Sealed)
+}
+
+// Counts prints the exit line of a record layer: who (client or server), the layer, what was
+// negotiated, and the counts (the interop tests parse this wording).
+func Counts(who, layer, negotiated string, opened, replays, forgeries, sealed uint64) {
 	fmt.Printf("%s (%s, %s): records opened %d, replays refused %d, forgeries refused %d, records sealed %d\n",
-		who, layer, negotiated, t.Opened, t.Replays, t.Forgeries, t.Sealed)
+		who, layer, negotiated, opened, replays, forgeries, sealed)
 }
 
 // Fail prints an error and exits 1.
 func Fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, strings.TrimSuffix(format, "\n")+"\n", args...)
 	os.Exit(1)
+}
+
+// Chunk is the i-th chunk the clients send: n bytes (n >= 8) starting with i, big endian, then a
+// pattern of i, so that a chunk out of place or corrupted is told apart.
+func Chunk(i, n int) []byte {
+	b := make([]byte, n)
+	for j := range b {
+		b[j] = byte(i*131 + j*7)
+	}
+	binary.BigEndian.PutUint64(b, uint64(i)) //nolint:gosec
+	return b
 }
