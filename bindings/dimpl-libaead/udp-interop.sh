@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# dimpl + libaead over real UDP on loopback: the examples dtls-echo-server / dtls-echo-client
+# (bindings/dimpl-libaead/examples) against dimpl on its own aws-lc-rs provider (DTLS 1.2 and 1.3)
+# and against Debian's `openssl s_server -dtls1_2` / `s_client -dtls1_2` (DTLS 1.2), both roles; then
+# through tests/dtls-interop/proxy.py, which duplicates datagrams and re-sends old ones late (the data
+# must arrive exactly once), or flips a byte in 30 protected records toward one side (the libaead side
+# must count 30 forgeries when they go to it; the echo completes, the client resending what was lost).
+# Every process runs under `timeout`. Prints a table: peer x version x suite x libaead's role x case.
+#
+# Matrix (kept within the stage budget): every suite both peers have, both roles, 1 MiB echoed; the
+# proxy cases (dup, flip toward server, flip toward client), both roles, for one suite per version
+# and peer: AES_128_GCM (DTLS 1.3) and ECDHE_ECDSA_AES128_GCM_SHA256 (DTLS 1.2).
+#
+# Usage: udp-interop.sh DIR   (DIR holds the built examples; test.sh builds them and runs this.)
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+bin="${1:?usage: udp-interop.sh DIR-WITH-THE-BUILT-EXAMPLES}"
+server="$bin/dtls-echo-server" client="$bin/dtls-echo-client"
+proxy_py="$repo/tests/dtls-interop/proxy.py"
+for t in "$server" "$client"; do [ -x "$t" ] || { echo "udp-interop: no $t (cargo build --examples)" >&2; exit 1; }; done
+command -v openssl >/dev/null || { echo "udp-interop: not available here: openssl (tests/setup.sh installs it)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "udp-interop: not available here: python3" >&2; exit 1; }
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+    local p
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
+    -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "FAIL: no ECDSA certificate" >&2; exit 1; }
+
+freeport() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+waitport() {  # the UDP port is bound (the server is up)
+    local i
+    for i in $(seq 100); do
+        grep -qi ":$(printf "%04X" "$1") " /proc/net/udp /proc/net/udp6 && return 0
+        sleep 0.05
+    done
+    return 1
+}
+ossl_name() {
+    case $1 in
+        ECDHE_ECDSA_AES128_GCM_SHA256) echo ECDHE-ECDSA-AES128-GCM-SHA256 ;;
+        ECDHE_ECDSA_AES256_GCM_SHA384) echo ECDHE-ECDSA-AES256-GCM-SHA384 ;;
+        ECDHE_ECDSA_CHACHA20_POLY1305_SHA256) echo ECDHE-ECDSA-CHACHA20-POLY1305 ;;
+    esac
+}
+# opened/replays/forgeries from an example's exit line; what dimpl dropped before libaead, "X of Y".
+counts() { sed -n 's/.*records opened \([0-9]*\), replays refused \([0-9]*\), forgeries refused \([0-9]*\).*/\1\/\2\/\3/p' "$1" | head -1; }
+dropped() { sed -n 's/.*dimpl dropped \([0-9]*\) of \([0-9]*\) protected.*/\1 of \2/p' "$1" | head -1; }
+resent() { sed -n 's/.* \([0-9]*\) resent .*/\1/p' "$1" | head -1; }
+
+bytes=$((1 << 20))
+chunks=$(((bytes + 999) / 1000))
+fails=0
+table=()
+row() {  # peer version suite role case result libaead-side dimpl-dropped proxy
+    table+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$@")")
+}
+
+# start_proxy OUT SERVER_PORT MODE TOWARD: sets proxy_port (to connect to) and proxy_pid.
+start_proxy() {
+    local out=$1 sp=$2 mode=$3 toward=$4
+    proxy_port=$(freeport)
+    timeout 120 python3 "$proxy_py" --listen "$proxy_port" --to "$sp" --mode "$mode" --toward "$toward" --idle 2 \
+        >"$out.proxy" 2>&1 &
+    proxy_pid=$!
+    pids+=("$proxy_pid")
+    waitport "$proxy_port"
+}
+
+# judge PEER VERSION SUITE ROLE CASE OUT OK ECHO_OK TOWARD: the expectations on the libaead side, then a row.
+judge() {
+    local peer=$1 ver=$2 suite=$3 role=$4 case=$5 out=$6 ok=$7 echo_ok=$8 toward=${9:-}
+    local side="$out.$role" c d p o r f
+    c=$(counts "$side")
+    d=$(dropped "$side")
+    p=$(sed -n 's/^proxy [a-z]*: //p' "$out.proxy" 2>/dev/null)
+    [ "$echo_ok" = yes ] || ok=0
+    IFS=/ read -r o r f <<<"${c:-0/0/0}"
+    # The libaead side opened every chunk (the server) or every echo (the client).
+    [ "${o:-0}" -ge "$chunks" ] || ok=0
+    case $case in
+        clean) [ "$r" = 0 ] && [ "$f" = 0 ] || ok=0 ;;
+        dup*)
+            # Duplicates and late copies went toward the libaead side: refused by dimpl's window or
+            # libaead's, none opened twice (the echo check), none a forgery.
+            local late
+            late=$(sed -n "s/.*late $role \([0-9]*\).*/\1/p" "$out.proxy")
+            [ "$f" = 0 ] && [ "$(( ${d%% *} + r ))" -ge "${late:-1}" ] || ok=0 ;;
+        flip*)
+            if [ "$toward" = "$role" ]; then [ "$f" = 30 ] || ok=0; else [ "$f" = 0 ] || ok=0; fi ;;
+    esac
+    local res=ok
+    if [ "$ok" != 1 ]; then
+        res=FAIL
+        fails=$((fails + 1))
+        tail -n 6 "$out".client "$out".server "$out".proxy "$out".ossl >&2 2>/dev/null
+    fi
+    row "$peer" "$ver" "$suite" "$role" "$case" "$res (echo $echo_ok, resent $(resent "$out.client" 2>/dev/null))" \
+        "${c:--}" "${d:--}" "${p:--}"
+}
+
+# dimpl_pair VERSION SUITE ROLE CASE [MODE TOWARD]: dimpl + libaead as ROLE against dimpl + aws-lc-rs.
+dimpl_pair() {
+    local ver=$1 suite=$2 role=$3 case=$4 mode=${5:-} toward=${6:-}
+    local out="$work/$RANDOM$RANDOM" ok=1 sp cp spid proxy="" sprov=aws-lc-rs cprov=libaead cflags=()
+    [ "$role" = server ] && sprov=libaead cprov=aws-lc-rs
+    sp=$(freeport)
+    timeout 60 "$server" --listen "$sp" --cert "$work/cert.pem" --key "$work/key.pem" --version "$ver" \
+        --suite "$suite" --provider "$sprov" --idle 2s >"$out.server" 2>&1 &
+    spid=$!
+    pids+=("$spid")
+    waitport "$sp" || ok=0
+    cp=$sp
+    if [ -n "$mode" ]; then
+        start_proxy "$out" "$sp" "$mode" "$toward" || ok=0
+        cp=$proxy_port proxy=$proxy_pid
+        [ "$mode" = flip ] && cflags=(--wait 100ms --max-resend 60)
+    fi
+    timeout 90 "$client" --connect "127.0.0.1:$cp" --version "$ver" --suite "$suite" --provider "$cprov" \
+        --bytes "$bytes" "${cflags[@]}" >"$out.client" 2>&1 || ok=0
+    wait "$spid" || ok=0
+    [ -n "$proxy" ] && { wait "$proxy" || ok=0; }
+    local e=no
+    grep -q "byte for byte, each once: yes" "$out.client" && e=yes
+    judge "dimpl + aws-lc-rs" "$ver" "$suite" "$role" "$case" "$out" "$ok" "$e" "$toward"
+}
+
+# ossl_server SUITE CASE [MODE TOWARD]: openssl s_server echoing through a FIFO, the dimpl + libaead
+# client against it.
+ossl_server() {
+    local suite=$1 case=$2 mode=${3:-} toward=${4:-}
+    local out="$work/$RANDOM$RANDOM" ok=1 sp cp proxy="" cflags=()
+    sp=$(freeport)
+    mkfifo "$out.fifo"
+    timeout 90 openssl s_server -dtls1_2 -accept "127.0.0.1:$sp" -cert "$work/cert.pem" -key "$work/key.pem" \
+        -cipher "$(ossl_name "$suite")" -quiet -naccept 1 0<>"$out.fifo" >"$out.fifo" 2>"$out.ossl" &
+    pids+=($!)
+    waitport "$sp" || ok=0
+    cp=$sp
+    if [ -n "$mode" ]; then
+        start_proxy "$out" "$sp" "$mode" "$toward" || ok=0
+        cp=$proxy_port proxy=$proxy_pid
+        [ "$mode" = flip ] && cflags=(--wait 100ms --max-resend 60)
+    fi
+    timeout 90 "$client" --connect "127.0.0.1:$cp" --version 1.2 --suite "$suite" --bytes "$bytes" \
+        "${cflags[@]}" >"$out.client" 2>&1 || ok=0
+    [ -n "$proxy" ] && { wait "$proxy" || ok=0; }
+    local e=no
+    grep -q "byte for byte, each once: yes" "$out.client" && e=yes
+    judge "openssl s_server" 1.2 "$suite" client "$case" "$out" "$ok" "$e" "$toward"
+}
+
+# ossl_client SUITE CASE [MODE TOWARD]: the dimpl + libaead server against openssl s_client, fed 1 MiB
+# in 1000-byte writes, one at a time, each written again when its echo has not come within the wait
+# (flip only); what comes back must be the same bytes, once.
+ossl_client() {
+    local suite=$1 case=$2 mode=${3:-} toward=${4:-}
+    local out="$work/$RANDOM$RANDOM" ok=1 sp cp spid proxy="" wait=2 resend=0
+    sp=$(freeport)
+    head -c "$bytes" /dev/urandom >"$out.in"
+    : >"$out.out"
+    timeout 90 "$server" --listen "$sp" --cert "$work/cert.pem" --key "$work/key.pem" --version 1.2 \
+        --suite "$suite" --idle 2s >"$out.server" 2>&1 &
+    spid=$!
+    pids+=("$spid")
+    waitport "$sp" || ok=0
+    cp=$sp
+    if [ -n "$mode" ]; then
+        start_proxy "$out" "$sp" "$mode" "$toward" || ok=0
+        cp=$proxy_port proxy=$proxy_pid
+        [ "$mode" = flip ] && wait=0.1 resend=60
+    fi
+    python3 - "$out.in" "$out.out" "$wait" "$resend" 2>"$out.feeder" <<'EOF' | timeout 90 openssl s_client -dtls1_2 \
+        -connect "127.0.0.1:$cp" -cipher "$(ossl_name "$suite")" -quiet -no_ign_eof -nocommands \
+        >"$out.out" 2>"$out.ossl" || ok=0
+import os, sys, time
+data = open(sys.argv[1], "rb").read()
+wait, budget, resent = float(sys.argv[3]), int(sys.argv[4]), 0
+time.sleep(0.5)
+for off in range(0, len(data), 1000):
+    want = min(off + 1000, len(data))
+    while True:
+        sys.stdout.buffer.write(data[off:want]); sys.stdout.flush()
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and os.path.getsize(sys.argv[2]) < want:
+            time.sleep(0.0002)
+        if os.path.getsize(sys.argv[2]) >= want or resent >= budget:
+            break
+        resent += 1
+time.sleep(0.2)
+print("feeder: %d resent" % resent, file=sys.stderr)
+EOF
+    wait "$spid" || ok=0
+    [ -n "$proxy" ] && { wait "$proxy" || ok=0; }
+    local e=no
+    cmp -s "$out.in" "$out.out" && e=yes
+    sed 's/^feeder: \([0-9]*\) resent/client: 0 bytes: \1 resent (s_client)/' "$out.feeder" >"$out.client"
+    judge "openssl s_client" 1.2 "$suite" server "$case" "$out" "$ok" "$e" "$toward"
+}
+
+suites12=(ECDHE_ECDSA_AES128_GCM_SHA256 ECDHE_ECDSA_AES256_GCM_SHA384 ECDHE_ECDSA_CHACHA20_POLY1305_SHA256)
+suites13=(AES_128_GCM_SHA256 AES_256_GCM_SHA384 CHACHA20_POLY1305_SHA256)
+cases() {  # RUNNER ARGS...: the proxy cases for one suite
+    "$@" "dup+late" dup server
+    "$@" "flip toward server" flip server
+    "$@" "flip toward client" flip client
+}
+
+echo "== dimpl + libaead <-> dimpl + aws-lc-rs over UDP, DTLS 1.2 and 1.3, both roles, 1 MiB echoed"
+for role in server client; do
+    for s in "${suites12[@]}"; do dimpl_pair 1.2 "$s" "$role" clean; done
+    for s in "${suites13[@]}"; do dimpl_pair 1.3 "$s" "$role" clean; done
+done
+echo "== dimpl + libaead <-> openssl s_server / s_client -dtls1_2, 1 MiB echoed"
+for s in "${suites12[@]}"; do
+    ossl_server "$s" clean
+    ossl_client "$s" clean
+done
+echo "== through proxy.py: duplicated and late datagrams; 30 flipped records toward each side"
+for role in server client; do
+    cases dimpl_pair 1.2 "${suites12[0]}" "$role"
+    cases dimpl_pair 1.3 "${suites13[0]}" "$role"
+done
+cases ossl_server "${suites12[0]}"
+cases ossl_client "${suites12[0]}"
+
+echo
+echo "| peer | DTLS | suite | libaead's role | case | result | libaead side: opened/replays/forgeries | dropped by dimpl before libaead (its window) | proxy |"
+echo "|---|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${table[@]}"
+echo
+if [ "$fails" -gt 0 ]; then
+    echo "udp-interop: $fails of ${#table[@]} cases FAILED" >&2
+    exit 1
+fi
+echo "udp-interop: ${#table[@]} cases passed"
