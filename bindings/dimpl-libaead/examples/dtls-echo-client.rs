@@ -44,7 +44,7 @@ fn main() {
     let size: usize = number(&f, "chunk", 1000);
     let max_resend: u64 = number(&f, "max-resend", 0);
     let wait = duration(&f, "wait", Duration::from_secs(1));
-    if size < 8 || size > 1100 {
+    if !(8..=1100).contains(&size) {
         fail("--chunk: 8 to 1100 bytes (one record in one datagram)");
     }
     let setup = common::setup(&f, false);

@@ -1,7 +1,7 @@
 //! dtls-echo-server: a dimpl DTLS server over UDP whose records libaead protects (or, with
 //! `--provider aws-lc-rs`, dimpl's own aws-lc-rs provider); it serves one client, echoes every
-//! record it receives, and exits when the client sends close_notify or falls silent (`--idle`),
-//! printing libaead's counters.
+//! record it receives, and exits when the client sends close_notify or, once data has come, falls
+//! silent for `--idle`, printing libaead's counters.
 //!
 //! ```text
 //! dtls-echo-server --listen PORT --cert C --key K [--suite NAME] [--provider libaead|aws-lc-rs]
@@ -44,7 +44,7 @@ fn main() {
 
     let (mut records, mut bytes) = (0u64, 0usize);
     let mut last = Instant::now();
-    while !c.closed && Instant::now() < deadline && (!c.connected || last.elapsed() < idle) {
+    while !c.closed && Instant::now() < deadline && (records == 0 || last.elapsed() < idle) {
         if c.step((last + idle).min(deadline)) {
             last = Instant::now();
         }
