@@ -123,10 +123,32 @@ judge() {
         "${c:--}" "${d:--}" "${p:--}"
 }
 
+# through OUT SERVER_PORT MODE TOWARD [IDLE]: sets cp, the port to connect to (the proxy's when a MODE
+# is given), and proxy, the proxy's pid or "".
+through() {
+    cp=$2 proxy=""
+    [ -n "$3" ] || return 0
+    start_proxy "$1" "$2" "$3" "$4" "${5:-1}" || return 1
+    cp=$proxy_port proxy=$proxy_pid
+}
+
+# run_client OUT MODE ARGS...: the example client to 127.0.0.1:$cp with 1 MiB (flip: up to 60 chunks
+# resent after 30 ms each), then the proxy's end. Sets e (yes: every byte came back, each once).
+run_client() {
+    local out=$1 mode=$2 rc=0 flags=()
+    shift 2
+    [ "$mode" = flip ] && flags=(--wait 30ms --max-resend 60)
+    timeout 90 "$client" --connect "127.0.0.1:$cp" --bytes "$bytes" "${flags[@]}" "$@" >"$out.client" 2>&1 || rc=1
+    if [ -n "$proxy" ]; then wait "$proxy" || rc=1; fi
+    e=no
+    grep -q "byte for byte, each once: yes" "$out.client" && e=yes
+    return $rc
+}
+
 # dimpl_pair VERSION SUITE ROLE CASE [MODE TOWARD]: dimpl + libaead as ROLE against dimpl + aws-lc-rs.
 dimpl_pair() {
     local ver=$1 suite=$2 role=$3 case=$4 mode=${5:-} toward=${6:-}
-    local out="$work/$RANDOM$RANDOM" ok=1 sp cp spid proxy="" sprov=aws-lc-rs cprov=libaead cflags=()
+    local out="$work/$RANDOM$RANDOM" ok=1 sp cp spid proxy e sprov=aws-lc-rs cprov=libaead
     [ "$role" = server ] && sprov=libaead cprov=aws-lc-rs
     sp=$(freeport)
     timeout 60 "$server" --listen "$sp" --cert "$work/cert.pem" --key "$work/key.pem" --version "$ver" \
@@ -134,18 +156,9 @@ dimpl_pair() {
     spid=$!
     pids+=("$spid")
     waitport "$sp" || ok=0
-    cp=$sp
-    if [ -n "$mode" ]; then
-        start_proxy "$out" "$sp" "$mode" "$toward" || ok=0
-        cp=$proxy_port proxy=$proxy_pid
-        [ "$mode" = flip ] && cflags=(--wait 30ms --max-resend 60)
-    fi
-    timeout 90 "$client" --connect "127.0.0.1:$cp" --version "$ver" --suite "$suite" --provider "$cprov" \
-        --bytes "$bytes" "${cflags[@]}" >"$out.client" 2>&1 || ok=0
+    through "$out" "$sp" "$mode" "$toward" || ok=0
+    run_client "$out" "$mode" --version "$ver" --suite "$suite" --provider "$cprov" || ok=0
     wait "$spid" || ok=0
-    [ -n "$proxy" ] && { wait "$proxy" || ok=0; }
-    local e=no
-    grep -q "byte for byte, each once: yes" "$out.client" && e=yes
     judge "dimpl + aws-lc-rs" "$ver" "$suite" "$role" "$case" "$out" "$ok" "$e" "$toward"
 }
 
@@ -153,24 +166,15 @@ dimpl_pair() {
 # client against it.
 ossl_server() {
     local suite=$1 case=$2 mode=${3:-} toward=${4:-}
-    local out="$work/$RANDOM$RANDOM" ok=1 sp cp proxy="" cflags=()
+    local out="$work/$RANDOM$RANDOM" ok=1 sp cp proxy e
     sp=$(freeport)
     mkfifo "$out.fifo"
     timeout 90 openssl s_server -dtls1_2 -accept "127.0.0.1:$sp" -cert "$work/cert.pem" -key "$work/key.pem" \
         -cipher "$(ossl_name "$suite")" -quiet -naccept 1 0<>"$out.fifo" >"$out.fifo" 2>"$out.ossl" &
     pids+=($!)
     waitport "$sp" || ok=0
-    cp=$sp
-    if [ -n "$mode" ]; then
-        start_proxy "$out" "$sp" "$mode" "$toward" || ok=0
-        cp=$proxy_port proxy=$proxy_pid
-        [ "$mode" = flip ] && cflags=(--wait 30ms --max-resend 60)
-    fi
-    timeout 90 "$client" --connect "127.0.0.1:$cp" --version 1.2 --suite "$suite" --bytes "$bytes" \
-        "${cflags[@]}" >"$out.client" 2>&1 || ok=0
-    [ -n "$proxy" ] && { wait "$proxy" || ok=0; }
-    local e=no
-    grep -q "byte for byte, each once: yes" "$out.client" && e=yes
+    through "$out" "$sp" "$mode" "$toward" || ok=0
+    run_client "$out" "$mode" --version 1.2 --suite "$suite" || ok=0
     judge "openssl s_server" 1.2 "$suite" client "$case" "$out" "$ok" "$e" "$toward"
 }
 
@@ -190,12 +194,8 @@ ossl_client() {
     spid=$!
     pids+=("$spid")
     waitport "$sp" || ok=0
-    cp=$sp
-    if [ -n "$mode" ]; then
-        start_proxy "$out" "$sp" "$mode" "$toward" 3 || ok=0
-        cp=$proxy_port proxy=$proxy_pid
-        [ "$mode" = flip ] && wait=0.05 resend=60
-    fi
+    through "$out" "$sp" "$mode" "$toward" 3 || ok=0
+    [ "$mode" = flip ] && wait=0.05 resend=60
     # -nbio: a blocking s_client that reads a record OpenSSL discards (a replay, a forgery) blocks in
     # recvfrom and stops reading its input; non-blocking it goes on, but then does not exit at the end
     # of its input, so it is stopped once the feeder is done.

@@ -15,7 +15,6 @@
 mod common;
 
 use common::{duration, fail, Conn};
-use dimpl::Dtls;
 use std::collections::HashSet;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::time::{Duration, Instant};
@@ -54,13 +53,8 @@ fn main() {
     let local = if peer.is_ipv6() { "[::]:0" } else { "0.0.0.0:0" };
     let sock = UdpSocket::bind(local).unwrap_or_else(|e| fail(format!("client: bind: {e}")));
     sock.connect(peer).unwrap_or_else(|e| fail(format!("client: connect {peer}: {e}")));
-    let now = Instant::now();
-    let dtls = if setup.dtls13 { Dtls::new_13(setup.config, cert, now) } else { Dtls::new_12(setup.config, cert, now) };
-    let mut c = Conn::new(dtls, sock, setup.provider == "libaead");
-    c.dtls.set_active(true);
-    c.dtls.handle_timeout(now).unwrap_or_else(|e| fail(format!("dimpl: {e}")));
-    c.pump();
-    let hs_deadline = now + Duration::from_secs(20);
+    let mut c = Conn::start(setup, cert, sock, true);
+    let hs_deadline = Instant::now() + Duration::from_secs(20);
     while !c.connected && Instant::now() < hs_deadline {
         c.step(hs_deadline);
     }

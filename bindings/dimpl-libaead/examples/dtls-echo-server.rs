@@ -12,7 +12,6 @@
 mod common;
 
 use common::{duration, fail, Conn};
-use dimpl::Dtls;
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
@@ -33,13 +32,7 @@ fn main() {
         .unwrap_or_else(|e| fail(format!("socket: {e}")));
     let (n, peer) = sock.recv_from(&mut first).unwrap_or_else(|e| fail(format!("server: no client: {e}")));
     sock.connect(peer).unwrap_or_else(|e| fail(format!("server: connect {peer}: {e}")));
-    let now = Instant::now();
-    let dtls = if setup.dtls13 { Dtls::new_13(setup.config, cert, now) } else { Dtls::new_12(setup.config, cert, now) };
-    let mut c = Conn::new(dtls, sock, setup.provider == "libaead");
-    c.dtls.set_active(false);
-    // dimpl takes its clock (and draws its random) on the first timeout, before any packet.
-    c.dtls.handle_timeout(now).unwrap_or_else(|e| fail(format!("dimpl: {e}")));
-    c.pump();
+    let mut c = Conn::start(setup, cert, sock, false);
     c.handle(&first[..n]);
 
     let (mut records, mut bytes) = (0u64, 0usize);

@@ -164,20 +164,29 @@ pub struct Conn {
 }
 
 impl Conn {
-    pub fn new(dtls: Dtls, sock: UdpSocket, libaead: bool) -> Conn {
-        Conn {
+    /// A dimpl endpoint (client when `client`, else server) on a socket connected to its peer, its
+    /// clock started: dimpl takes the time (and draws its random) on the first timeout; a client's
+    /// first flight is out when this returns.
+    pub fn start(setup: Setup, cert: DtlsCertificate, sock: UdpSocket, client: bool) -> Conn {
+        let now = Instant::now();
+        let dtls = if setup.dtls13 { Dtls::new_13(setup.config, cert, now) } else { Dtls::new_12(setup.config, cert, now) };
+        let mut c = Conn {
             dtls,
             sock,
             buf: vec![0u8; 1 << 16],
             next_timeout: None,
-            libaead,
             connected: false,
             closed: false,
             data: Vec::new(),
             protected_in: 0,
             dropped_by_dimpl: 0,
             errors: 0,
-        }
+            libaead: setup.provider == "libaead",
+        };
+        c.dtls.set_active(client);
+        c.dtls.handle_timeout(now).unwrap_or_else(|e| fail(format!("dimpl: {e}")));
+        c.pump();
+        c
     }
 
     /// Sends what dimpl has to send and collects what it delivers, until it asks for a timeout.
