@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of bindings/dimpl-libaead, the dimpl (DTLS 1.2 / 1.3) crypto provider whose record
 # protection is libaead: each suite's Cipher against dimpl's aws-lc-rs Cipher, full in-memory
-# handshakes against dimpl + aws-lc-rs with 1 MiB echoed, then clippy with warnings as errors.
+# handshakes against dimpl + aws-lc-rs with 1 MiB echoed, then clippy with warnings as errors, then
+# the UDP echo examples against dimpl + aws-lc-rs and Debian's openssl (udp-interop.sh).
 # Links the meson-built libaead in $AEAD_BUILD_DIR (default <repo>/build) through pkg-config.
 # Crates from crates.io, pinned by Cargo.lock; aws-lc-sys compiles C with cmake on the first run.
 set -euo pipefail
@@ -35,4 +36,7 @@ if ! cargo clippy --version >/dev/null 2>&1; then
 fi
 echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
+echo "== the examples over UDP: against dimpl + aws-lc-rs and openssl -dtls1_2, through proxy.py (udp-interop.sh)"
+cargo build --locked --examples
+bash "$HERE/udp-interop.sh" "$CARGO_TARGET_DIR/debug/examples"
 echo "== bindings/dimpl-libaead: all tests passed"

@@ -26,6 +26,7 @@ use dimpl::crypto::{
 use dimpl::{CryptoError, CryptoOperation};
 use libaead::dtls::{RecordKey, SequenceNumberKey, Version};
 use libaead::{Algorithm, Policy};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// dimpl's aws-lc-rs provider with every DTLS 1.2 and 1.3 cipher suite's record protection
@@ -160,6 +161,8 @@ struct Contexts {
     dtls: OnceLock<RecordKey>,
     /// The rest: one nonce-checked-by-nobody AEAD call per record.
     plain: OnceLock<libaead::Cipher>,
+    /// Records this key opened (authenticated), whichever context.
+    opened: AtomicU64,
 }
 
 fn live() -> &'static Mutex<Vec<Weak<Contexts>>> {
@@ -168,12 +171,14 @@ fn live() -> &'static Mutex<Vec<Weak<Contexts>>> {
 }
 
 /// libaead's counters summed over the record keys alive in this process (`aead_ctx_usage_ex`):
-/// seals, forgeries (opens that failed authentication), replays refused and records accepted.
+/// seals, forgeries (opens that failed authentication), replays refused and records accepted, and
+/// the records opened, counted by this crate (plain contexts have no such counter).
 pub fn usage() -> Usage {
     let mut list = live().lock().unwrap_or_else(|e| e.into_inner());
     list.retain(|w| w.strong_count() > 0);
     let mut sum = Usage::default();
     for c in list.iter().filter_map(Weak::upgrade) {
+        sum.opened += c.opened.load(Ordering::Relaxed);
         let parts = [c.dtls.get().map(RecordKey::usage), c.plain.get().map(libaead::Cipher::usage)];
         for u in parts.into_iter().flatten() {
             sum.seals += u.seals;
@@ -196,6 +201,8 @@ pub struct Usage {
     pub replays: u64,
     /// Records accepted into libaead's replay window.
     pub accepted: u64,
+    /// Records opened by libaead (authenticated and decrypted), in either kind of context.
+    pub opened: u64,
 }
 
 /// dimpl's per-key [`Cipher`] over libaead.
@@ -340,6 +347,7 @@ impl Cipher for LibaeadCipher {
             Version::Dtls13 => self.plain()?.open_in_place(&nonce.0, &aad.0, ciphertext.as_mut()),
         };
         let n = r.map_err(|_| op_failed(CryptoOperation::Decrypt))?;
+        self.ctx.opened.fetch_add(1, Ordering::Relaxed);
         ciphertext.truncate(n);
         Ok(())
     }
