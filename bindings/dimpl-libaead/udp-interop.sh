@@ -32,18 +32,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
-    -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "FAIL: no ECDSA certificate" >&2; exit 1; }
-
-freeport() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-waitport() {  # the UDP port is bound (the server is up)
-    local i
-    for i in $(seq 100); do
-        grep -qi ":$(printf "%04X" "$1") " /proc/net/udp /proc/net/udp6 && return 0
-        sleep 0.05
-    done
-    return 1
-}
+# shellcheck source=../../tests/dtls-interop/lib.sh
+source "$repo/tests/dtls-interop/lib.sh"   # make_cert, freeport, waitport, counts
+make_cert "$work" || exit 1
 ossl_name() {
     case $1 in
         ECDHE_ECDSA_AES128_GCM_SHA256) echo ECDHE-ECDSA-AES128-GCM-SHA256 ;;
@@ -51,8 +42,7 @@ ossl_name() {
         ECDHE_ECDSA_CHACHA20_POLY1305_SHA256) echo ECDHE-ECDSA-CHACHA20-POLY1305 ;;
     esac
 }
-# opened/replays/forgeries from an example's exit line; what dimpl dropped before libaead, "X of Y".
-counts() { sed -n 's/.*records opened \([0-9]*\), replays refused \([0-9]*\), forgeries refused \([0-9]*\).*/\1\/\2\/\3/p' "$1" | head -1; }
+# What dimpl dropped before libaead, "X of Y" (counts: lib.sh).
 dropped() { sed -n 's/.*dimpl dropped \([0-9]*\) of \([0-9]*\) protected.*/\1 of \2/p' "$1" | head -1; }
 resent() { sed -n 's/.* \([0-9]*\) resent .*/\1/p' "$1" | head -1; }
 

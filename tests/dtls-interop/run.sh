@@ -36,25 +36,15 @@ unformatted="$(cd "$module" && gofmt -l .)"
 (cd "$module" && go build -o "$work/bin/" ./examples/...) || exit 1
 server="$work/bin/dtls-echo-server" client="$work/bin/dtls-echo-client"
 
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=localhost \
-    -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null || { echo "FAIL: no ECDSA certificate" >&2; exit 1; }
-
-freeport() { python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-waitport() {  # the UDP port is bound (the server is up)
-    local i
-    for i in $(seq 100); do
-        grep -qi ":$(printf "%04X" "$1") " /proc/net/udp /proc/net/udp6 && return 0
-        sleep 0.05
-    done
-    return 1
-}
+# shellcheck source=lib.sh
+source "$here/lib.sh"   # make_cert, freeport, waitport, counts
+make_cert "$work" || exit 1
 ossl_name() {
     case $1 in
         TLS_ECDHE_ECDSA_WITH_AES_256_CCM) echo ECDHE-ECDSA-AES256-CCM ;;
         TLS_ECDHE_ECDSA_WITH_AES_256_CCM_8) echo ECDHE-ECDSA-AES256-CCM8 ;;
     esac
 }
-counts() { sed -n 's/.*records opened \([0-9]*\), replays refused \([0-9]*\), forgeries refused \([0-9]*\).*/\1\/\2\/\3/p' "$1" | head -1; }
 echoed() { sed -n 's/.*: \([0-9]*\) echoed byte for byte, \([0-9]*\) chunks lost.*/\1 B, lost \2/p' "$1" | head -1; }
 
 fails=0
