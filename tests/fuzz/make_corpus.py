@@ -277,12 +277,22 @@ def dtls_seeds(mode):
                     + [dop(D_SEAL, payload=pay[:6])]
                     + [dop(D_DELIVER, f=0x80 | b) for b in (1, 2, 4, 8, 16, 32)] + [dop(D_DELIVER)],
     }
+    # The window's left edge: a record exactly `width` behind the right edge is refused, one less is not.
+    for k, name in ((1, "left-edge-out"), (0, "left-edge-in")):
+        scen[name] = [dop(D_SEAL, payload=pay[:2]), dop(D_SEAL, sel=6, d=k), dop(D_DELIVER, sel=1), dop(D_DELIVER, sel=0)]
     if mode == "dtls13":
         scen["headers"] = [dop(D_SEAL_DELIVER, hdr=h, payload=pay[:7]) for h in (0, 2, 4, 6, 1, 7, 0x0f, 0x1f)]
         # 8- and 16-bit record numbers across their wraps: reconstruction nearest to the right edge + 1.
         scen["wrap"] = ([dop(D_SEAL, sel=0, d=7, payload=pay[:2]), dop(D_SEAL, sel=4, d=2), dop(D_SEAL, sel=4, d=3)]
                         + [dop(D_DELIVER, sel=s) for s in (0, 1, 2, 0)]
                         + [dop(D_SEAL, sel=4, d=1030, hdr=2), dop(D_DELIVER, sel=3)])
+        # Exact ties of the reconstruction (8 and 16 bits): a record half the span ahead of the right edge
+        # + 1 is that one (accepted); half the span behind resolves ahead, to a number never sealed (forgery).
+        for sel, hdr, bits in ((7, 0, 8), (8, 2, 16)):
+            scen[f"tie{bits}-ahead"] = [dop(D_SEAL, hdr=hdr, payload=pay[:3]), dop(D_SEAL, sel=sel, d=2, hdr=hdr),
+                                        dop(D_DELIVER, sel=0), dop(D_DELIVER, sel=1)]
+            scen[f"tie{bits}-behind"] = [dop(D_SEAL, hdr=hdr, payload=pay[:3]), dop(D_SEAL, sel=sel, d=0, hdr=hdr),
+                                         dop(D_DELIVER, sel=1), dop(D_DELIVER, sel=0)]
     seeds = []
     for i, a in enumerate(algs):
         key = bytes((7 * j + i) & 0xFF for j in range(keys[i]))
