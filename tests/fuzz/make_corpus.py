@@ -251,7 +251,7 @@ D_SEAL, D_DELIVER, D_TAMPER, D_TRUNCATE, D_FORGE, D_SEAL_DELIVER = range(6)
 D_MODES = {  # mode: (algorithm bytes, key size of each, iv size of each, sn_key size of each or None)
     "dtls12": ([0, 1, 2, 3, 4, 0x82, 0x83], [16, 32, 16, 32, 32, 16, 32], [4, 4, 4, 4, 12, 4, 4], None),
     "dtls13": ([0, 1, 2, 3], [16, 32, 16, 32], [12] * 4, [16, 32, 16, 32]),
-    "quic-window": ([0, 1, 2], [16, 32, 32], [12] * 3, None),
+    "quic-window": ([0, 1, 2], [16, 32, 32], [12] * 3, [16, 32, 32]),
 }
 
 
@@ -280,6 +280,19 @@ def dtls_seeds(mode):
     # The window's left edge: a record exactly `width` behind the right edge is refused, one less is not.
     for k, name in ((1, "left-edge-out"), (0, "left-edge-in")):
         scen[name] = [dop(D_SEAL, payload=pay[:2]), dop(D_SEAL, sel=6, d=k), dop(D_DELIVER, sel=1), dop(D_DELIVER, sel=0)]
+    if mode == "quic-window":
+        # The window moved next to 2^62 - 1 by a flat open, the last packet number accepted from a packet,
+        # then one whose low bits rebuild to a number over the maximum (RFC 9000 A.3 does not bound it).
+        scen["beyond-max"] = [dop(D_SEAL, sel=5, d=2, payload=pay[:6]), dop(D_DELIVER),
+                              dop(D_SEAL, hdr=0x80, payload=pay[:6]), dop(D_DELIVER, sel=1), dop(D_TAMPER, sel=1, d=1, f=0x81)]
+    if mode == "quic-window":  # aead_quic_protect / _unprotect: each packet-number length, short and long headers
+        scen["packets"] = [dop(D_SEAL_DELIVER, hdr=0x80 | h, payload=pay[:5]) for h in (0, 1, 2, 3, 0x47, 0x5e, 0x1c)]
+        scen["packets-replay"] = ([dop(D_SEAL, hdr=0x80 | h, payload=pay[:12]) for h in (0, 1, 3)]
+                                  + [dop(D_DELIVER, sel=s) for s in (1, 0, 1, 2)] + [dop(D_TAMPER, sel=2, d=9, f=4),
+                                  dop(D_TRUNCATE, sel=2, d=20), dop(D_SEAL, sel=7, d=2, hdr=0x80),
+                                  dop(D_DELIVER, sel=3), dop(D_DELIVER, f=0x81, sel=2)])
+        scen["packet-refusals"] = [dop(D_SEAL, hdr=0x80, f=0x81, payload=pay[:5]), dop(D_SEAL, hdr=0x80, f=0x90, payload=pay[:5]),
+                                   dop(D_SEAL, hdr=0x80, payload=pay[:2]), dop(D_SEAL, hdr=0x80, sel=5, d=0, payload=pay[:5])]
     if mode == "dtls13":
         scen["headers"] = [dop(D_SEAL_DELIVER, hdr=h, payload=pay[:7]) for h in (0, 2, 4, 6, 1, 7, 0x0f, 0x1f)]
         # 8- and 16-bit record numbers across their wraps: reconstruction nearest to the right edge + 1.
