@@ -83,9 +83,12 @@ for t in "${targets[@]}"; do
     done_=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$tlog" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1)
     execs=$(grep -E "^stat::number_of_executed_units" "$tlog" | grep -oE "[0-9]+$")
     rate=$(grep -E "^stat::average_exec_per_sec" "$tlog" | grep -oE "[0-9]+$")
-    sodium=$(grep -oE "libsodium agreed with: [0-9]+" "$tlog" | tail -1 | grep -oE "[0-9]+$")
+    # (The DTLS modes print their own counts instead: no libsodium line, and the usage snapshots checked.)
+    sodium=$(grep -oE "libsodium agreed with: [0-9]+" "$tlog" | tail -1 | grep -oE "[0-9]+$" || true)
+    usage=$(grep -oE "usage snapshots checked [0-9]+" "$tlog" | tail -1 | grep -oE "[0-9]+$" || true)
     printf 'fuzz: %-19s seeds %-18s -> after %3s s %-18s %9s execs (%s/s), %3d new inputs%s\n' "$t" "${inited:-?}" \
         "$per" "${done_:-?}" "${execs:-?}" "${rate:-?}" "$(($(find "$corpus" -type f | wc -l) - before))" \
-        "$([ "${sodium:-0}" != 0 ] && echo ", $sodium XChaCha20 seals agreed with libsodium")"
+        "$([ "${sodium:-0}" != 0 ] && echo ", $sodium XChaCha20 seals agreed with libsodium")$([ -n "$usage" ] &&
+            echo ", $usage usage snapshots agreed with the window model")"
 done
 echo "fuzz: passed; new inputs found this run: $(($(find "$work/corpus" "${dtls_modes[@]/#/$work/corpus-}" -type f | wc -l) - n_seeds - n_dtls))"
