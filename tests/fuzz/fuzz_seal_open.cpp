@@ -62,6 +62,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "aead.h"
@@ -215,6 +216,9 @@ constexpr Focus kFocus[] = {
      {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_XCHACHA20_POLY1305}, 4},
 };
 const Focus *g_focus = nullptr;  // set once by LLVMFuzzerInitialize
+// The DTLS modes (AEAD_FUZZ_FOCUS dtls12, dtls13, quic-window): their own input format, fuzz_dtls.inc.
+enum DtlsMode { kNoDtls = 0, kDtls12, kDtls13, kQuicWindow };
+DtlsMode g_dtls_mode = kNoDtls;  // set once by LLVMFuzzerInitialize
 unsigned long long g_sodium_checked = 0;  // oracle seals libsodium agreed with
 
 // A set of acceptable error codes (bit i = code -i).
@@ -572,7 +576,7 @@ struct Stats {
         enabled = e != nullptr && e[0] == '1';
     }
     ~Stats() {
-        if (!enabled) return;
+        if (!enabled || g_dtls_mode != kNoDtls) return;
         std::fprintf(stderr, "fuzz_seal_open stats: accepted calls checked against the oracle %llu, refusals %llu, "
                              "round trips %llu, tampered opens %llu, TLS seals accepted %llu, refused contexts %llu, "
                              "NULL-ctx calls %llu, bad-op calls %llu, batched calls %llu, random-nonce seals %llu, "
@@ -1041,11 +1045,20 @@ struct Fuzz {
     }
 };
 
+// The DTLS 1.2 / DTLS 1.3 / QUIC-window modes (their own input format and reference model).
+#include "fuzz_dtls.inc"
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     const char *f = std::getenv("AEAD_FUZZ_FOCUS");
-    if (f != nullptr && *f != '\0' && std::strcmp(f, "all") != 0) {
+    static constexpr struct {
+        const char *name;
+        DtlsMode mode;
+    } kDtlsModes[] = {{"dtls12", kDtls12}, {"dtls13", kDtls13}, {"quic-window", kQuicWindow}};
+    for (const auto &m : kDtlsModes)
+        if (f != nullptr && std::strcmp(f, m.name) == 0) g_dtls_mode = m.mode;
+    if (f != nullptr && *f != '\0' && std::strcmp(f, "all") != 0 && g_dtls_mode == kNoDtls) {
         for (const Focus &x : kFocus)
             if (std::strcmp(f, x.name) == 0) g_focus = &x;
         if (g_focus == nullptr) {
@@ -1063,6 +1076,10 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (g_dtls_mode != kNoDtls) {
+        run_dtls(data, size);
+        return 0;
+    }
     Reader r{data, size};
     Fuzz f;
     f.run(r);

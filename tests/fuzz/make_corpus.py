@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_seal_open (tests/fuzz/corpus/) from the conformance vectors.
+"""Writes the seed corpus of fuzz_seal_open (tests/fuzz/corpus/) from the conformance vectors, and the
+seeds of its DTLS modes (tests/fuzz/corpus-dtls12/, corpus-dtls13/, corpus-quic-window/; synthetic).
 
-Usage (from anywhere): python3 tests/fuzz/make_corpus.py
+Usage (from anywhere): python3 tests/fuzz/make_corpus.py [--dtls-only]
 Reads $AEAD_VECTORS_DIR, or the directory tests/vectors.sh prints (it fetches the vectors, pinned and
-checksummed, from crates.io and PyPI), and fails if they are missing. Deterministic:
-the same vectors give the same files. Replaces every file in tests/fuzz/corpus/.
+checksummed, from crates.io and PyPI), and fails if they are missing (--dtls-only writes only the DTLS
+seeds, which need no vectors). Deterministic: the same vectors give the same files. Replaces every file
+in the folders it writes.
 
 The byte format is the one decoded by fuzz_seal_open.cpp (all integers little-endian):
   header: alg u8 (alg id - 1), policy u8, keysel u8 (0: key of the algorithm's size), tagsel u8
@@ -24,9 +26,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-VECTORS = os.environ.get("AEAD_VECTORS_DIR") or subprocess.run(
-    ["bash", os.path.join(REPO, "tests", "vectors.sh")], stdout=subprocess.PIPE, check=True
-).stdout.decode().strip().splitlines()[-1]
+VECTORS = None  # found by need_vectors()
 OUT = os.path.join(HERE, "corpus")
 
 AES128, AES192, AES256, CHACHA = 1, 2, 3, 4
@@ -68,6 +68,10 @@ def op(kind, nonce=b"", aad=b"", data=b"", flags=0, outcap=0, place=0, delta=0, 
 
 
 def need_vectors():
+    global VECTORS
+    VECTORS = os.environ.get("AEAD_VECTORS_DIR") or subprocess.run(
+        ["bash", os.path.join(REPO, "tests", "vectors.sh")], stdout=subprocess.PIPE, check=True
+    ).stdout.decode().strip().splitlines()[-1]
     if not os.path.isdir(VECTORS):
         sys.exit(f"make_corpus: vectors folder missing: {VECTORS}")
 
@@ -241,7 +245,101 @@ def synthetic():
     return seeds
 
 
+# The DTLS modes' format (fuzz_dtls.inc): header alg u8, window u8, epoch u16, nops u8, key, iv[, sn_key];
+# per op kind u8, sel u8, d u16, f u8, hdr u8, plen u8, payload.
+D_SEAL, D_DELIVER, D_TAMPER, D_TRUNCATE, D_FORGE, D_SEAL_DELIVER = range(6)
+D_MODES = {  # mode: (algorithm bytes, key size of each, iv size of each, sn_key size of each or None)
+    "dtls12": ([0, 1, 2, 3, 4, 0x82, 0x83], [16, 32, 16, 32, 32, 16, 32], [4, 4, 4, 4, 12, 4, 4], None),
+    "dtls13": ([0, 1, 2, 3], [16, 32, 16, 32], [12] * 4, [16, 32, 16, 32]),
+    "quic-window": ([0, 1, 2], [16, 32, 32], [12] * 3, [16, 32, 32]),
+}
+
+
+def dop(kind, sel=0, d=0, f=0, hdr=0, payload=b""):
+    return bytes([kind, sel]) + u16(d) + bytes([f, hdr, len(payload)]) + payload
+
+
+def dtls_seeds(mode):
+    algs, keys, ivs, sns = D_MODES[mode]
+    pay = bytes(range(0x41, 0x41 + 24))
+    scen = {
+        "inorder": [dop(D_SEAL_DELIVER, payload=pay[:i]) for i in (0, 1, 5, 16, 17, 24)],
+        "dup-reorder": [dop(D_SEAL, payload=pay[:9])] * 3 + [dop(D_DELIVER, sel=s) for s in (2, 0, 1, 1, 0, 2)],
+        "tamper-trunc": [dop(D_SEAL, payload=pay), dop(D_TAMPER, d=3, f=0x10), dop(D_TRUNCATE, d=0),
+                         dop(D_TAMPER, d=40, f=1), dop(D_DELIVER), dop(D_DELIVER)],
+        "far-forged": [dop(D_SEAL_DELIVER, payload=pay[:4]), dop(D_FORGE, sel=0xff, d=0xffff, payload=pay[:8]),
+                       dop(D_SEAL_DELIVER, payload=pay[:4]), dop(D_FORGE, d=1), dop(D_SEAL_DELIVER)],
+        "window-edge": [dop(D_SEAL, payload=pay[:3]), dop(D_SEAL, sel=4, d=1), dop(D_SEAL, sel=0, d=7),
+                        dop(D_DELIVER, sel=1), dop(D_DELIVER, sel=0), dop(D_DELIVER, sel=2), dop(D_DELIVER, sel=1)],
+        "seal-order": [dop(D_SEAL, sel=0, d=5), dop(D_SEAL, sel=1), dop(D_SEAL, sel=2, d=2), dop(D_SEAL, sel=3, d=9),
+                       dop(D_SEAL, sel=5, d=1), dop(D_SEAL, sel=5, d=0), dop(D_DELIVER, sel=2)],
+        "refusals": [dop(D_SEAL, f=0x80 | b, payload=pay[:6]) for b in (1, 2, 4, 8, 16, 32, 64)]
+                    + [dop(D_SEAL, payload=pay[:6])]
+                    + [dop(D_DELIVER, f=0x80 | b) for b in (1, 2, 4, 8, 16, 32)] + [dop(D_DELIVER)],
+    }
+    # The window's left edge: a record exactly `width` behind the right edge is refused, one less is not.
+    for k, name in ((1, "left-edge-out"), (0, "left-edge-in")):
+        scen[name] = [dop(D_SEAL, payload=pay[:2]), dop(D_SEAL, sel=6, d=k), dop(D_DELIVER, sel=1), dop(D_DELIVER, sel=0)]
+    if mode == "quic-window":
+        # The window moved next to 2^62 - 1 by a flat open, the last packet number accepted from a packet,
+        # then one whose low bits rebuild to a number over the maximum (RFC 9000 A.3 does not bound it).
+        scen["beyond-max"] = [dop(D_SEAL, sel=5, d=2, payload=pay[:6]), dop(D_DELIVER),
+                              dop(D_SEAL, hdr=0x80, payload=pay[:6]), dop(D_DELIVER, sel=1), dop(D_TAMPER, sel=1, d=1, f=0x81)]
+    if mode == "quic-window":  # aead_quic_protect / _unprotect: each packet-number length, short and long headers
+        scen["packets"] = [dop(D_SEAL_DELIVER, hdr=0x80 | h, payload=pay[:5]) for h in (0, 1, 2, 3, 0x47, 0x5e, 0x1c)]
+        scen["packets-replay"] = ([dop(D_SEAL, hdr=0x80 | h, payload=pay[:12]) for h in (0, 1, 3)]
+                                  + [dop(D_DELIVER, sel=s) for s in (1, 0, 1, 2)] + [dop(D_TAMPER, sel=2, d=9, f=4),
+                                  dop(D_TRUNCATE, sel=2, d=20), dop(D_SEAL, sel=7, d=2, hdr=0x80),
+                                  dop(D_DELIVER, sel=3), dop(D_DELIVER, f=0x81, sel=2)])
+        scen["packet-refusals"] = [dop(D_SEAL, hdr=0x80, f=0x81, payload=pay[:5]), dop(D_SEAL, hdr=0x80, f=0x90, payload=pay[:5]),
+                                   dop(D_SEAL, hdr=0x80, payload=pay[:2]), dop(D_SEAL, hdr=0x80, sel=5, d=0, payload=pay[:5])]
+    if mode == "dtls13":
+        scen["headers"] = [dop(D_SEAL_DELIVER, hdr=h, payload=pay[:7]) for h in (0, 2, 4, 6, 1, 7, 0x0f, 0x1f)]
+        # 8- and 16-bit record numbers across their wraps: reconstruction nearest to the right edge + 1.
+        scen["wrap"] = ([dop(D_SEAL, sel=0, d=7, payload=pay[:2]), dop(D_SEAL, sel=4, d=2), dop(D_SEAL, sel=4, d=3)]
+                        + [dop(D_DELIVER, sel=s) for s in (0, 1, 2, 0)]
+                        + [dop(D_SEAL, sel=4, d=1030, hdr=2), dop(D_DELIVER, sel=3)])
+        # Exact ties of the reconstruction (8 and 16 bits): a record half the span ahead of the right edge
+        # + 1 is that one (accepted); half the span behind resolves ahead, to a number never sealed (forgery).
+        for sel, hdr, bits in ((7, 0, 8), (8, 2, 16)):
+            scen[f"tie{bits}-ahead"] = [dop(D_SEAL, hdr=hdr, payload=pay[:3]), dop(D_SEAL, sel=sel, d=2, hdr=hdr),
+                                        dop(D_DELIVER, sel=0), dop(D_DELIVER, sel=1)]
+            scen[f"tie{bits}-behind"] = [dop(D_SEAL, hdr=hdr, payload=pay[:3]), dop(D_SEAL, sel=sel, d=0, hdr=hdr),
+                                         dop(D_DELIVER, sel=1), dop(D_DELIVER, sel=0)]
+    seeds = []
+    for i, a in enumerate(algs):
+        key = bytes((7 * j + i) & 0xFF for j in range(keys[i]))
+        iv = bytes((0xA0 + 3 * j) & 0xFF for j in range(ivs[i]))
+        sn = bytes((0x50 + j) & 0xFF for j in range(sns[i])) if sns else b""
+        for name, ops in scen.items():
+            window = 0 if name == "window-edge" else 255 if name == "inorder" else 3 * i
+            epoch = {"dtls12": 1 + i, "dtls13": 3 + i, "quic-window": 0}[mode]
+            hdr = bytes([a, window]) + u16(epoch) + bytes([len(ops) - 1]) + key + iv + sn
+            seeds.append((f"{mode}-alg{a:02x}-{name}", hdr + b"".join(ops)))
+    return seeds
+
+
+def write_dir(out, seeds):
+    names = [s[0] for s in seeds]
+    assert len(names) == len(set(names)), "duplicate seed names"
+    os.makedirs(out, exist_ok=True)
+    for old in os.listdir(out):
+        os.remove(os.path.join(out, old))
+    total = 0
+    for name, data in seeds:
+        assert len(data) <= 4096, f"{name}: {len(data)} bytes is over -max_len=4096"
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+        total += len(data)
+    digest = hashlib.sha256(b"".join(d for _, d in seeds)).hexdigest()[:16]
+    print(f"make_corpus: wrote {len(seeds)} files, {total} bytes, to {os.path.relpath(out, REPO)} (sha256 {digest})")
+
+
 def main():
+    for mode in D_MODES:
+        write_dir(os.path.join(HERE, "corpus-" + mode), dtls_seeds(mode))
+    if sys.argv[1:] == ["--dtls-only"]:
+        return
     need_vectors()
     w = os.path.join(VECTORS, "wycheproof")
     n = os.path.join(VECTORS, "nist-cavp")
@@ -253,19 +351,7 @@ def main():
               "gcmDecrypt128", "gcmDecrypt192", "gcmDecrypt256"):
         seeds += nist(os.path.join(n, f + ".rsp"), 50)
     seeds += synthetic()
-    names = [s[0] for s in seeds]
-    assert len(names) == len(set(names)), "duplicate seed names"
-    os.makedirs(OUT, exist_ok=True)
-    for old in os.listdir(OUT):
-        os.remove(os.path.join(OUT, old))
-    total = 0
-    for name, data in seeds:
-        assert len(data) <= 4096, f"{name}: {len(data)} bytes is over -max_len=4096"
-        with open(os.path.join(OUT, name), "wb") as f:
-            f.write(data)
-        total += len(data)
-    digest = hashlib.sha256(b"".join(d for _, d in seeds)).hexdigest()[:16]
-    print(f"make_corpus: wrote {len(seeds)} files, {total} bytes, to {os.path.relpath(OUT, REPO)} (sha256 {digest})")
+    write_dir(OUT, seeds)
 
 
 if __name__ == "__main__":
