@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "aead.h"
 
 // Under TSan a test's deliberate race (a caller changing its own buffers during a call) is the report TSan
@@ -27,7 +29,22 @@
 #endif
 #endif
 
+// gcov's runtime, in -Db_coverage=true builds (tests/meson.build defines AEAD_TEST_COVERAGE there).
+#ifdef AEAD_TEST_COVERAGE
+extern "C" void __gcov_dump(void);
+#endif
+
 namespace test {
+
+// How a forked test child leaves (it must never return into Catch, nor run the parent's atexit handlers):
+// _exit, after writing its gcov counts in a coverage build, which _exit alone would drop (the library's
+// child-side code, lib/fork_guard.cpp's among it, runs only there).
+[[noreturn]] inline void child_exit(int code) {
+#ifdef AEAD_TEST_COVERAGE
+    __gcov_dump();
+#endif
+    _exit(code);
+}
 
 // Valgrind runs one thread at a time, so a racing writer's range of values per call has no bound (and a
 // spinning writer takes most of the run): the racing cases skip themselves under it.

@@ -427,7 +427,7 @@ TEST_CASE("DTLS contexts across fork: the child may not seal; opens work", "[dtl
         const bool ok = test::seal(tx, nonce_for(s, iv, 1, 1), aad_for(s, 1, 1, 16), pt, out) == AEAD_ERR_FORKED &&
                         out == Bytes(32, 7) && test::open(rx, nonce_for(s, iv, 1, 0), aad_for(s, 1, 0, 16), ct, back) == 16 &&
                         back == pt;
-        _exit(ok ? 0 : 1);
+        test::child_exit(ok ? 0 : 1);
     }
     int status = 0;
     REQUIRE(waitpid(child, &status, 0) == child);

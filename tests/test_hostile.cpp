@@ -79,7 +79,7 @@ const char *no_raw_clone_here() {
 int in_child(const std::function<int()> &body, bool raw = false) {
     const pid_t pid = raw ? raw_clone() : fork();
     if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) _exit(body());
+    if (pid == 0) test::child_exit(body());
     int status = 0;
     if (waitpid(pid, &status, 0) != pid) throw std::runtime_error("waitpid failed");
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -209,7 +209,7 @@ void fork_random_after(int k, bool raw) {
             return seal_random(c, 100, g) && seal_random_batch(c, 5, g) && send(p.w, g) ? 0 : 1;
         }, raw);
         ok = ok && seal_random(c, 100, mine) && send(p.w, mine);
-        _exit(ok && grandchild == 0 ? 0 : 1);
+        test::child_exit(ok && grandchild == 0 ? 0 : 1);
     }
     std::vector<Nonce> parent;
     const bool parent_ok = seal_random(c, 200, parent) && seal_random_batch(c, 10, parent);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "catch_compat.h"
 #include "support.h"
@@ -196,6 +197,47 @@ TEST_CASE("RFC 9001 A.2 header protection alone: sample and mask", "[quic]") {
     CHECK(aead_hp_mask(nullptr, sample.data(), 16, mask, sizeof mask) == AEAD_ERR_ARG);
     CHECK(aead_hp_mask(hp, nullptr, 16, mask, sizeof mask) == AEAD_ERR_ARG);
 }
+
+// Header-protection keys for AES-CCM (DTLS 1.3's TLS_AES_128_CCM_SHA256) mask with AES-ECB, as AES-GCM's do.
+TEST_CASE("header protection keys of AES-CCM suites mask as those of AES-GCM with the same key", "[quic]") {
+    const Bytes k16 = test::random_bytes(16), k32 = test::random_bytes(32), sample = test::random_bytes(16);
+    for (const auto &[ccm, gcm, key] : {std::tuple{AEAD_AES_128_CCM, AEAD_AES_128_GCM, k16},
+                                        std::tuple{AEAD_AES_256_CCM, AEAD_AES_256_GCM, k32}}) {
+        Hp a(ccm, key), b(gcm, key);
+        uint8_t ma[5] = {}, mb[5] = {1};
+        REQUIRE(aead_hp_mask(a, sample.data(), 16, ma, 5) == 5);
+        REQUIRE(aead_hp_mask(b, sample.data(), 16, mb, 5) == 5);
+        CHECK(Bytes(ma, ma + 5) == Bytes(mb, mb + 5));
+    }
+}
+
+#ifdef AEAD_TEST_FAULT_BUILD
+extern "C" long aead_test_fail_call(long n) noexcept;  // fault builds only
+
+TEST_CASE("fault build: each failed libcrypto call of a mask is a code with the mask zeroed", "[quic]") {
+    const Bytes sample = test::random_bytes(16);
+    for (const int alg : {int{AEAD_AES_128_GCM}, int{AEAD_CHACHA20_POLY1305}}) {
+        Hp hp(alg, test::random_bytes(alg == AEAD_AES_128_GCM ? 16 : 32));
+        uint8_t want[5] = {};
+        REQUIRE(aead_hp_mask(hp, sample.data(), 16, want, 5) == 5);
+        long failures = 0;
+        for (long n = 1;; ++n) {
+            uint8_t mask[5] = {7, 7, 7, 7, 7};
+            aead_test_fail_call(n);
+            const int64_t rc = aead_hp_mask(hp, sample.data(), 16, mask, 5);
+            if (aead_test_fail_call(0) < n) {
+                CHECK(rc == 5);
+                CHECK(Bytes(mask, mask + 5) == Bytes(want, want + 5));
+                break;
+            }
+            CHECK((rc == AEAD_ERR_CRYPTO || rc == AEAD_ERR_NOMEM));
+            CHECK(Bytes(mask, mask + 5) == Bytes(5, 0));
+            ++failures;
+        }
+        CHECK(failures >= 2);
+    }
+}
+#endif
 
 TEST_CASE("random packets: one call equals the two-call path and the EVP oracle", "[quic]") {
     for (int alg : quic_algs()) {
@@ -458,7 +500,7 @@ TEST_CASE("QUIC contexts across fork: the child may not seal, opens and header p
         uint64_t pn = 0;
         const bool ok = aead_quic_protect(q.ctx, q.hp, 2, p2.data(), 5, 20, p2.size()) == AEAD_ERR_FORKED &&
                         p2 == plain && aead_quic_unprotect(q.ctx, q.hp, 0, p3.data(), 4, p3.size(), &pn) == 20 && pn == 1;
-        _exit(ok ? 0 : 1);
+        test::child_exit(ok ? 0 : 1);
     }
     int status = 0;
     REQUIRE(waitpid(child, &status, 0) == child);
