@@ -539,3 +539,72 @@ TEST_CASE("AES-GCM-SIV needs OpenSSL >= 3.2: otherwise refused at creation, nami
     }
     aead_ctx_free(c);
 }
+
+#ifdef AEAD_TEST_FAULT_BUILD
+extern "C" long aead_test_fail_call(long n) noexcept;  // fault builds only
+
+namespace {
+// AEAD_TEST_CHUNK (fault builds only, shim/one_shot.cpp) for the life of one scope.
+struct ChunkOf {
+    explicit ChunkOf(const char *n) { setenv("AEAD_TEST_CHUNK", n, 1); }
+    ~ChunkOf() { unsetenv("AEAD_TEST_CHUNK"); }
+    ChunkOf(const ChunkOf &) = delete;
+    ChunkOf &operator=(const ChunkOf &) = delete;
+};
+}  // namespace
+
+// Inputs over INT_MAX go to libcrypto in chunks (the large stage runs 2 GiB); the fault build shrinks the
+// chunk to 7 bytes, so the same loops run on 1,000 bytes here, and each of their calls fails in turn.
+TEST_CASE("fault build: inputs fed in chunks seal and open as one update does; each failed chunk is a code", "[contract][families]") {
+    struct Case {
+        int alg;
+        size_t key, nonce;
+    };
+    const Case cases[] = {{AEAD_AES_128_GCM, 16, 12}, {AEAD_CHACHA20_POLY1305, 32, 12}, {AEAD_AES_128_OCB, 16, 12},
+                          {AEAD_AES_128_GCM_SIV, 16, 12}, {AEAD_XCHACHA20_POLY1305, 32, 24}};
+    const Bytes aad = test::random_bytes(100), pt = test::random_bytes(1000);
+    for (const Case &c : cases) {
+        CAPTURE(c.alg);
+        const Bytes key = test::random_bytes(c.key), nonce = test::random_bytes(c.nonce);
+        aead_ctx *raw = nullptr;
+        const int rc = aead_ctx_new_ex(&raw, c.alg, AEAD_POLICY_NONE, key.data(), key.size(), 0,
+                                       test::test_properties(), nullptr, 0);
+        if (rc == AEAD_ERR_UNSUPPORTED && c.alg == AEAD_AES_128_GCM_SIV && OpenSSL_version_num() < 0x30200000L)
+            continue;  // refused below OpenSSL 3.2 (the case above)
+        REQUIRE(rc == 0);
+        const std::unique_ptr<aead_ctx, decltype(&aead_ctx_free)> owner(raw, aead_ctx_free);
+        const auto sealed_len = static_cast<int64_t>(pt.size() + 16);
+        Bytes whole(pt.size() + 16), chunked(pt.size() + 16), back(pt.size());
+        REQUIRE(test::seal(raw, nonce, aad, pt, whole) == sealed_len);
+        if (c.alg == AEAD_AES_128_GCM || c.alg == AEAD_CHACHA20_POLY1305)
+            CHECK(whole == test::evp_seal(c.alg, key, nonce, aad, pt));
+        const ChunkOf chunk("7");
+        REQUIRE(test::seal(raw, nonce, aad, pt, chunked) == sealed_len);
+        CHECK(chunked == whole);
+        REQUIRE(test::open(raw, nonce, aad, chunked, back) == static_cast<int64_t>(pt.size()));
+        CHECK(back == pt);
+        Bytes forged = chunked;
+        forged[500] ^= 1;
+        CHECK(test::open(raw, nonce, aad, forged, back) == AEAD_ERR_AUTH);
+        CHECK(back == Bytes(pt.size(), 0));
+        // Every fallible call of a chunked seal, then of a chunked open, fails in turn: a code, never a
+        // result; once the armed call is past the last, the call succeeds with the same bytes.
+        for (const bool sealing : {true, false}) {
+            long failures = 0;
+            for (long n = 1;; ++n) {
+                Bytes out(sealing ? chunked.size() : pt.size(), 0xEE);
+                aead_test_fail_call(n);
+                const int64_t r = sealing ? test::seal(raw, nonce, aad, pt, out) : test::open(raw, nonce, aad, chunked, out);
+                if (aead_test_fail_call(0) < n) {  // the armed call was never reached
+                    CHECK(r == (sealing ? sealed_len : static_cast<int64_t>(pt.size())));
+                    CHECK(out == (sealing ? chunked : pt));
+                    break;
+                }
+                CHECK((r == AEAD_ERR_CRYPTO || r == AEAD_ERR_NOMEM));
+                ++failures;
+            }
+            CHECK(failures > static_cast<long>(pt.size() / 7));  // one per chunk at least
+        }
+    }
+}
+#endif
