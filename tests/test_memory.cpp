@@ -277,6 +277,42 @@ void with_libcrypto_failures(Runner run) {
 }
 #endif
 
+// A DTLS 1.2 context with a replay window (aead_ctx_new_dtls) allocates its window too: every allocation
+// of its creation fails in turn, each one a code (AEAD_ERR_NOMEM for libaead's own) with no context and nothing leaked.
+TEST_CASE("every allocation of a windowed DTLS context's creation fails in turn", "[memory][faults]") {
+    warm_up();
+    const long baseline = g_live.load();
+    const Bytes key = test::random_bytes(16), salt(4, 7);
+    long failures = 0;
+    for (long n = 1;; ++n) {
+        INFO("failing allocation #" << n);
+        g_fail_in = n;
+        aead_ctx *ctx = reinterpret_cast<aead_ctx *>(uintptr_t{1});
+        const int rc = in_library([&] {
+            return aead_ctx_new_dtls(&ctx, AEAD_AES_128_GCM, AEAD_POLICY_DTLS12, key.data(), key.size(), 0,
+                                     test::test_properties(), salt.data(), salt.size(), 1, 128);
+        });
+        const bool fired = g_fail_in.load() == 0;
+        g_fail_in = 0;
+        if (rc == 0) {
+            CHECK(ctx != nullptr);
+            in_library([&] { aead_ctx_free(ctx); return 0; });
+        } else {
+            CHECK((rc == AEAD_ERR_NOMEM || rc == AEAD_ERR_CRYPTO));  // libcrypto's own allocations: either
+            CHECK(ctx == nullptr);
+            ++failures;
+        }
+        ERR_clear_error();
+        CHECK(g_live.load() == baseline);
+        if (!fired) {
+            CHECK(rc == 0);
+            break;
+        }
+        REQUIRE(n < 1000);
+    }
+    CHECK(failures >= 3);  // the context, its template and its window at least
+}
+
 TEST_CASE("every allocation fails in turn", "[memory][faults]") {
     with_allocation_failures([](const char *what, auto arm, auto fired) { run_scenarios(what, arm, fired); });
 }
