@@ -603,7 +603,8 @@ TEST_CASE("fault build: inputs fed in chunks seal and open as one update does; e
                 CHECK((r == AEAD_ERR_CRYPTO || r == AEAD_ERR_NOMEM));
                 ++failures;
             }
-            CHECK(failures > static_cast<long>(pt.size() / 7));  // one per chunk at least
+            // One per chunk at least (AES-GCM-SIV takes its message in one update: only its AAD is chunked).
+            CHECK(failures > static_cast<long>((c.alg == AEAD_AES_128_GCM_SIV ? aad.size() : pt.size()) / 7));
         }
     }
 }
