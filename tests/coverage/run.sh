@@ -15,8 +15,8 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-min_lines=${LIBAEAD_COVERAGE_MIN_LINES:-94}
-min_branches=${LIBAEAD_COVERAGE_MIN_BRANCHES:-76}
+min_lines=${LIBAEAD_COVERAGE_MIN_LINES:-97}
+min_branches=${LIBAEAD_COVERAGE_MIN_BRANCHES:-85}
 
 # gcovr in its own venv in the cache, from PyPI with hashes.
 tools=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/tools/gcovr-$(sha256sum tests/coverage/requirements.txt | cut -c1-12)
@@ -46,9 +46,16 @@ build() {  # dir, meson options...
         meson compile -C "$dir" -j 2 >/dev/null &&
         find "$dir" -name '*.gcda' -delete  # counts of this run only
 }
+# The EVP pass leaves out the conformance vectors (a third of the stage's time, and no line of lib/ or
+# shim/ that the other suites on that path miss). The contract and memory suites run once more with
+# AEAD_TEST_NO_COPY=1: working contexts keyed afresh instead of copied, on both paths (as some FIPS
+# providers force, docs/fips.md).
 suites() {  # dir
     meson test -C "$1" --suite unit --suite memory --print-errorlogs --timeout-multiplier 4 &&
-        AEAD_DISPATCH=evp meson test -C "$1" --suite unit --suite memory --print-errorlogs --timeout-multiplier 4
+        AEAD_DISPATCH=evp meson test -C "$1" --suite unit --suite memory --no-suite conformance \
+            --print-errorlogs --timeout-multiplier 4 &&
+        AEAD_TEST_NO_COPY=1 meson test -C "$1" contract memory --print-errorlogs --timeout-multiplier 4 &&
+        AEAD_TEST_NO_COPY=1 AEAD_DISPATCH=evp meson test -C "$1" contract memory --print-errorlogs --timeout-multiplier 4
 }
 fips() {  # dir: the fips, memory and dispatch tests with the FIPS test provider as the only cipher provider
     (source tests/fips/env.sh && AEAD_TEST_FIPS=1 AEAD_TEST_PROPERTIES=fips=yes \
