@@ -16,6 +16,9 @@
 #include <vector>
 
 #include <unistd.h>
+#ifdef AEAD_TEST_COVERAGE
+#include <stdio_ext.h>  // __fpurge (glibc, musl)
+#endif
 
 #include "aead.h"
 
@@ -29,21 +32,20 @@
 #endif
 #endif
 
-// gcov's runtime, in -Db_coverage=true builds (tests/meson.build defines AEAD_TEST_COVERAGE there).
-#ifdef AEAD_TEST_COVERAGE
-extern "C" void __gcov_dump(void);
-#endif
-
 namespace test {
 
-// How a forked test child leaves (it must never return into Catch, nor run the parent's atexit handlers):
-// _exit, after writing its gcov counts in a coverage build, which _exit alone would drop (the library's
-// child-side code, lib/fork_guard.cpp's among it, runs only there).
+// How a forked test child leaves: _exit, never returning into Catch nor running the parent's atexit
+// handlers. In a coverage build (tests/meson.build defines AEAD_TEST_COVERAGE) it leaves through exit()
+// instead, after discarding the stdio buffers it inherited, so that each module's gcov counts (libaead's
+// child-side code, lib/fork_guard.cpp's among it, runs only here) are written; _exit drops them.
 [[noreturn]] inline void child_exit(int code) {
 #ifdef AEAD_TEST_COVERAGE
-    __gcov_dump();
-#endif
+    __fpurge(stdout);
+    __fpurge(stderr);
+    std::exit(code);
+#else
     _exit(code);
+#endif
 }
 
 // Valgrind runs one thread at a time, so a racing writer's range of values per call has no bound (and a

@@ -20,8 +20,7 @@ extern std::atomic<uint64_t> *word;
 // The current process's generation: never 0. One load and compare in the steady state.
 [[gnu::always_inline]] inline uint64_t fork_generation() noexcept {
     const uint64_t g = fork_detail::word->load(std::memory_order_relaxed);
-    // Wiped by the kernel in a new child that the atfork handler missed: a raw clone's.
-    if (g == 0) [[unlikely]] return fork_detail::renew();  // GCOVR_EXCL_BR_LINE as renew(): counts not written there
+    if (g == 0) [[unlikely]] return fork_detail::renew();  // wiped by the kernel in a new child
     return g;
 }
 
