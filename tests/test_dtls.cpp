@@ -852,3 +852,30 @@ TEST_CASE("four threads sliding a 64-record window: no record accepted twice, ev
     CHECK(u.largest == n - 1);
     CHECK(ok > n / 2);
 }
+
+#ifdef AEAD_TEST_FAULT_BUILD
+extern "C" long aead_test_fail_call(long n) noexcept;  // fault builds only
+
+TEST_CASE("fault build: each failed libcrypto call of a one-call DTLS 1.3 seal is a code, the record zeroed", "[dtls]") {
+    const Suite &s = kSuites[6];
+    const Bytes key = test::random_bytes(16), iv = test::random_bytes(12), sn_key = test::random_bytes(16);
+    Hp hp(s.alg, sn_key);
+    Dtls tx(s.alg, s.policy, key, iv, 0);
+    long failures = 0;
+    for (long n = 1;; ++n) {  // a failed seal consumes its sequence number: each attempt takes the next
+        Bytes r = unified_header(false, true, {}, 0);
+        const size_t h = r.size();
+        r.resize(h + 20 + 16, 0x61);
+        aead_test_fail_call(n);
+        const int64_t rc = aead_dtls13_protect(tx, hp, static_cast<uint64_t>(n), r.data(), h, 20, r.size());
+        if (aead_test_fail_call(0) < n) {  // past the last fallible call: the record is sealed
+            CHECK(rc == static_cast<int64_t>(r.size()));
+            break;
+        }
+        CHECK((rc == AEAD_ERR_CRYPTO || rc == AEAD_ERR_NOMEM));
+        CHECK(r == Bytes(r.size(), 0));
+        ++failures;
+    }
+    CHECK(failures >= 3);  // the seal's calls and the record-number mask's
+}
+#endif
