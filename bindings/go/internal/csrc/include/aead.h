@@ -391,7 +391,8 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
  *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed),
  *   and, on a context created by aead_ctx_new_dtls with a window (1.4), AEAD_ERR_REPLAY (the packet
  *   number was accepted before or is left of the window: the packet is as it arrived, or, if a
- *   concurrent call accepted it first, its payload zeroed).
+ *   concurrent call accepted it first, its payload zeroed), AEAD_ERR_NONCE_EXHAUSTED (the decoded number
+ *   is above 2^62 - 1, which no sender may use: drop the packet; nothing written or counted).
  * Thread-safety: as aead_seal_open. */
 AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
                                      size_t pn_offset, size_t packet_len, uint64_t *pn_out) AEAD_NOEXCEPT;
@@ -635,7 +636,8 @@ AEAD_API int64_t aead_dtls13_protect(aead_ctx *ctx, aead_hp *hp, uint64_t seq, u
  *   the context's: another epoch's record), AEAD_ERR_AUTH (not a unified header, shorter than a sample
  *   and tag, a length field that disagrees, or the tag did not verify: the header is restored, the
  *   payload zeroed, the forgery count rises), AEAD_ERR_REPLAY (the window refused the number: the record
- *   is as it arrived, or, when a concurrent call accepted it first, its payload zeroed), AEAD_ERR_KEY_LIMIT.
+ *   is as it arrived, or, when a concurrent call accepted it first, its payload zeroed), AEAD_ERR_KEY_LIMIT,
+ *   AEAD_ERR_NONCE_EXHAUSTED (the reconstructed number is above 2^48 - 1: the record is as it arrived).
  * Thread-safety: as aead_seal_open.
  */
 AEAD_API int64_t aead_dtls13_unprotect(aead_ctx *ctx, aead_hp *hp, uint8_t *record, size_t record_len,
