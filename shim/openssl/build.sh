@@ -36,12 +36,16 @@ cross_cc=${LIBAEAD_OPENSSL_CC:-}
 # Trimmed further to what shim/ and the C suites call (EVP ciphers: AES ECB/GCM/CCM/OCB/SIV (CMAC, CTR)/
 # GCM-SIV, ChaCha20, Poly1305; the default provider's DRBG; OSSL_PARAM, ERR, CRYPTO_set_mem_functions): no
 # public-key algorithms, no other ciphers or digests beyond the SHA families, no PKI formats, no networking,
-# and only libcrypto.a is made (not libssl). Not for the native 3.5 build: the FIPS stage needs all of it.
+# and only libcrypto.a is made (not libssl). Only for another CPU (the qemu stages: LIBAEAD_OPENSSL_HOST_CPU
+# is not this machine's); not for the native builds (the FIPS stage needs all of it) nor musl's x86-64.
 cross_trim=(no-aria no-bf no-blake2 no-camellia no-cast no-cmp no-cms no-comp no-ct no-des no-dh no-dsa
     no-ec no-engine no-idea no-md4 no-ml-dsa no-ml-kem no-slh-dsa no-ocsp no-http no-rc2 no-rc4 no-rmd160
     no-scrypt no-seed no-siphash no-sm3 no-sm4 no-srp no-srtp no-ts no-whirlpool no-sock no-psk
     no-nextprotoneg no-ssl-trace no-ui-console no-rfc3779 no-async no-multiblock no-gost)
-[ -n "$cross_cc" ] && flags=(no-shared no-module no-apps no-legacy no-tests no-docs "${cross_trim[@]}")
+[ -n "$cross_cc" ] && flags=(no-shared no-module no-apps no-legacy no-tests no-docs)
+trim=0
+[ -n "$cross_cc" ] && [ "${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}" != "$(uname -m)" ] && trim=1
+[ "$trim" = 1 ] && flags+=("${cross_trim[@]}")
 cpu=${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}
 [ "${LIBAEAD_OPENSSL_HOST_SYSTEM:-linux}" = linux ] ||
     { echo "build.sh: only Linux hosts are supported (host system: $LIBAEAD_OPENSSL_HOST_SYSTEM)" >&2; exit 2; }
@@ -121,14 +125,14 @@ cp "$here"/fips-standins/util/* "$work/util/"
 cd "$work"
 ./Configure "${flags[@]}" --prefix="$prefix" --openssldir="$prefix/ssl" --libdir=lib >>"$log" 2>&1 ||
     { say "Configure failed; see $log"; tail -20 "$log" >&2; exit 1; }
-total=$(grep -Eo '^[^ :]+\.o:' Makefile | sort -u | { if [ -n "$cross_cc" ]; then grep -v libssl-; else cat; fi; } | wc -l)
+total=$(grep -Eo '^[^ :]+\.o:' Makefile | sort -u | { if [ "$trim" = 1 ]; then grep -v libssl-; else cat; fi; } | wc -l)
 ( while sleep 30; do
       say "$(find . -name '*.o' | wc -l)/$total objects, $(($(date +%s) - start)) s"
   done ) &
 ticker=$!
 jobs=${LIBAEAD_OPENSSL_JOBS:-2}
 built="$stage$prefix"
-if [ -n "$cross_cc" ]; then
+if [ "$trim" = 1 ]; then
     # libaead needs only the headers and libcrypto.a (meson.build): libssl is not built at all.
     { nice -n 10 make -j"$jobs" build_generated >>"$log" 2>&1 &&
         nice -n 10 make -j"$jobs" libcrypto.a >>"$log" 2>&1; } ||
