@@ -23,8 +23,8 @@
 # reserved mappings exhaust qemu-user's page table; they run natively in the python stage).
 # Usage: tests/cross/python-wheel.sh <pkg-config dir of the target's libcrypto> (from tests/setup.sh aarch64)
 # Measured (2 cores shared with other jobs, load 4-9): 118 s cold (empty caches: the debs, the host venv,
-# the wheels, ccache; the trimmed OpenSSL already built, itself 118 s cold), 75 s warm; of that, pytest
-# 30 s per backend (205 passed, 2 skipped each). LIBAEAD_CROSS_PY_FULL=1: not measured here.
+# the wheels, ccache; the trimmed OpenSSL already built, itself 118 s cold), 75-90 s warm (a fresh clone:
+# the host venv again from pip's cache); of that, pytest 30 s per backend (205 passed, 2 skipped each).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PYDIR="$REPO/bindings/python"
