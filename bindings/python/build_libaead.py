@@ -8,10 +8,12 @@ Used by setup.py (default mode). The build directory is kept (bindings/python/bu
 so that a second ``pip install`` only relinks; it is wiped when the meson executable or the options
 change, and configured afresh when reusing it fails (pip's isolated build environments come and go, and a
 build directory remembers the meson that made it).
+LIBAEAD_MESON_ARGS adds meson setup arguments (a cross build: --cross-file ...; part of the options).
 The vendored OpenSSL itself is built once into the cache the meson option keeps outside the clone.
 """
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -97,6 +99,8 @@ def build(libcrypto: str) -> str:
         options.append("-Dlibcrypto=" + libcrypto)
     elif libcrypto != "system":
         sys.stderr.write("libaead: WARNING: this checkout has no -Dlibcrypto option; using the system libcrypto\n")
+    # Extra meson setup arguments, e.g. the cross files of a cross-built wheel (tests/cross/python-wheel.sh).
+    options += shlex.split(os.environ.get("LIBAEAD_MESON_ARGS", ""))
     build_dir = os.environ.get("LIBAEAD_MESON_BUILD_DIR") or os.path.join(HERE, "build", "libaead-" + libcrypto)
     meson = _meson_command()
     version = subprocess.run(meson + ["--version"], check=True, capture_output=True, text=True).stdout.strip()

@@ -33,7 +33,19 @@ fi
 cross_cc=${LIBAEAD_OPENSSL_CC:-}
 # A cross build: only the static libcrypto (the 4.0 flags), not the FIPS module and the openssl program,
 # which only the native FIPS stage uses; that halves the build (each of the two compiles the same ciphers).
+# Trimmed further to what shim/ and the C suites call (EVP ciphers: AES ECB/GCM/CCM/OCB/SIV (CMAC, CTR)/
+# GCM-SIV, ChaCha20, Poly1305; the default provider's DRBG; OSSL_PARAM, ERR, CRYPTO_set_mem_functions): no
+# public-key algorithms, no other ciphers or digests beyond the SHA families, no PKI formats, no networking,
+# and only libcrypto.a is made (not libssl). Only for another CPU (the qemu stages: LIBAEAD_OPENSSL_HOST_CPU
+# is not this machine's); not for the native builds (the FIPS stage needs all of it) nor musl's x86-64.
+cross_trim=(no-aria no-bf no-blake2 no-camellia no-cast no-cmp no-cms no-comp no-ct no-des no-dh no-dsa
+    no-ec no-engine no-idea no-md4 no-ml-dsa no-ml-kem no-slh-dsa no-ocsp no-http no-rc2 no-rc4 no-rmd160
+    no-scrypt no-seed no-siphash no-sm3 no-sm4 no-srp no-srtp no-ts no-whirlpool no-sock no-psk
+    no-nextprotoneg no-ssl-trace no-ui-console no-rfc3779 no-async no-multiblock no-gost)
 [ -n "$cross_cc" ] && flags=(no-shared no-module no-apps no-legacy no-tests no-docs)
+trim=0
+[ -n "$cross_cc" ] && [ "${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}" != "$(uname -m)" ] && trim=1
+[ "$trim" = 1 ] && flags+=("${cross_trim[@]}")
 cpu=${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}
 [ "${LIBAEAD_OPENSSL_HOST_SYSTEM:-linux}" = linux ] ||
     { echo "build.sh: only Linux hosts are supported (host system: $LIBAEAD_OPENSSL_HOST_SYSTEM)" >&2; exit 2; }
@@ -56,7 +68,8 @@ compiler=$(cc -dumpfullversion 2>/dev/null || cc --version | head -1)
 key_input=$(printf '%s\n' "$version" "${flags[@]}" "cc $compiler"; cat "$here"/fips-standins/util/*)
 if [ -n "$cross_cc" ]; then
     read -r -a cc_words <<<"$cross_cc"
-    [ "${cc_words[0]}" = ccache ] && cc_words=("${cc_words[@]:1}")
+    # ccache in front (by name, or by path as PyPI's meson 1.12 gives it): the compiler behind it.
+    [ "$(basename "${cc_words[0]}")" = ccache ] && cc_words=("${cc_words[@]:1}")
     export CC="${cc_words[*]}"
     # aarch64-linux-gnu-gcc -> aarch64-linux-gnu-ar, -ranlib (Configure takes AR and RANLIB from the
     # environment); a compiler without such a prefix (zig cc) gets the system's.
@@ -112,20 +125,31 @@ cp "$here"/fips-standins/util/* "$work/util/"
 cd "$work"
 ./Configure "${flags[@]}" --prefix="$prefix" --openssldir="$prefix/ssl" --libdir=lib >>"$log" 2>&1 ||
     { say "Configure failed; see $log"; tail -20 "$log" >&2; exit 1; }
-total=$(grep -Eo '^[^ :]+\.o:' Makefile | sort -u | wc -l)
+total=$(grep -Eo '^[^ :]+\.o:' Makefile | sort -u | { if [ "$trim" = 1 ]; then grep -v libssl-; else cat; fi; } | wc -l)
 ( while sleep 30; do
       say "$(find . -name '*.o' | wc -l)/$total objects, $(($(date +%s) - start)) s"
   done ) &
 ticker=$!
 jobs=${LIBAEAD_OPENSSL_JOBS:-2}
-nice -n 10 make -j"$jobs" build_sw >>"$log" 2>&1 || { say "make failed; see $log"; tail -30 "$log" >&2; exit 1; }
-kill "$ticker" 2>/dev/null || true
-ticker=
-
-install_targets=(install_sw)
-[[ " ${flags[*]} " == *" enable-fips "* ]] && install_targets+=(install_fips)
-make DESTDIR="$stage" "${install_targets[@]}" >>"$log" 2>&1 || { say "install failed; see $log"; exit 1; }
 built="$stage$prefix"
+if [ "$trim" = 1 ]; then
+    # libaead needs only the headers and libcrypto.a (meson.build): libssl is not built at all.
+    { nice -n 10 make -j"$jobs" build_generated >>"$log" 2>&1 &&
+        nice -n 10 make -j"$jobs" libcrypto.a >>"$log" 2>&1; } ||
+        { say "make failed; see $log"; tail -30 "$log" >&2; exit 1; }
+    mkdir -p "$built/include/openssl" "$built/lib"
+    cp include/openssl/*.h "$built/include/openssl/" && cp libcrypto.a "$built/lib/" ||
+        { say "install failed"; exit 1; }
+    kill "$ticker" 2>/dev/null || true
+    ticker=
+else
+    nice -n 10 make -j"$jobs" build_sw >>"$log" 2>&1 || { say "make failed; see $log"; tail -30 "$log" >&2; exit 1; }
+    kill "$ticker" 2>/dev/null || true
+    ticker=
+    install_targets=(install_sw)
+    [[ " ${flags[*]} " == *" enable-fips "* ]] && install_targets+=(install_fips)
+    make DESTDIR="$stage" "${install_targets[@]}" >>"$log" 2>&1 || { say "install failed; see $log"; exit 1; }
+fi
 if [ -n "$cross_cc" ]; then
     say "cross build: no FIPS module and no fipsinstall (the FIPS stage runs natively only)"
     rm -f "$built/ssl/fipsmodule.cnf"  # the stand-in's placeholder: no self-test MAC, so none at all
