@@ -21,7 +21,7 @@ namespace {
 // so every chunk's output is exactly its input length). Zero-length input is skipped, never passed.
 constexpr size_t kChunk = size_t{1} << 30;
 #ifdef AEAD_FAULT_INJECTION
-// Fault-injection builds only: AEAD_TEST_CHUNK=n (read on every call) makes the chunk n bytes, so the
+// Fault-injection builds only: AEAD_TEST_CHUNK=n (read once per call) makes the chunk n bytes, so the
 // tests run the chunked loops below, and fail each of their calls, on small inputs.
 size_t chunk() noexcept {
     const char *v = std::getenv("AEAD_TEST_CHUNK");
@@ -35,13 +35,14 @@ constexpr size_t chunk() noexcept { return kChunk; }
 // Inlined, like start(): this is the hot path, and out-of-line helpers cost a tenth of a small seal.
 [[gnu::always_inline]] inline bool feed(EVP_CIPHER_CTX *c, uint8_t *out, Bytes in) noexcept {
     int written = 0;
-    if (in.size <= chunk()) [[likely]] {  // one update: the common case, without the loop's bookkeeping
+    const size_t step = chunk();
+    if (in.size <= step) [[likely]] {  // one update: the common case, without the loop's bookkeeping
         if (in.size == 0) return true;
         if (fault_point() || EVP_CipherUpdate(c, out, &written, in.data, static_cast<int>(in.size)) != 1) return false;
         return out == nullptr || static_cast<size_t>(written) == in.size;
     }
     while (in.size != 0) {
-        const size_t n = std::min(in.size, chunk());
+        const size_t n = std::min(in.size, step);
         if (fault_point() || EVP_CipherUpdate(c, out, &written, in.data, static_cast<int>(n)) != 1) return false;
         if (out != nullptr) {
             if (static_cast<size_t>(written) != n) return false;
@@ -71,13 +72,14 @@ constexpr size_t chunk() noexcept { return kChunk; }
 // for a stream cipher: also for AAD (out NULL), where a smaller outsize makes the provider refuse it.
 [[gnu::always_inline]] inline bool feed(const Dispatch &d, void *c, uint8_t *out, Bytes in) noexcept {
     size_t written = 0;
-    if (in.size <= chunk()) [[likely]] {
+    const size_t step = chunk();
+    if (in.size <= step) [[likely]] {
         if (in.size == 0) return true;
         if (fault_point() || d.update(c, out, &written, in.size, in.data, in.size) != 1) return false;
         return out == nullptr || written == in.size;
     }
     while (in.size != 0) {
-        const size_t n = std::min(in.size, chunk());
+        const size_t n = std::min(in.size, step);
         if (fault_point() || d.update(c, out, &written, n, in.data, n) != 1) return false;
         if (out != nullptr) {
             if (written != n) return false;
@@ -162,8 +164,9 @@ bool family_aad(const Ops &o, Mode m, Bytes aad, size_t payload) noexcept {
     if (m == Mode::gcm_siv && (fault_point() || !o.update(nullptr, w, g_empty, 0))) return false;
     if (aad.size == 0) return true;
     if (m == Mode::ccm) return !fault_point() && o.update(nullptr, w, aad.data, aad.size);
+    const size_t step = chunk();
     while (aad.size != 0) {
-        const size_t n = std::min(aad.size, chunk());
+        const size_t n = std::min(aad.size, step);
         if (fault_point() || !o.update(nullptr, w, aad.data, n)) return false;
         aad.data += n;
         aad.size -= n;
@@ -184,8 +187,9 @@ int family_payload(const Ops &o, Mode m, uint8_t *out, Bytes in, size_t &done, b
         done = w;
         return 0;
     }
+    const size_t step = chunk();
     while (in.size != 0) {
-        const size_t n = std::min(in.size, chunk());
+        const size_t n = std::min(in.size, step);
         if (fault_point() || !o.update(out + done, w, in.data, n)) return failure_code();
         done += w;
         in.data += n;
