@@ -80,11 +80,12 @@ inline uint32_t random_below(uint32_t n) {
 // tests/vectors.sh, which tests/run-all.sh runs and exports as AEAD_VECTORS_DIR; a suite run on its own
 // (meson test, a source tarball) runs the script itself. Without them the process fails: conformance is
 // never skipped.
+extern const char aead_test_source_root[];  // tests/source_root.cpp
 inline const std::string &vectors_dir() {
     static const std::string dir = [] {
         if (const char *d = std::getenv("AEAD_VECTORS_DIR"); d != nullptr && *d != 0) return std::string(d);
         std::string last;
-        const std::string cmd = "bash '" AEAD_SOURCE_ROOT "/tests/vectors.sh'";
+        const std::string cmd = std::string("bash '") + aead_test_source_root + "/tests/vectors.sh'";
         if (FILE *p = popen(cmd.c_str(), "r")) {
             char line[4096];
             while (std::fgets(line, sizeof line, p) != nullptr) last = line;

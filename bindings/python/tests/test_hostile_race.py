@@ -198,7 +198,12 @@ def run_tls_round(name, mode, spin, stats):
         writer.stop = True
         writer.go.set()
         writer.join()
-    assert seqs, "no record was accepted"
+    # A round's first call seals under a fresh object, so it is accepted; only encrypt_many can hide it (a
+    # batch whose later records read the nonce before the writer moved it is refused as a whole, its
+    # first record still consumed), and on a loaded machine every single call of a round can then read a
+    # consumed value. Its evidence that records were accepted is demanded over the rounds (the test's
+    # 'moved'), not per round.
+    assert seqs or mode == "encrypt_many", "no record was accepted"
     assert all(a < b for a, b in zip(seqs, seqs[1:])), seqs  # strictly increasing: no nonce twice
     if mode != "encrypt_many":  # every accepted record was observed: the committed state is the last one
         last = seqs[-1]
