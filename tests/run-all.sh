@@ -164,15 +164,12 @@ cross_stage() {
             "not a registry, and Debian's rustc (1.63, with its multiarch std) is older than the crate's 1.85"
 }
 # The C suites on the vendored OpenSSL 3.5 cross-built for the target (shim/openssl/build.sh: only the
-# static libcrypto, trimmed to what libaead calls, cached per target): only with LIBAEAD_CROSS_VENDORED=1.
-# On aarch64 the default run covers that libcrypto through the Python wheel instead (cross_python); both
-# together exceed the stage's CI budget (measured: C suites 260 s cold / ~100 s warm, wheel 240 s cold
-# with the OpenSSL build / 75 s warm). Said, never silently left out.
-cross_vendored_on() { [ "${LIBAEAD_CROSS_VENDORED:-0}" = 1 ]; }
+# static libcrypto, trimmed to what libaead calls, cached per target; on aarch64 the wheel below uses the
+# same one). LIBAEAD_CROSS_VENDORED=0 leaves them out (said, never silently).
+cross_vendored_on() { [ "${LIBAEAD_CROSS_VENDORED:-1}" != 0 ]; }
 cross_vendored() {  # cpu, pkg-config dir
     if ! cross_vendored_on "$1"; then
-        echo "--- $1: not run: the library on the vendored OpenSSL 3.5 cross-built for $1 (LIBAEAD_CROSS_VENDORED=1" \
-            "runs it; left out of the default run for CI time$([ "$1" = aarch64 ] && echo ": the Python wheel below runs on that libcrypto"))"
+        echo "--- $1: not run: the library on the vendored OpenSSL 3.5 cross-built for $1 (LIBAEAD_CROSS_VENDORED=0)"
         return 0
     fi
     local mode cross_targets=()  # cross_targets: what cross_build compiles (all when empty)
