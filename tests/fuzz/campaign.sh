@@ -50,13 +50,13 @@ for t in "$@"; do
     before=$(find "$kept" -type f | wc -l)
     start=$SECONDS
     # New inputs go to the first folder; the seeds and the earlier campaigns' inputs are read, not changed.
-    # SIGUSR1 ends the run the way -max_total_time does (final statistics, the harness's own counts).
+    # SIGUSR2 ends the run: the harness prints its own counts, then libFuzzer its final statistics.
     AEAD_FUZZ_FOCUS=$t LD_PRELOAD="$asan_rt" "$fuzz_bin" -artifact_prefix="$artifacts/" \
-        -max_total_time=$((cpu * 50)) -timeout=20 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
+        -max_total_time=$((cpu * 50)) -handle_usr2=0 -timeout=20 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
         "$work/new" "$work/seeds" "$kept" "$work/crashes" >"$log" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
-        if [ "$(cpu_of "$pid")" -ge "$cpu" ]; then kill -USR1 "$pid" 2>/dev/null || true; break; fi
+        if [ "$(cpu_of "$pid")" -ge "$cpu" ]; then kill -USR2 "$pid" 2>/dev/null || true; break; fi
         sleep 5
     done
     used=$(cpu_of "$pid")

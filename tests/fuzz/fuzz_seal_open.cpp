@@ -60,6 +60,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -575,7 +576,8 @@ struct Stats {
         const char *e = std::getenv("AEAD_FUZZ_STATS");
         enabled = e != nullptr && e[0] == '1';
     }
-    ~Stats() {
+    ~Stats() { print(); }
+    void print() const {
         if (!enabled || g_dtls_mode != kNoDtls) return;
         std::fprintf(stderr, "fuzz_seal_open stats: accepted calls checked against the oracle %llu, refusals %llu, "
                              "round trips %llu, tampered opens %llu, TLS seals accepted %llu, refused contexts %llu, "
@@ -1050,7 +1052,16 @@ struct Fuzz {
 
 }  // namespace
 
+// campaign.sh ends a run after its CPU budget with SIGUSR2 (libFuzzer started with -handle_usr2=0): the
+// next input prints the counts, then asks libFuzzer for its graceful exit (SIGUSR1), which leaves without
+// running exit handlers, so the counts would otherwise be lost.
+namespace {
+volatile std::sig_atomic_t g_stop_requested = 0;
+void request_stop(int) { g_stop_requested = 1; }
+}  // namespace
+
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+    std::signal(SIGUSR2, request_stop);
     const char *f = std::getenv("AEAD_FUZZ_FOCUS");
     static constexpr struct {
         const char *name;
@@ -1076,6 +1087,13 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (g_stop_requested != 0) {
+        g_stop_requested = 0;
+        g_stats.print();
+        g_dtls_stats.print();
+        std::raise(SIGUSR1);
+        return 0;
+    }
     if (g_dtls_mode != kNoDtls) {
         run_dtls(data, size);
         return 0;
