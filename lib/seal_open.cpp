@@ -20,11 +20,12 @@ static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize);
 
 using aead::bad_range;
 
-// Whether a non-empty input [p, p + len) meets the written range [o, o_end). Integers, not pointers:
+// Whether a non-empty input [p, p + len) meets the written range [o, o_end); an empty written range
+// (an open of an empty message) meets nothing, even with o inside the input. Integers, not pointers:
 // comparing pointers into unrelated objects is undefined.
 [[gnu::always_inline]] inline bool meets(uintptr_t o, uintptr_t o_end, const void *p, size_t len) noexcept {
     const auto x = reinterpret_cast<uintptr_t>(p);
-    return len != 0 && x < o_end && o < x + len;
+    return len != 0 && o < o_end && x < o_end && o < x + len;
 }
 
 // Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
