@@ -20,12 +20,12 @@ static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize);
 
 using aead::bad_range;
 
-// Whether a non-empty input [p, p + len) meets the written range [o, o_end); an empty written range
-// (an open of an empty message) meets nothing, even with o inside the input. Integers, not pointers:
-// comparing pointers into unrelated objects is undefined.
+// Whether a non-empty input [p, p + len) meets the non-empty written range [o, o_end) (callers skip an
+// empty one: it meets nothing, even with o inside the input). Integers, not pointers: comparing pointers
+// into unrelated objects is undefined.
 [[gnu::always_inline]] inline bool meets(uintptr_t o, uintptr_t o_end, const void *p, size_t len) noexcept {
     const auto x = reinterpret_cast<uintptr_t>(p);
-    return len != 0 && o < o_end && x < o_end && o < x + len;
+    return len != 0 && x < o_end && o < x + len;
 }
 
 // Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
@@ -195,7 +195,8 @@ template <int Op>
     const auto o = reinterpret_cast<uintptr_t>(out);
     for (size_t i = 0; i < count; ++i) {
         if (components[i].size > ctx.alg.max_aad) return AEAD_ERR_TOO_LONG;
-        if (meets(o, o + out_len, components[i].data, components[i].size)) return AEAD_ERR_OVERLAP;
+        // An open of an empty message writes nothing, so its out overlaps nothing.
+        if (out_len != 0 && meets(o, o + out_len, components[i].data, components[i].size)) return AEAD_ERR_OVERLAP;
     }
     const size_t message = Op == AEAD_SEAL ? in_len : out_len;
     if (message == 0 && !shim::siv_takes_empty()) return AEAD_ERR_UNSUPPORTED;  // that libcrypto cannot
