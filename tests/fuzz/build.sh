@@ -36,3 +36,11 @@ fuzz_targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv t
     "${fuzz_dtls_modes[@]}")
 # The checked-in seed folder of a target (written by make_corpus.py).
 fuzz_seeds_of() { case "$1" in dtls12 | dtls13 | quic-window) echo "tests/fuzz/corpus-$1" ;; *) echo tests/fuzz/corpus ;; esac; }
+
+# Both scripts run the harness with these: any sanitizer report stops the run and fails it.
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# Whether a run's log shows a failure its exit code may not: a sanitizer or libFuzzer error, or a property.
+fuzz_log_failed() { grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|property failed" "$1"; }
+# The coverage libFuzzer printed when a log's input replay was done ("cov: N ft: M").
+fuzz_inited() { grep -E "^#[0-9]+[[:space:]]+INITED" "$1" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1; }

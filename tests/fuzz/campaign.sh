@@ -32,8 +32,6 @@ fuzz_build "$build" "${meson_opts[@]}"
 
 artifacts="$repo/$build/fuzz-artifacts"
 mkdir -p "$artifacts"
-export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export AEAD_FUZZ_STATS=1
 tick=$(getconf CLK_TCK)
 cpu_of() { awk -v t="$tick" '{ print int(($14 + $15) / t) }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -63,7 +61,7 @@ for t in "$@"; do
     status=0
     wait "$pid" || status=$?
     wall=$((SECONDS - start))
-    if [ $status -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|property failed" "$log"; then
+    if [ $status -ne 0 ] || fuzz_log_failed "$log"; then
         tail -n 60 "$log"
         echo "campaign: FAILED on $t (exit $status); log $log; inputs in $artifacts" >&2
         exit 1
@@ -80,7 +78,7 @@ for t in "$@"; do
         [ -e "$work/seeds/$b" ] || [ -e "$kept/$b" ] || cp "$f" "$kept/"
     done
     after=$(find "$kept" -type f | wc -l)
-    first=$(grep -E "^#[0-9]+[[:space:]]+INITED" "$log" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1)
+    first=$(fuzz_inited "$log")
     last=$(grep -E "^#[0-9]+[[:space:]]+(DONE|NEW|REDUCE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+")
     execs=$(grep -E "^stat::number_of_executed_units" "$log" | grep -oE "[0-9]+$" || echo "?")
     found=$(find "$work/new" -type f | wc -l)

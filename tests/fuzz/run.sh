@@ -31,8 +31,6 @@ artifacts="$repo/$build/fuzz-artifacts"
 mkdir -p "$artifacts"
 log="$repo/$build/fuzz-last.log"
 
-export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 fuzz() { LD_PRELOAD="$asan_rt" "$fuzz_bin" -artifact_prefix="$artifacts/" "$@"; }
 
 n_inputs=$(find "$work"/corpus-* -type f | wc -l)
@@ -56,10 +54,10 @@ for t in "${targets[@]}"; do
     status=0
     AEAD_FUZZ_FOCUS=$t fuzz -max_total_time="$per" -timeout=20 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
         "$corpus" >"$tlog" 2>&1 || status=$?
-    if [ $status -ne 0 ] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|property failed" "$tlog"; then
+    if [ $status -ne 0 ] || fuzz_log_failed "$tlog"; then
         failed "$tlog" "(exit $status, focus $t)"
     fi
-    inited=$(grep -E "^#[0-9]+[[:space:]]+INITED" "$tlog.seeds" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1)
+    inited=$(fuzz_inited "$tlog.seeds")
     done_=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$tlog" | grep -oE "cov: [0-9]+ ft: [0-9]+" | head -1)
     execs=$(grep -E "^stat::number_of_executed_units" "$tlog" | grep -oE "[0-9]+$")
     rate=$(grep -E "^stat::average_exec_per_sec" "$tlog" | grep -oE "[0-9]+$")
