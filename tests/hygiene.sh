@@ -23,4 +23,29 @@ check() {  # description, extended regex
 check "absolute path of a particular machine" '(^|[^A-Za-z0-9_.$}~-])/(work|root|home/[a-z_][a-z0-9_-]*|Users/[A-Za-z][A-Za-z0-9._-]*)/'
 check "internal issue number" '\b[Ii]ssues? [0-9]+\b'
 check "read of a folder beside the checkout" '\.\./shared\b|\.\.", "shared"|"\.\.", "shared"'
+
+# No build output (an ELF, Mach-O or PE executable or object: a committed `go test -c` binary, a prebuild)
+# and no file over 1 MiB unless tests/data-files.txt lists it as data, with its reason.
+bins=$(git ls-files -z | python3 -c '
+import os, sys
+magics = (b"\x7fELF", b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe",
+          b"\xca\xfe\xba\xbe", b"MZ")
+data = {l.split()[0] for l in open("tests/data-files.txt") if l.strip() and not l.startswith("#")}
+for p in sys.stdin.read().split("\0"):
+    if not p or not os.path.isfile(p) or os.path.islink(p):
+        continue
+    with open(p, "rb") as f:
+        head = f.read(4)
+    if any(head.startswith(m) for m in magics):
+        print(p + ": executable or object file")
+    elif os.path.getsize(p) > 1 << 20 and p not in data:
+        print(p + ": %d bytes, over 1 MiB and not listed in tests/data-files.txt" % os.path.getsize(p))
+')
+if [ -n "$bins" ]; then
+    echo "hygiene: tracked build outputs or large files:" >&2
+    echo "$bins" | head -20 >&2
+    fail=1
+else
+    echo "hygiene: no executable, object or unlisted file over 1 MiB in $(git ls-files | wc -l) tracked files"
+fi
 exit $fail
