@@ -1,5 +1,5 @@
 {
-  # The addon compiles libaead's C++ sources (csrc/, copied from the repository by scripts/csrc.js, and
+  # The addon compiles libaead's core (csrc/: bindings/csrc.sh's copy of the sources that sources.txt lists,
   # shipped in the npm tarball) into the .node file, with meson.build's flags that matter: C++20, no
   # exceptions, no RTTI, hidden visibility; the version script leaves aead_* and the N-API entry points
   # as the only exports.
@@ -21,11 +21,8 @@
       # never the copy of OpenSSL's headers inside Node's include directory.
       'target_name': 'aead_core',
       'type': 'static_library',
-      'sources': [
-        'csrc/lib/abi.cpp', 'csrc/lib/seal_open.cpp', 'csrc/lib/nonce_policy.cpp', 'csrc/lib/fork_guard.cpp',
-        'csrc/lib/quic.cpp', 'csrc/shim/ciphers.cpp', 'csrc/shim/keyed_context.cpp', 'csrc/shim/one_shot.cpp',
-        'csrc/shim/siv.cpp', 'csrc/shim/header_protection.cpp',
-      ],
+      # sources.txt: the one list of the core's sources that every build compiles.
+      'sources': ['<!@(node scripts/sources.js)'],
       'include_dirs!': ['<(node_root_dir)/include/node', '<(node_root_dir)/src',
                         '<(node_root_dir)/deps/openssl/config', '<(node_root_dir)/deps/openssl/openssl/include',
                         '<(node_root_dir)/deps/uv/include', '<(node_root_dir)/deps/zlib',

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the addon as the npm tarball carries it: prebuilds/linux-x64/libaead.node (prebuildify's layout,
-# loaded by node-gyp-build), libaead compiled from csrc/ (scripts/csrc.js copies the tracked C++ tree)
+# loaded by node-gyp-build), libaead compiled from csrc/ (bindings/csrc.sh copies the core)
 # on the vendored OpenSSL 3.5 of shim/openssl/build.sh, linked in and hidden; fails on a compiler
 # warning or on any export but aead_* and the N-API entry points. Used by test.sh and test-package.sh.
 #   bash bindings/node/build-prebuild.sh
@@ -18,7 +18,7 @@ if command -v ccache >/dev/null; then export CC="ccache gcc" CXX="ccache g++"; f
 
 npm ci --no-audit --no-fund --loglevel=error --ignore-scripts
 prefix="$(bash "$REPO/shim/openssl/build.sh" 3.5 | tail -n 1)"
-node scripts/csrc.js
+bash "$REPO/bindings/csrc.sh" csrc
 rm -rf build prebuilds
 LIBAEAD_OPENSSL_PREFIX="$prefix" JOBS=2 nice npm run --silent prebuild >build-prebuild.log 2>&1 ||
     { tail -40 build-prebuild.log; echo "node build: the prebuild failed" >&2; exit 1; }
@@ -34,6 +34,11 @@ addon=prebuilds/linux-x64/libaead.node
 others="$(nm -D --defined-only "$addon" | awk '{print $3}' |
     grep -v -E '^(aead_[a-z0-9_]+|napi_register_module_v1|node_api_module_get_api_version_v1)$' || true)"
 [ -z "$others" ] || { echo "node build: $addon exports more than aead_* and N-API: $others" >&2; exit 1; }
+# Nothing the addon needs from the core is left undefined (a source missing from the build would be, and
+# the addon would still load, failing only when a caller reached it): its undefined symbols are N-API's
+# and the versioned ones of the C and C++ runtimes.
+undefined="$(nm -D -u "$addon" | awk '{print $2}' | grep -v -E '^(napi_|node_api_)|@' || true)"
+[ -z "$undefined" ] || { echo "node build: $addon leaves symbols undefined:" $undefined >&2; exit 1; }
 version="$(node -p "require('.').libraryVersion()")"
 echo "node build: $addon ($(du -k "$addon" | cut -f1) KiB): $version"
 case "$version" in *"OpenSSL 3.5"*) ;; *) echo "node build: the prebuild does not run on the vendored OpenSSL 3.5" >&2; exit 1 ;; esac

@@ -22,7 +22,7 @@ tarball="$DIST/$(npm pack --silent --pack-destination "$DIST" | tail -n 1)"
 [ -f "$tarball" ] || fail "npm pack made no tarball"
 list="$(tar tzf "$tarball")"
 for f in package/prebuilds/linux-x64/libaead.node package/csrc/include/aead.h package/csrc/lib/seal_open.cpp \
-    package/csrc/shim/one_shot.cpp package/csrc/build_config.h package/binding.gyp package/src/addon.cc \
+    package/csrc/shim/one_shot.cpp package/csrc/build_config.h package/csrc/sources.txt package/scripts/sources.js package/binding.gyp package/src/addon.cc \
     package/index.js package/index.mjs package/index.d.ts; do
     grep -qx "$f" <<<"$list" || fail "$f is not in $(basename "$tarball")"
 done
@@ -73,6 +73,8 @@ scratch "$TMP/b"
 (cd "$TMP/b" && npm_config_nodedir="$nodedir" JOBS=2 nice npm install --no-audit --no-fund --loglevel=error "$nopre" \
     >"$TMP/fallback.log" 2>&1) || { tail -30 "$TMP/fallback.log"; fail "the fallback build"; }
 [ -f "$TMP/b/node_modules/libaead/build/Release/aead.node" ] || fail "the fallback built no addon"
+undefined="$(nm -D -u "$TMP/b/node_modules/libaead/build/Release/aead.node" | awk '{print $2}' | grep -v -E '^(napi_|node_api_)|@' || true)"
+[ -z "$undefined" ] || fail "the fallback build leaves symbols undefined:" $undefined
 v="$(cd "$TMP/b" && node -e "$roundtrip")" || fail "round trip on the fallback build"
 echo "node package: fallback build from csrc/ on the system libcrypto: $v"
 echo "node package: passed in $(($(date +%s) - start)) s"

@@ -1,7 +1,7 @@
 """Builds the libaead.so.1 that the wheel carries, from the C sources, with meson.
 
 The C sources: this repository's (../../) in a checkout; in an sdist, the copy setup.py's sdist command
-generated into it (libaead-c/: meson files, include/, lib/, shim/, LICENSE; see C_TREE). Nothing
+generated into it (libaead-c/: meson files, sources.txt, include/, lib/, shim/, LICENSE; see C_TREE). Nothing
 else is kept in two places: the sdist is made from the checkout, and tests/release/python-dist.sh
 checks that its copy matches.
 Used by setup.py (default mode). The build directory is kept (bindings/python/build/libaead-<libcrypto>)
@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SONAME = "libaead.so.1"
 # What the bundled build needs of the repository (paths relative to its root), and where an sdist keeps it.
-C_TREE = ("meson.build", "meson_options.txt", "LICENSE", "include", "lib", "shim")
+C_TREE = ("meson.build", "meson_options.txt", "sources.txt", "LICENSE", "include", "lib", "shim")
 SDIST_C_DIR = "libaead-c"
 
 

@@ -45,11 +45,11 @@ SDIST="$(ls "$TMP"/raw/libaead-*.tar.gz)"
 RAW_WHEEL="$(ls "$TMP"/raw/libaead-*.whl)"
 echo "   $(basename "$SDIST"), $(basename "$RAW_WHEEL") in $build_s s"
 
-echo "== the sdist's C sources are the checkout's (tracked files of meson.build meson_options.txt LICENSE include lib shim)"
+echo "== the sdist's C sources are the checkout's (tracked files of meson.build meson_options.txt sources.txt LICENSE include lib shim)"
 mkdir "$TMP/sdist" && tar -xzf "$SDIST" -C "$TMP/sdist"
 CDIR="$(echo "$TMP"/sdist/libaead-*/libaead-c)"
 [ -d "$CDIR" ] || fail "the sdist has no libaead-c/"
-(cd "$REPO" && git ls-files -- meson.build meson_options.txt LICENSE include lib shim | sort) >"$TMP/want"
+(cd "$REPO" && git ls-files -- meson.build meson_options.txt sources.txt LICENSE include lib shim | sort) >"$TMP/want"
 (cd "$CDIR" && find . -type f | sed 's|^\./||' | sort) >"$TMP/got"
 diff "$TMP/want" "$TMP/got" || fail "the sdist's libaead-c/ file list differs from the checkout's (above)"
 while IFS= read -r f; do
