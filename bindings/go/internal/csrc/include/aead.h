@@ -1,9 +1,18 @@
 /*
- * libaead: authenticated encryption (AES-128/192/256-GCM, ChaCha20-Poly1305; since 1.2 also AES-CCM,
- * AES-GCM-SIV, AES-OCB3 and XChaCha20-Poly1305, since 1.3 AES-SIV; docs/algorithms.md) through
- * OpenSSL 3, with one call per operation and TLS 1.2 / TLS 1.3 nonce sequencing checked inside the library.
+ * libaead: authenticated encryption through OpenSSL 3, one call per operation. For any caller, the
+ * AEAD algorithms AES-128/192/256-GCM, ChaCha20-Poly1305, AES-CCM, AES-GCM-SIV, AES-OCB3,
+ * XChaCha20-Poly1305 and AES-SIV (docs/algorithms.md); for protocol stacks, record protection for
+ * TLS 1.2 / 1.3, QUIC (RFC 9001) and DTLS 1.2 / 1.3, whose nonce sequencing, key-usage limits and replay
+ * windows are checked inside the library (the nonce policies).
  *
- * This is the only public header. Every function is declared with its full contract.
+ * This is the only public header. Every function is declared with its full contract. It is ordered by
+ * subject: contexts and algorithms, the seal/open call, the batch and vector calls, nonce policies,
+ * record layers (QUIC, DTLS 1.3), header protection, the FIPS indicator, sizes and limits, errors,
+ * versions.
+ *
+ * Each declaration says which release added it: "since 1.N" is library 1.N.0 and, for a function, its
+ * symbol version LIBAEAD_1.N (LIBAEAD_1 for 1.0). Behaviour added later to an older declaration is
+ * tagged where it is described. docs/abi.md has the promise of stability and what each release added.
  *
  * Conventions that hold for every function:
  *  - Nothing but a return code crosses this ABI: no exception, abort or signal, and no thread-local
@@ -11,7 +20,7 @@
  *  - Every buffer is a (pointer, length) pair and may be (NULL, 0). A pointer is never read or written
  *    when its length is 0. A NULL pointer with a non-zero length, or a range that would run past the end
  *    of the address space, is AEAD_ERR_ARG.
- *  - Errors are the negative AEAD_ERR_* codes below; they are stable across versions.
+ *  - Errors are the negative AEAD_ERR_* codes (see "Errors"); they are stable across versions.
  *  - Sizes are also available as functions (aead_key_size, ...) for callers that cannot see macros.
  *
  * SPDX-License-Identifier: Apache-2.0
@@ -42,78 +51,104 @@ extern "C" {
 #define AEAD_NOEXCEPT
 #endif
 
-/* Bumped only on an incompatible ABI change; equals the SONAME major (libaead.so.1).
- * Compare with aead_abi_version() to detect header/library skew. */
-#define AEAD_ABI_VERSION 1
+/* ========================================================================================= *
+ * Contexts and algorithms
+ * ========================================================================================= */
 
-/* Opaque keyed context. See aead_ctx_new for its thread-safety. */
+/* Opaque keyed context. See aead_ctx_new for its thread-safety. Since 1.0. */
 typedef struct aead_ctx aead_ctx;
 
-/* Algorithms. */
+/* A keyed QUIC header-protection key ("quic hp"), also DTLS 1.3's record-number key ("Header
+ * protection" below). Thread-safety: like aead_ctx (any number of threads may call aead_hp_mask
+ * concurrently; no allocation in the steady state). Since 1.2. */
+typedef struct aead_hp aead_hp;
+
+/* Algorithms (the alg of aead_ctx_new, aead_ctx_new_ex, aead_ctx_new_dtls and aead_hp_new). */
 enum {
-    AEAD_AES_128_GCM = 1,
-    AEAD_AES_192_GCM = 2,
-    AEAD_AES_256_GCM = 3,
-    AEAD_CHACHA20_POLY1305 = 4
+    AEAD_AES_128_GCM = 1,         /* since 1.0; key 16 bytes */
+    AEAD_AES_192_GCM = 2,         /* since 1.0; key 24 */
+    AEAD_AES_256_GCM = 3,         /* since 1.0; key 32 */
+    AEAD_CHACHA20_POLY1305 = 4,   /* since 1.0; key 32 */
+    AEAD_AES_128_CCM = 5,         /* since 1.2; key 16 */
+    AEAD_AES_192_CCM = 6,         /* since 1.2; key 24 */
+    AEAD_AES_256_CCM = 7,         /* since 1.2; key 32 */
+    AEAD_AES_128_GCM_SIV = 8,     /* since 1.2; key 16 */
+    AEAD_AES_192_GCM_SIV = 9,     /* since 1.2; key 24 */
+    AEAD_AES_256_GCM_SIV = 10,    /* since 1.2; key 32 */
+    AEAD_AES_128_OCB = 11,        /* since 1.2; key 16 */
+    AEAD_AES_192_OCB = 12,        /* since 1.2; key 24 */
+    AEAD_AES_256_OCB = 13,        /* since 1.2; key 32 */
+    AEAD_XCHACHA20_POLY1305 = 14, /* since 1.2; key 32 */
+    AEAD_AES_128_SIV = 15,        /* since 1.3; key 32 */
+    AEAD_AES_192_SIV = 16,        /* since 1.3; key 48 */
+    AEAD_AES_256_SIV = 17         /* since 1.3; key 64 */
 };
 
-/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md; since 1.4 the
- * DTLS policies, and QUIC when asked for, keep a replay window on open: docs/dtls.md).
- *  AEAD_POLICY_NONE : any nonce the algorithm accepts; the caller guarantees uniqueness.
- *  AEAD_POLICY_TLS12: AES-GCM (RFC 5288): nonce = 4-byte fixed prefix || 8-byte big-endian counter;
- *                     the prefix is learned on the first seal and may never change; the counter must be
- *                     strictly greater than the last accepted one and never 2^64-1; AAD exactly 13 bytes.
- *                     ChaCha20-Poly1305 (RFC 7905): as AEAD_POLICY_TLS13 below but with 13-byte AAD.
- *  AEAD_POLICY_TLS13: nonce = static IV XOR (0^4 || 64-bit sequence) (RFC 8446 section 5.3). The first
- *                     seal is sequence 0 and so reveals the IV: its first 4 bytes become the prefix and
- *                     its last 8 the mask. Later seals: same prefix, and (last 8 bytes XOR mask), read
- *                     big-endian, strictly greater than the last accepted sequence and never 2^64-1.
- *                     AAD exactly 5 bytes.
- * Both TLS policies take only 12-byte nonces and 16-byte tags. */
-enum {
-    AEAD_POLICY_NONE = 0,
-    AEAD_POLICY_TLS12 = 1,
-    AEAD_POLICY_TLS13 = 2
-};
-
-/* Directions for aead_seal_open. */
-enum {
-    AEAD_SEAL = 1,
-    AEAD_OPEN = 2
-};
-
-/* Error codes: negative and stable. aead_strerror gives a static description of each. */
-enum {
-    AEAD_ERR_AUTH = -1,              /* open: the tag did not verify (any authentication failure) */
-    AEAD_ERR_ARG = -2,               /* NULL ctx/ctx_out, NULL pointer with non-zero length, unknown alg/policy/op */
-    AEAD_ERR_KEY_SIZE = -3,          /* key length not valid for the algorithm */
-    AEAD_ERR_NONCE_SIZE = -4,        /* nonce length not valid for the algorithm or policy */
-    AEAD_ERR_TAG_SIZE = -5,          /* tag length not valid for the algorithm or policy */
-    AEAD_ERR_AAD_SIZE = -6,          /* TLS policy seal: AAD is not 13 (TLS 1.2) or 5 (TLS 1.3) bytes */
-    AEAD_ERR_TOO_LONG = -7,          /* plaintext or AAD over the algorithm's limit */
-    AEAD_ERR_BUFFER_TOO_SMALL = -8,  /* out_cap below the output length; nothing written */
-    AEAD_ERR_OVERLAP = -9,           /* out partially overlaps in, or overlaps aad or nonce */
-    AEAD_ERR_NONCE_ORDER = -10,      /* TLS seal: sequence not greater than the last accepted one */
-    AEAD_ERR_NONCE_EXHAUSTED = -11,  /* TLS seal: sequence 2^64-1 */
-    AEAD_ERR_NONCE_PREFIX = -12,     /* TLS seal: fixed prefix differs from the one learned */
-    AEAD_ERR_UNSUPPORTED = -13,      /* the algorithm is not available from the loaded providers */
-    AEAD_ERR_NOMEM = -14,            /* an allocation failed */
-    AEAD_ERR_CRYPTO = -15            /* libcrypto reported an unexpected failure */
-};
-
-/* Algorithm limits, in bytes. A seal of more plaintext (or an open of more ciphertext, tag excluded)
- * returns AEAD_ERR_TOO_LONG. Inputs above INT_MAX are fed to OpenSSL in chunks. */
-#define AEAD_GCM_MAX_PLAINTEXT ((UINT64_C(1) << 36) - 32u) /* SP 800-38D: 2^39-256 bits */
-#define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT ((UINT64_C(1) << 38) - 64u) /* RFC 8439: 2^32-1 blocks */
-#define AEAD_MAX_NONCE 128u  /* longest AES-GCM nonce (OpenSSL 3 refuses longer) */
-#define AEAD_MAX_TAG 16u
+/* The families after AES-GCM and ChaCha20-Poly1305 (docs/algorithms.md). They take the same
+ * aead_ctx_new / aead_ctx_new_ex and the same aead_seal_open / aead_seal_open_many. Every promise of
+ * aead_seal_open (refusals write nothing, failures zero the output, out == in is the one alias allowed,
+ * no allocation by libaead per call, any number of threads per context) holds for the 1.2 families
+ * (AES-CCM, AES-GCM-SIV, AES-OCB3, XChaCha20-Poly1305); AES-SIV's differences are given below.
+ * Differences from AES-GCM, per family:
+ *
+ * AEAD_AES_{128,192,256}_CCM (since 1.2; SP 800-38C, RFC 3610; keys 16/24/32; any OpenSSL 3):
+ *   nonce 7..13 bytes, chosen per call; tag_len at creation: 0 (= 16) or 4, 6, 8, 10, 12, 14, 16.
+ *   A message must be shorter than 2^(8 * (15 - nonce_len)) bytes (e.g. 65536 with a 13-byte nonce):
+ *   longer is AEAD_ERR_TOO_LONG ("data too long for the nonce"). Plaintext and AAD are each at most
+ *   AEAD_ONE_UPDATE_MAX bytes (libcrypto takes them in one update). Policies: NONE, and TLS12 (RFC 6655:
+ *   4-byte salt || 8-byte explicit counter, as AES-GCM) and TLS13 (TLS_AES_128_CCM_SHA256), both with
+ *   12-byte nonces and 16-byte tags; since 1.4 also the DTLS policies. FIPS provider: seals and opens
+ *   approved (aead_ctx_indicator).
+ * AEAD_AES_{128,192,256}_GCM_SIV (since 1.2; RFC 8452; nonce-misuse resistant; keys 16/24/32): nonce 12,
+ *   tag 16, policy NONE. Needs OpenSSL >= 3.2 (the vendored build, -Dlibcrypto=vendored, has it): on an
+ *   older libcrypto aead_ctx_new returns AEAD_ERR_UNSUPPORTED. Plaintext at most AEAD_ONE_UPDATE_MAX
+ *   bytes, AAD at most 2^36. Not in FIPS providers.
+ * AEAD_AES_{128,192,256}_OCB (since 1.2; OCB3, RFC 7253; keys 16/24/32): nonce 1..15 bytes
+ *   (pyca/cryptography takes 12..15; RFC 7253 allows any length up to 120 bits), tag 16, policy NONE.
+ *   Not in FIPS providers.
+ * AEAD_XCHACHA20_POLY1305 (since 1.2; draft-irtf-cfrg-xchacha; key 32): nonce 24, tag 16. Built from
+ *   OpenSSL's ChaCha20 and ChaCha20-Poly1305 (HChaCha20 subkey from the first 16 nonce bytes, then
+ *   ChaCha20-Poly1305 under it with nonce 0^4 || the last 8); byte-compatible with libsodium's
+ *   crypto_aead_xchacha20poly1305_ietf and Go's chacha20poly1305.NewX. Policies: NONE and
+ *   AEAD_POLICY_RANDOM_NONCE, which draws 24-byte nonces (output nonce(24) || ciphertext || tag, the
+ *   in-place alias moves by 24) and has no seal limit. Not in FIPS providers (fips=yes:
+ *   AEAD_ERR_UNSUPPORTED).
+ *   Key material: contexts of the 1.2 families keep a copy of the key (cleansed by aead_ctx_free) to
+ *   key each thread's working context; the 1.0 families keep none where libcrypto copies contexts.
+ * AEAD_AES_{128,192,256}_SIV (since 1.3; RFC 5297, deterministic authenticated encryption; keys
+ *   32/48/64: the CMAC key, then the CTR key): output SIV(16) || ciphertext, the synthetic IV first (as
+ *   RFC 5297 and pyca/cryptography's AESSIV). S2V takes a vector of associated-data strings
+ *   ("components"):
+ *     - aead_seal_open_v passes aad[0], ..., aad[aad_count - 1], then the nonce as one more component if
+ *       nonce_len > 0 (RFC 5297 section 3, nonce-based use). aad_count 0 with nonce_len 0 is S2V of the
+ *       plaintext alone (pyca's encrypt(data, None));
+ *     - aead_seal_open passes [aad] (one component, even when empty), then the nonce if nonce_len > 0:
+ *       RFC 5297 section 6's AEAD_AES_SIV_CMAC_256/384/512 with a nonce (Wycheproof's aead_aes_siv_cmac,
+ *       RustCrypto's Aes*SivAead), deterministic SIV without one.
+ *   At most AEAD_SIV_MAX_COMPONENTS components, the nonce included (RFC 5297 section 7: S2V takes at
+ *   most 127 strings, the plaintext being the last): more is AEAD_ERR_TOO_LONG. Each component and the
+ *   plaintext at most AEAD_ONE_UPDATE_MAX bytes (else AEAD_ERR_TOO_LONG), the nonce too (else
+ *   AEAD_ERR_NONCE_SIZE). tag_len 0 or 16; AEAD_POLICY_NONE only. aead_nonce_size gives 16 (the AEAD
+ *   form's usual nonce); any length from 0 is accepted. An empty plaintext needs OpenSSL >= 3.5 (the
+ *   vendored build): before it, OpenSSL's SIV skips an empty payload and so neither makes nor checks a
+ *   SIV, and a seal or open of an empty message is AEAD_ERR_UNSUPPORTED (refused: nothing written).
+ *   In place means the ciphertext lands where the plaintext was: seal with in == out + 16, open with
+ *   out == in + 16 (as AEAD_POLICY_RANDOM_NONCE's layout); out == in is AEAD_ERR_OVERLAP here.
+ *   OpenSSL's provider (the default provider of OpenSSL 3.0 and later; no FIPS provider has SIV) does
+ *   one operation per keyed state, so each call copies the keyed state: unlike the other families, a
+ *   SIV call allocates inside libcrypto (docs/algorithms.md gives the count).
+ */
 
 /*
- * Creates a keyed context.
- *   alg     : AEAD_AES_128_GCM (key 16 bytes), _192_ (24), _256_ (32), AEAD_CHACHA20_POLY1305 (32).
- *   policy  : AEAD_POLICY_NONE, _TLS12 or _TLS13 (any of them with any algorithm).
+ * Creates a keyed context. Since 1.0.
+ *   alg     : AEAD_AES_128_GCM (key 16 bytes), _192_ (24), _256_ (32), AEAD_CHACHA20_POLY1305 (32); the
+ *             later families with the key sizes the algorithm enum gives.
+ *   policy  : AEAD_POLICY_NONE, _TLS12, _TLS13 or (since 1.1) _RANDOM_NONCE, each only with the
+ *             algorithms it accepts ("Nonce policies": another pairing is AEAD_ERR_ARG). AEAD_POLICY_QUIC
+ *             needs its IV (aead_ctx_new_ex: here AEAD_ERR_NONCE_SIZE); the DTLS policies are created by
+ *             aead_ctx_new_dtls only (here AEAD_ERR_ARG).
  *   tag_len : 0 means 16. AES-GCM with AEAD_POLICY_NONE also takes 4, 8 and 12..15 (SP 800-38D);
- *             ChaCha20-Poly1305 and both TLS policies take only 16.
+ *             ChaCha20-Poly1305 and both TLS policies take only 16 (the later families: see above).
  * Returns 0 and stores the context in *ctx_out, or returns AEAD_ERR_ARG, _KEY_SIZE, _TAG_SIZE,
  * _UNSUPPORTED, _NOMEM or _CRYPTO and stores NULL in *ctx_out (when ctx_out is not NULL).
  * The library keeps no copy of the raw key where libcrypto can copy a keyed context (OpenSSL >= 3.0.13);
@@ -123,16 +158,101 @@ enum {
 AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
                           const uint8_t *key, size_t key_len, size_t tag_len) AEAD_NOEXCEPT;
 
-/* Frees a context and cleanses its key material. NULL is a no-op.
+/*
+ * Creates a keyed context, like aead_ctx_new, with two more inputs. Since 1.1.
+ *   properties: an OpenSSL property query used for every fetch this context makes (cipher and, for
+ *               the random-nonce policy, nothing else: the DRBG is the library context's), e.g.
+ *               "fips=yes" or "provider=default". NULL or "" means aead_ctx_new's behaviour (the
+ *               library context's default properties). Fetched ciphers are cached per distinct query
+ *               for the life of the process. No provider offering the algorithm for that query is
+ *               AEAD_ERR_UNSUPPORTED. A query longer than 255 bytes is AEAD_ERR_ARG.
+ *   iv, iv_len: the TLS connection IV, known when the record keys are derived, for the TLS policies:
+ *     - iv_len 0: as aead_ctx_new (the first seal fixes prefix and mask);
+ *     - AEAD_POLICY_TLS13 (either algorithm), AEAD_POLICY_TLS12 with ChaCha20-Poly1305: 12 bytes, the
+ *       static IV; seal nonce = iv XOR (0^4 || BE64(seq)); nothing is learned, so concurrent first seals
+ *       are safe; seq starts at 0 and must strictly increase (gaps allowed), never 2^64-1;
+ *     - AEAD_POLICY_TLS12 with AES-GCM (since 1.2 also AES-CCM): 4 bytes (the fixed salt; explicit
+ *       nonce = BE64(seq), RFC 5288, as OpenSSL's libssl and Go send) or 12 bytes (salt || 8-byte mask;
+ *       explicit nonce = mask XOR BE64(seq), the construction rustls sends); same sequence rules;
+ *     - since 1.2, AEAD_POLICY_QUIC: the 12-byte packet-protection IV ("quic iv"), required;
+ *     - any other policy, or any other length: AEAD_ERR_NONCE_SIZE.
+ *   The library keeps iv (it is not secret in TLS, but is cleansed on free).
+ * Returns as aead_ctx_new. Thread-safety: as aead_ctx_new.
+ */
+AEAD_API int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy,
+                             const uint8_t *key, size_t key_len, size_t tag_len,
+                             const char *properties,
+                             const uint8_t *iv, size_t iv_len) AEAD_NOEXCEPT;
+
+/*
+ * Creates a record-protection context with a replay window (since 1.4), like aead_ctx_new_ex, plus:
+ *   policy: AEAD_POLICY_DTLS12, AEAD_POLICY_DTLS13, or AEAD_POLICY_QUIC (the opt-in duplicate check:
+ *           with window > 0, aead_seal_open opens and aead_quic_unprotect refuse a packet number already
+ *           accepted or left of the window with AEAD_ERR_REPLAY; window 0 is aead_ctx_new_ex's context).
+ *   iv, iv_len: as the DTLS policies describe ("Nonce policies": DTLS 1.2 AES: 4; otherwise 12);
+ *           required.
+ *   epoch: the epoch of this context's keys: DTLS 1.2 below 2^16 (it is in every nonce); DTLS 1.3 any
+ *          (not in the nonce: kept for the caller's header); QUIC 0. Else AEAD_ERR_ARG.
+ *   window: the replay window's width in records: 0 means AEAD_DTLS_DEFAULT_WINDOW (64, the RFCs'
+ *           minimum) for DTLS; otherwise a multiple of 64 up to AEAD_DTLS_MAX_WINDOW (else AEAD_ERR_ARG).
+ *   tag_len: 0 or 16; DTLS 1.2 AES-CCM also 8 (CCM_8).
+ * Returns as aead_ctx_new_ex. The window costs (window / 64 + 1) 8-byte words, rounded up to a power
+ * of two, allocated here. Thread-safety: as aead_ctx_new.
+ */
+AEAD_API int aead_ctx_new_dtls(aead_ctx **ctx_out, int alg, int policy,
+                               const uint8_t *key, size_t key_len, size_t tag_len,
+                               const char *properties, const uint8_t *iv, size_t iv_len,
+                               uint64_t epoch, uint32_t window) AEAD_NOEXCEPT;
+
+/* Frees a context and cleanses its key material. NULL is a no-op. Since 1.0.
  * Thread-safety: the caller must ensure no other call on ctx is running or will start. */
 AEAD_API void aead_ctx_free(aead_ctx *ctx) AEAD_NOEXCEPT;
 
+/* How much a context has been used: seals made (counted for AEAD_POLICY_QUIC and
+ * AEAD_POLICY_RANDOM_NONCE contexts, since 1.4 also the DTLS policies and AEAD_POLICY_TLS13 with AES-GCM;
+ * 0 for the others) and opens that failed authentication (every context). aead_ctx_usage_ex (since
+ * 1.4) gives these and the replay window's counts. Either pointer may be NULL. Returns 0, or
+ * AEAD_ERR_ARG for a NULL ctx.
+ * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free; the values are a
+ * snapshot. After fork() each process counts on from the inherited values. Since 1.2. */
+AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries) AEAD_NOEXCEPT;
+
+/* What aead_ctx_usage_ex reports. Fields may be added at the end in later versions: pass sizeof.
+ * Since 1.4. */
+typedef struct aead_usage {
+    uint64_t seals;         /* seals counted against a limit (QUIC, random nonce, DTLS, TLS 1.3 AES-GCM) */
+    uint64_t forgeries;     /* opens that failed authentication */
+    uint64_t replays;       /* opens refused by the replay window (before or after decrypting) */
+    uint64_t accepted;      /* records accepted into the replay window */
+    uint64_t seal_limit;    /* seals allowed under the key; UINT64_MAX: no limit */
+    uint64_t forgery_limit; /* failed opens after which opens are refused; UINT64_MAX: no limit */
+    uint64_t window;        /* the replay window's width; 0: no window */
+    uint64_t largest;       /* the largest record number accepted; UINT64_MAX: none yet (or no window) */
+} aead_usage;
+
+/* Fills the first min(usage_size, sizeof(aead_usage)) bytes of *usage with a snapshot of ctx's counters.
+ * Returns 0, or AEAD_ERR_ARG (NULL ctx or usage, usage_size 0). Thread-safety: as aead_ctx_usage.
+ * Since 1.4. */
+AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * The seal/open call
+ * ========================================================================================= */
+
+/* Directions for aead_seal_open and its batch and vector siblings. Since 1.0. */
+enum {
+    AEAD_SEAL = 1,
+    AEAD_OPEN = 2
+};
+
 /*
  * Seals (op = AEAD_SEAL) or opens (op = AEAD_OPEN) one message: the whole operation in one call.
+ * Since 1.0.
  *   seal: reads in_len bytes of plaintext, writes ciphertext || tag, returns in_len + tag_len.
  *   open: reads ciphertext || tag (in_len bytes), writes the plaintext, returns in_len - tag_len.
  *   nonce: AES-GCM with AEAD_POLICY_NONE takes 1..128 bytes; ChaCha20-Poly1305 and both TLS policies
- *          exactly 12. aad: any length up to the algorithm's limit (TLS policies: see above, seal only).
+ *          exactly 12 (the later families: see the algorithms). aad: any length up to the algorithm's
+ *          limit (TLS policies: see "Nonce policies", seal only).
  * Buffers: out == in (exact in-place) is allowed. Any other overlap of the written part of out with in,
  *   or any overlap of it with aad or nonce, is AEAD_ERR_OVERLAP. out_cap below the output length is
  *   AEAD_ERR_BUFFER_TOO_SMALL. An open whose input is shorter than the tag is AEAD_ERR_AUTH.
@@ -148,9 +268,14 @@ AEAD_API void aead_ctx_free(aead_ctx *ctx) AEAD_NOEXCEPT;
  *   In the steady state a call allocates nothing and holds no lock across the cryptographic work.
  *   The very first seal on a TLS context learns the prefix (and TLS 1.3 mask): make it before sharing
  *   the context, or make sure concurrent first seals carry the same nonce. (A context given its IV by
- *   aead_ctx_new_ex, ABI 1.1, learns nothing and has no such first seal.)
- * ABI 1.1: AEAD_POLICY_RANDOM_NONCE takes nonce_len 0 and puts the drawn nonce before the ciphertext
- *   (see its description below); the in-place alias moves by those 12 bytes accordingly.
+ *   aead_ctx_new_ex, since 1.1, learns nothing and has no such first seal.)
+ * Since 1.1: AEAD_POLICY_RANDOM_NONCE takes nonce_len 0 and puts the drawn nonce before the ciphertext
+ *   (see "Nonce policies"); the in-place alias moves by those 12 bytes accordingly.
+ * Caller memory is read once (since 1.2): the nonce a policy checks is copied first, and the copy is
+ *   what libcrypto gets; a random nonce is drawn into the library's memory, sealed with, then written to
+ *   out. A caller changing an argument buffer during a call (its own data race) can get garbage, never a
+ *   seal under a nonce that was not checked, and never a write outside [out, out + out_cap).
+ *   docs/security.md, "What a caller can and cannot break".
  */
 AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op,
                                 const uint8_t *nonce, size_t nonce_len,
@@ -158,99 +283,12 @@ AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op,
                                 const uint8_t *in, size_t in_len,
                                 uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
 
-/* Static English text for a return code (0 and any unknown code included); never NULL. Thread-safe. */
-AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
-
-/* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. */
-AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;
-
-/* Static text naming the library version and the libcrypto it runs on, e.g.
- * "libaead 1.0.0 (OpenSSL 3.0.19 27 Jan 2026)". Never NULL. Thread-safe. */
-AEAD_API const char *aead_version(void) AEAD_NOEXCEPT;
-
-/* Key size, default nonce size (12; XChaCha20-Poly1305 24) and default tag size (16) of an algorithm,
- * in bytes; 0 for an unknown algorithm. Thread-safe. */
-AEAD_API size_t aead_key_size(int alg) AEAD_NOEXCEPT;
-AEAD_API size_t aead_nonce_size(int alg) AEAD_NOEXCEPT;
-AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
-
 /* ========================================================================================= *
- * ABI 1.1 (library 1.1.0, symbol version LIBAEAD_1.1). Additive: every 1.0 symbol, constant and
- * promise above is unchanged, and a binary built against the 1.0 header runs unchanged. New here:
- *   - aead_ctx_new_ex: an OpenSSL property query per context (e.g. "fips=yes") and the TLS IV up front;
- *   - AEAD_POLICY_RANDOM_NONCE: the library draws each seal's 96-bit nonce (output nonce||ct||tag);
- *   - aead_ctx_indicator / aead_ctx_provider: which provider serves a context, and whether its seals
- *     and opens are FIPS-approved (docs/fips.md);
- *   - aead_seal_open_many: many independent records in one call;
- *   - AEAD_ERR_NONCE_LIMIT, AEAD_VERSION_NUMBER / aead_version_number.
- * A caller that needs 1.1 checks aead_version_number() >= 10100 (or simply links: the loader refuses
- * a 1.0 library, which lacks the LIBAEAD_1.1 node).
+ * The batch and vector calls
  * ========================================================================================= */
 
-/* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's. */
-#define AEAD_VERSION_NUMBER 10400
-
-/* AEAD_POLICY_RANDOM_NONCE (AES-GCM only; ChaCha20-Poly1305 is AEAD_ERR_ARG): seal takes no nonce
- * (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a FIPS
- * configuration: the FIPS provider's), writing nonce(12) || ciphertext || tag, i.e. in_len + 28 bytes;
- * open takes nonce_len 0 and reads that layout (an input shorter than 28 bytes is AEAD_ERR_AUTH).
- * Byte-compatible with Go's cipher.NewGCMWithRandomNonce. At most 2^32 seals per context (SP 800-38D
- * section 8.3, random 96-bit IVs under one key): the next is refused with AEAD_ERR_NONCE_LIMIT.
- * Tag 16 only. "In place" here means the ciphertext lands where the plaintext was: seal with
- * in == out + 12, open with out == in + 12; any other overlap is AEAD_ERR_OVERLAP. */
-enum { AEAD_POLICY_RANDOM_NONCE = 3 };
-
-enum {
-    AEAD_ERR_NONCE_LIMIT = -16  /* random-nonce seal: this context has made 2^32 seals (refused) */
-};
-
-/*
- * Creates a keyed context, like aead_ctx_new, with two more inputs:
- *   properties: an OpenSSL property query used for every fetch this context makes (cipher and, for
- *               the random-nonce policy, nothing else: the DRBG is the library context's), e.g.
- *               "fips=yes" or "provider=default". NULL or "" means aead_ctx_new's behaviour (the
- *               library context's default properties). Fetched ciphers are cached per distinct query
- *               for the life of the process. No provider offering the algorithm for that query is
- *               AEAD_ERR_UNSUPPORTED. A query longer than 255 bytes is AEAD_ERR_ARG.
- *   iv, iv_len: the TLS connection IV, known when the record keys are derived, for the TLS policies:
- *     - iv_len 0: as aead_ctx_new (the first seal fixes prefix and mask);
- *     - AEAD_POLICY_TLS13 (either algorithm), AEAD_POLICY_TLS12 with ChaCha20-Poly1305: 12 bytes, the
- *       static IV; seal nonce = iv XOR (0^4 || BE64(seq)); nothing is learned, so concurrent first seals
- *       are safe; seq starts at 0 and must strictly increase (gaps allowed), never 2^64-1;
- *     - AEAD_POLICY_TLS12 with AES-GCM: 4 bytes (the fixed salt; explicit nonce = BE64(seq), RFC 5288,
- *       as OpenSSL's libssl and Go send) or 12 bytes (salt || 8-byte mask; explicit nonce =
- *       mask XOR BE64(seq), the construction rustls sends); same sequence rules;
- *     - any other policy, or any other length: AEAD_ERR_NONCE_SIZE.
- *   The library keeps iv (it is not secret in TLS, but is cleansed on free).
- * Returns as aead_ctx_new. Thread-safety: as aead_ctx_new.
- */
-AEAD_API int aead_ctx_new_ex(aead_ctx **ctx_out, int alg, int policy,
-                             const uint8_t *key, size_t key_len, size_t tag_len,
-                             const char *properties,
-                             const uint8_t *iv, size_t iv_len) AEAD_NOEXCEPT;
-
-/* Bits of aead_ctx_indicator. */
-enum {
-    AEAD_IND_FIPS_PROVIDER = 1, /* the cipher comes from a provider that reports itself FIPS
-                                   ("fips=yes" fetches it; the provider named "fips") */
-    AEAD_IND_SEAL_APPROVED = 2, /* seals are approved: FIPS provider, AES-GCM, 16-byte tag, and a
-                                   nonce construction of FIPS 140-3 IG C.H that libaead enforces:
-                                   TLS12 / TLS13 (scenario 1.a), RANDOM_NONCE with the DRBG from
-                                   a FIPS provider (scenario 2). Never for AEAD_POLICY_NONE. */
-    AEAD_IND_OPEN_APPROVED = 4  /* opens are approved: FIPS provider, AES-GCM */
-};
-
-/* The FIPS indicator of a context: a combination of AEAD_IND_* bits (0 for NULL). Fixed for the life of
- * the context. Where the provider reports OSSL_CIPHER_PARAM_AEAD_IV_GENERATED it is consulted too.
- * This records what libaead knows; the validated boundary is the provider's (docs/fips.md).
- * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free. */
-AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) AEAD_NOEXCEPT;
-
-/* Name of the provider the context's cipher was fetched from ("default", "fips", ...); valid while the
- * process runs. "" for NULL. Thread-safety: as aead_ctx_indicator. */
-AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) AEAD_NOEXCEPT;
-
-/* One record of aead_seal_open_many: the arguments of one aead_seal_open call and its result. */
+/* One record of aead_seal_open_many: the arguments of one aead_seal_open call and its result.
+ * Since 1.1. */
 typedef struct aead_record {
     const uint8_t *nonce;
     size_t nonce_len;
@@ -272,94 +310,174 @@ typedef struct aead_record {
  * Buffers of different records may not overlap each other's outputs (not checked across records).
  * Returns the number of records whose result is >= 0, or AEAD_ERR_ARG (nothing done) when ctx is NULL,
  * op is unknown or records is NULL with count > 0.
- * Thread-safety: as aead_seal_open; concurrent batches interleave record by record.
+ * Thread-safety: as aead_seal_open; concurrent batches interleave record by record. Since 1.1.
  */
 AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
                                      size_t count) AEAD_NOEXCEPT;
 
-/* AEAD_VERSION_NUMBER of the library actually loaded. Thread-safe. */
-AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
-
-/* ========================================================================================= *
- * Library 1.2.0, part 1: fork() and caller memory (no new symbol; QUIC, below, opens LIBAEAD_1.2). A
- * binary built against the 1.0 or 1.1 header runs unchanged and sees the new code below only where it
- * would otherwise have sealed a duplicate nonce, through aead_strerror like any code).
- * docs/security.md, "What a caller can and cannot break".
- *
- * fork(): a process that forks keeps every context working in the parent. In the child:
- *   - AEAD_POLICY_RANDOM_NONCE contexts keep working and draw fresh nonces (nonces drawn ahead of use
- *     before the fork are discarded in the child; the DRBG reseeds after fork);
- *   - seals on a TLS- or QUIC-policy context (AEAD_POLICY_TLS12 / _TLS13 / _QUIC) created before the fork are refused
- *     with AEAD_ERR_FORKED: parent and child would otherwise both hold the same "next sequence" and
- *     could both seal it. Opens keep working; contexts created in the child are unaffected.
- *     (A TLS connection has one writer: create its context in the process that writes the records.)
- * Caller memory is read once: the nonce a TLS policy checks is copied first, and the copy is what
- * libcrypto gets; a random nonce is drawn into the library's memory, sealed with, then written to out.
- * A caller changing an argument buffer during a call (its own data race) can get garbage, never a
- * seal under a nonce that was not checked, and never a write outside [out, out + out_cap).
- * ========================================================================================= */
-enum {
-    AEAD_ERR_FORKED = -17 /* seal on a TLS-policy context inherited across fork() (refused; open works) */
-};
-
-/* ========================================================================================= *
- * ABI 1.2 (symbol version LIBAEAD_1.2): QUIC packet protection (RFC 9001). Additive, as 1.1 was.
- * docs/quic.md has the rules, the limits and what a QUIC stack still owns.
- * ========================================================================================= */
-
-/* AEAD_POLICY_QUIC (AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305; created with aead_ctx_new_ex and the
- * 12-byte packet-protection IV, "quic iv"; tag 16). Seal: nonce = IV XOR (0^4 || BE64(pn)): the first
- * 4 bytes of nonce XOR IV must be zero (else AEAD_ERR_NONCE_PREFIX); the packet number pn (last 8
- * bytes XOR the IV's) must be below 2^62 (else AEAD_ERR_NONCE_EXHAUSTED) and greater than every pn
- * sealed before on the context (else AEAD_ERR_NONCE_ORDER; gaps allowed), checked and committed in one
- * atomic step as for TLS. Any AAD length (the header). Open checks no order.
- * RFC 9001 section 6.6 limits, per context (one key): after the confidentiality limit of seals
- * (AES-GCM 2^23; ChaCha20-Poly1305 none below 2^62) further seals are refused, and after the integrity
- * limit of failed opens (AES-GCM 2^52, ChaCha20-Poly1305 2^36) further opens are refused, both with
- * AEAD_ERR_KEY_LIMIT; aead_ctx_usage tells how close a context is, so a stack can update keys first. */
-enum { AEAD_POLICY_QUIC = 4 };
-
-enum {
-    AEAD_ERR_KEY_LIMIT = -18 /* QUIC (1.4: DTLS 1.3, TLS 1.3 AES-GCM): the key's confidentiality (seals) or integrity (failed opens) limit is reached */
-};
-
-#define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT (UINT64_C(1) << 23)
-#define AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT (UINT64_C(1) << 52)
-#define AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT (UINT64_C(1) << 36)
-#define AEAD_QUIC_MAX_PACKET_NUMBER ((UINT64_C(1) << 62) - 1)
-
-/* How much a context has been used: seals made (counted for AEAD_POLICY_QUIC and
- * AEAD_POLICY_RANDOM_NONCE contexts, since 1.4 also the DTLS policies and AEAD_POLICY_TLS13 with AES-GCM;
- * 0 for the others) and opens that failed authentication (every context). aead_ctx_usage_ex (1.4)
- * gives these and the replay window's counts. Either pointer may be NULL. Returns 0, or AEAD_ERR_ARG for a NULL ctx.
- * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free; the values are a
- * snapshot. After fork() each process counts on from the inherited values. */
-AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forgeries) AEAD_NOEXCEPT;
-
-/* A keyed QUIC header-protection key ("quic hp"). Thread-safety: like aead_ctx (any number of threads
- * may call aead_hp_mask concurrently; no allocation in the steady state). */
-typedef struct aead_hp aead_hp;
-
-/* Creates a header-protection key for the suite of an AEAD algorithm: AEAD_AES_128_GCM (16-byte key)
- * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20; since 1.4 also
- * AEAD_AES_128_CCM (16) and AEAD_AES_256_CCM (32): AES-ECB (DTLS 1.3 record-number keys). properties: as for
- * aead_ctx_new_ex ("fips=yes": the AES suites only; ChaCha20 is AEAD_ERR_UNSUPPORTED there).
- * Returns 0, AEAD_ERR_ARG, _KEY_SIZE, _UNSUPPORTED, _NOMEM or _CRYPTO (*hp_out NULL on failure). */
-AEAD_API int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t key_len,
-                         const char *properties) AEAD_NOEXCEPT;
-
-/* The 5-byte mask for a 16-byte ciphertext sample (RFC 9001 section 5.4): AES suites: the first 5 bytes
- * of AES-ECB(key, sample); ChaCha20: ChaCha20(key, counter = LE32(sample[0..4]), nonce = sample[4..16])
- * applied to 5 zero bytes. sample_len must be 16 and mask_cap at least 5 (else AEAD_ERR_ARG, or
- * AEAD_ERR_BUFFER_TOO_SMALL; nothing written). Returns 5, or a code (mask zeroed after a libcrypto failure). */
-AEAD_API int64_t aead_hp_mask(aead_hp *hp, const uint8_t *sample, size_t sample_len, uint8_t *mask,
-                              size_t mask_cap) AEAD_NOEXCEPT;
-
-/* Frees a header-protection key and cleanses it. NULL is a no-op. As aead_ctx_free for thread-safety. */
-AEAD_API void aead_hp_free(aead_hp *hp) AEAD_NOEXCEPT;
+/* One associated-data component: data may be NULL when len is 0. Since 1.3. */
+typedef struct aead_buf {
+    const uint8_t *data;
+    size_t len;
+} aead_buf;
 
 /*
- * Protects one QUIC packet in place, in one call: seal + header protection.
+ * As aead_seal_open, with the associated data given as aad_count components (aad may be NULL when
+ * aad_count is 0). The array is read once, at the start of the call. Since 1.3.
+ *   AES-SIV: each component goes to S2V in order, then the nonce if nonce_len > 0 (see AES-SIV under
+ *   the algorithms).
+ *   Every other algorithm takes one AAD: aad_count 0 is no AAD, aad_count 1 is exactly aead_seal_open
+ *   with aad[0]; aad_count > 1 is AEAD_ERR_ARG (nothing done).
+ * Every promise of aead_seal_open holds: refusals write nothing and change nothing, a failure zeroes
+ * the output, and the written part of out may meet no component, no nonce and no input but through the
+ * in-place alias. Returns the output length or a negative AEAD_ERR_* code.
+ * Thread-safety: as aead_seal_open.
+ */
+AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op,
+                                  const uint8_t *nonce, size_t nonce_len,
+                                  const aead_buf *aad, size_t aad_count,
+                                  const uint8_t *in, size_t in_len,
+                                  uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/* One record of aead_seal_open_many_v: the arguments of one aead_seal_open_v call and its result.
+ * Since 1.3. */
+typedef struct aead_record_v {
+    const uint8_t *nonce;
+    size_t nonce_len;
+    const aead_buf *aad;
+    size_t aad_count;
+    const uint8_t *in;
+    size_t in_len;
+    uint8_t *out;
+    size_t out_cap;
+    int64_t result; /* written by the call: what aead_seal_open_v would have returned for this record */
+} aead_record_v;
+
+/* As aead_seal_open_many, with aead_seal_open_v records: for each record, in order, exactly what
+ * aead_seal_open_v would do, its return value stored in result. Returns the number of records whose
+ * result is >= 0, or AEAD_ERR_ARG (nothing done) for a NULL ctx, an unknown op, or NULL records with
+ * count > 0. Thread-safety: as aead_seal_open_many. Since 1.3. */
+AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records,
+                                       size_t count) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Nonce policies
+ * ========================================================================================= */
+
+/* Nonce policies, enforced on seal only (open never checks order; see docs/tls-nonces.md; since 1.4 the
+ * DTLS policies, and QUIC when asked for, keep a replay window on open: docs/dtls.md). A policy accepts
+ * only some algorithms; any other pairing is AEAD_ERR_ARG when the context is created:
+ *   AEAD_POLICY_NONE          every algorithm
+ *   AEAD_POLICY_TLS12, _TLS13 AES-128/192/256-GCM, ChaCha20-Poly1305, AES-128/192/256-CCM
+ *   AEAD_POLICY_RANDOM_NONCE  AES-128/192/256-GCM, XChaCha20-Poly1305
+ *   AEAD_POLICY_QUIC          AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305
+ *   AEAD_POLICY_DTLS12        AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, AES-128-CCM, AES-256-CCM
+ *   AEAD_POLICY_DTLS13        AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, AES-128-CCM
+ * The sequenced policies are TLS12, TLS13, QUIC, DTLS12 and DTLS13.
+ */
+enum {
+    AEAD_POLICY_NONE = 0,         /* since 1.0 */
+    AEAD_POLICY_TLS12 = 1,        /* since 1.0 */
+    AEAD_POLICY_TLS13 = 2,        /* since 1.0 */
+    AEAD_POLICY_RANDOM_NONCE = 3, /* since 1.1 */
+    AEAD_POLICY_QUIC = 4,         /* since 1.2 */
+    AEAD_POLICY_DTLS12 = 5,       /* since 1.4 */
+    AEAD_POLICY_DTLS13 = 6        /* since 1.4 */
+};
+
+/*
+ * AEAD_POLICY_NONE (since 1.0): any nonce the algorithm accepts; the caller guarantees uniqueness.
+ *
+ * AEAD_POLICY_TLS12 (since 1.0):
+ *   AES-GCM (RFC 5288): nonce = 4-byte fixed prefix || 8-byte big-endian counter; the prefix is learned
+ *   on the first seal and may never change; the counter must be strictly greater than the last accepted
+ *   one and never 2^64-1; AAD exactly 13 bytes.
+ *   ChaCha20-Poly1305 (RFC 7905): as AEAD_POLICY_TLS13 below but with 13-byte AAD.
+ *   (AES-CCM, since 1.2: as AES-GCM, RFC 6655.)
+ * AEAD_POLICY_TLS13 (since 1.0): nonce = static IV XOR (0^4 || 64-bit sequence) (RFC 8446 section 5.3).
+ *   The first seal is sequence 0 and so reveals the IV: its first 4 bytes become the prefix and its last
+ *   8 the mask. Later seals: same prefix, and (last 8 bytes XOR mask), read big-endian, strictly greater
+ *   than the last accepted sequence and never 2^64-1. AAD exactly 5 bytes.
+ *   Since 1.4, AEAD_POLICY_TLS13 contexts of AES-GCM enforce RFC 8446 section 5.5's limit too: after
+ *   2^24.5 seals (AEAD_TLS13_AES_GCM_RECORD_LIMIT) further seals are refused with AEAD_ERR_KEY_LIMIT
+ *   (aead_ctx_usage counts them).
+ * Both TLS policies take only 12-byte nonces and 16-byte tags. aead_ctx_new_ex can give them the IV up
+ * front, so that nothing is learned (since 1.1).
+ *
+ * AEAD_POLICY_RANDOM_NONCE (since 1.1; AES-GCM, and since 1.2 XChaCha20-Poly1305, which draws 24-byte
+ * nonces and has no seal limit: see the algorithms; ChaCha20-Poly1305 is AEAD_ERR_ARG). With AES-GCM: seal
+ * takes no nonce (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a
+ * FIPS configuration: the FIPS provider's), writing nonce(12) || ciphertext || tag, i.e. in_len + 28
+ * bytes; open takes nonce_len 0 and reads that layout (an input shorter than 28 bytes is AEAD_ERR_AUTH).
+ * Byte-compatible with Go's cipher.NewGCMWithRandomNonce. At most 2^32 seals per context (SP 800-38D
+ * section 8.3, random 96-bit IVs under one key): the next is refused with AEAD_ERR_NONCE_LIMIT. Tag 16
+ * only. "In place" here means the ciphertext lands where the plaintext was: seal with in == out + 12, open
+ * with out == in + 12; any other overlap is AEAD_ERR_OVERLAP.
+ *
+ * AEAD_POLICY_QUIC (since 1.2; AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305; created with aead_ctx_new_ex
+ * and the 12-byte packet-protection IV, "quic iv", or since 1.4 with aead_ctx_new_dtls for a replay
+ * window; tag 16). docs/quic.md has the rules, the limits and what a QUIC stack still owns.
+ *   Seal: nonce = IV XOR (0^4 || BE64(pn)): the first 4 bytes of nonce XOR IV must be zero (else
+ *   AEAD_ERR_NONCE_PREFIX); the packet number pn (last 8 bytes XOR the IV's) must be below 2^62 (else
+ *   AEAD_ERR_NONCE_EXHAUSTED) and greater than every pn sealed before on the context (else
+ *   AEAD_ERR_NONCE_ORDER; gaps allowed), checked and committed in one atomic step as for TLS. Any AAD
+ *   length (the header). Open checks no order.
+ *   RFC 9001 section 6.6 limits, per context (one key): after the confidentiality limit of seals
+ *   (AES-GCM 2^23; ChaCha20-Poly1305 none below 2^62) further seals are refused, and after the integrity
+ *   limit of failed opens (AES-GCM 2^52, ChaCha20-Poly1305 2^36) further opens are refused, both with
+ *   AEAD_ERR_KEY_LIMIT; aead_ctx_usage tells how close a context is, so a stack can update keys first.
+ *   aead_quic_protect / aead_quic_unprotect ("Record layers") do a whole packet in one call.
+ *
+ * AEAD_POLICY_DTLS12 and AEAD_POLICY_DTLS13 (since 1.4): DTLS 1.2 / 1.3 record protection with a replay
+ * window on the receiving side, checked and updated inside the library; docs/dtls.md has the rules and
+ * what a DTLS stack still owns.
+ * AEAD_POLICY_DTLS12 (RFC 6347; AES-128/256-GCM, AES-128/256-CCM with tag 16 or 8 (CCM_8, RFC 6655 /
+ *   RFC 7251), ChaCha20-Poly1305), created with aead_ctx_new_dtls only:
+ *     - AES-GCM / AES-CCM: iv is the 4-byte salt; nonce = salt || epoch(2) || seq(6) (RFC 5288, RFC 6347
+ *       section 4.1.2.1: the 8-byte explicit nonce is the record's epoch || sequence number);
+ *     - ChaCha20-Poly1305: iv is the 12-byte IV; nonce = iv XOR (0^4 || epoch(2) || seq(6)) (RFC 7905).
+ *   AAD exactly 13 bytes (seq_num(8) || type || version || length; RFC 9146 connection IDs are not
+ *   taken), and its first 8 bytes must equal the nonce's epoch || seq (else AEAD_ERR_AAD_MISMATCH), on
+ *   seal and on open.
+ * AEAD_POLICY_DTLS13 (RFC 9147; AES-128/256-GCM, AES-128-CCM, ChaCha20-Poly1305; tag 16), created with
+ *   aead_ctx_new_dtls only: iv is the 12-byte IV; nonce = iv XOR (0^4 || BE64(seq)), seq the record's
+ *   64-bit sequence number within its epoch (RFC 9147 section 4: unlike DTLS 1.2 the epoch is not part
+ *   of the nonce; each epoch has its own keys, so its own context). Any AAD length (the unified header).
+ *   aead_dtls13_protect / aead_dtls13_unprotect ("Record layers") do a whole record in one call.
+ * Both: the nonce's fixed part (the salt; the IV's first 4 bytes) must be the context's (else
+ *   AEAD_ERR_NONCE_PREFIX), and for DTLS 1.2 its epoch the context's (else AEAD_ERR_NONCE_PREFIX).
+ *   Seal: seq below 2^48 (else AEAD_ERR_NONCE_EXHAUSTED) and greater than every seq sealed before on the
+ *   context (else AEAD_ERR_NONCE_ORDER; gaps allowed), checked and committed in one atomic step as for
+ *   TLS; refused in a forked child (AEAD_ERR_FORKED) as TLS is. DTLS 1.3 limits per key (RFC 9147
+ *   section 4.5.3), enforced with AEAD_ERR_KEY_LIMIT as QUIC's: AES-GCM 2^24.5 seals and 2^36 failed
+ *   opens, ChaCha20-Poly1305 2^36 failed opens, AES-CCM 2^23.5 of each.
+ *   Open: the record number (seq) comes from the nonce. Before decrypting, a seq left of the replay window
+ *   or already accepted is refused with AEAD_ERR_REPLAY (cheap: no lock, nothing written). After the tag
+ *   verifies the seq is committed to the window in one atomic step; if another call committed it first
+ *   (two concurrent opens of one record) this one returns AEAD_ERR_REPLAY with its output zeroed, so
+ *   exactly one of them succeeds. A record that fails to authenticate leaves the window exactly as it was.
+ *   The window is RFC 4303 section 3.4.3's (RFC 6347 section 4.1.2.6), kept as RFC 6479's bitmap.
+ *   aead_seal_open_many and _v open their records through it one by one, in array order (a batch
+ *   holding one record twice opens it once). A forked child inherits a copy of the window.
+ *
+ * fork() (since 1.2; docs/security.md, "What a caller can and cannot break"): a process that forks keeps
+ * every context working in the parent. In the child:
+ *   - AEAD_POLICY_RANDOM_NONCE contexts keep working and draw fresh nonces (nonces drawn ahead of use
+ *     before the fork are discarded in the child; the DRBG reseeds after fork);
+ *   - seals on a context of a sequenced policy (AEAD_POLICY_TLS12 / _TLS13 / _QUIC, and since 1.4
+ *     _DTLS12 / _DTLS13) created before the fork are refused with AEAD_ERR_FORKED, by every call that
+ *     seals (aead_seal_open and its batch and vector siblings, aead_quic_protect, aead_dtls13_protect):
+ *     parent and child would otherwise both hold the same "next sequence" and could both seal it.
+ *     Opens keep working; contexts created in the child are unaffected.
+ *     (A TLS connection has one writer: create its context in the process that writes the records.)
+ */
+
+/* ========================================================================================= *
+ * Record layers: QUIC packets, DTLS 1.3 records
+ * ========================================================================================= */
+
+/*
+ * Protects one QUIC packet in place, in one call: seal + header protection. Since 1.2.
  *   packet[0 .. header_len) is the header, its packet-number field being the last pn_len bytes, where
  *   pn_len = (packet[0] & 3) + 1 as RFC 9000 encodes it; the library writes the low pn_len bytes of pn
  *   (big-endian) there. packet[header_len .. header_len + payload_len) is the plaintext payload.
@@ -377,7 +495,7 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
                                    size_t header_len, size_t payload_len, size_t packet_cap) AEAD_NOEXCEPT;
 
 /*
- * Removes the protection of one received QUIC packet in place, in one call.
+ * Removes the protection of one received QUIC packet in place, in one call. Since 1.2.
  *   packet[0 .. packet_len) is the whole packet; pn_offset is where its packet-number field starts
  *   (after the connection ID, and for long headers the length field). largest_pn is the largest packet
  *   number received so far in the packet-number space (UINT64_MAX: none yet); the full packet number
@@ -389,7 +507,7 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
  * Codes: AEAD_ERR_ARG (NULL, ctx not AEAD_POLICY_QUIC), AEAD_ERR_AUTH (too short for a sample and tag,
  *   or the tag did not verify: the header is restored as it was, the payload zeroed, the context's
  *   forgery count rises), AEAD_ERR_KEY_LIMIT (the integrity limit was reached: refused, nothing changed),
- *   and, on a context created by aead_ctx_new_dtls with a window (1.4), AEAD_ERR_REPLAY (the packet
+ *   and, on a context created by aead_ctx_new_dtls with a window (since 1.4), AEAD_ERR_REPLAY (the packet
  *   number was accepted before or is left of the window: the packet is as it arrived, or, if a
  *   concurrent call accepted it first, its payload zeroed), AEAD_ERR_NONCE_EXHAUSTED (the decoded number
  *   is above 2^62 - 1, which no sender may use: drop the packet; nothing written or counted).
@@ -397,211 +515,9 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
 AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t largest_pn, uint8_t *packet,
                                      size_t pn_offset, size_t packet_len, uint64_t *pn_out) AEAD_NOEXCEPT;
 
-/* ========================================================================================= *
- * Library 1.2.0, part 3: more AEAD families (docs/algorithms.md). New algorithm identifiers for
- * aead_ctx_new / aead_ctx_new_ex, used with the same aead_seal_open / aead_seal_open_many; no new symbol.
- * Every promise of aead_seal_open (refusals write nothing, failures zero the output, out == in is the
- * one alias allowed, no allocation by libaead per call, any number of threads per context) holds for
- * them. Differences from AES-GCM, per family:
- *
- * AEAD_AES_{128,192,256}_CCM (SP 800-38C, RFC 3610; keys 16/24/32; any OpenSSL 3):
- *   nonce 7..13 bytes, chosen per call; tag_len at creation: 0 (= 16) or 4, 6, 8, 10, 12, 14, 16.
- *   A message must be shorter than 2^(8 * (15 - nonce_len)) bytes (e.g. 65536 with a 13-byte nonce):
- *   longer is AEAD_ERR_TOO_LONG ("data too long for the nonce"). Plaintext and AAD are each at most
- *   AEAD_ONE_UPDATE_MAX bytes (libcrypto takes them in one update). Policies: NONE, and TLS12 (RFC 6655:
- *   4-byte salt || 8-byte explicit counter, as AES-GCM) and TLS13 (TLS_AES_128_CCM_SHA256), both with
- *   12-byte nonces and 16-byte tags. FIPS provider: seals and opens approved (aead_ctx_indicator).
- * AEAD_AES_{128,192,256}_GCM_SIV (RFC 8452; nonce-misuse resistant; keys 16/24/32): nonce 12, tag 16,
- *   policy NONE. Needs OpenSSL >= 3.2 (the vendored build, -Dlibcrypto=vendored, has it): on an older
- *   libcrypto aead_ctx_new returns AEAD_ERR_UNSUPPORTED. Plaintext at most AEAD_ONE_UPDATE_MAX bytes,
- *   AAD at most 2^36. Not in FIPS providers.
- * AEAD_AES_{128,192,256}_OCB (OCB3, RFC 7253; keys 16/24/32): nonce 1..15 bytes (pyca/cryptography
- *   takes 12..15; RFC 7253 allows any length up to 120 bits), tag 16, policy NONE. Not in FIPS providers.
- * AEAD_XCHACHA20_POLY1305 (draft-irtf-cfrg-xchacha; key 32): nonce 24, tag 16. Built from OpenSSL's
- *   ChaCha20 and ChaCha20-Poly1305 (HChaCha20 subkey from the first 16 nonce bytes, then
- *   ChaCha20-Poly1305 under it with nonce 0^4 || the last 8); byte-compatible with libsodium's
- *   crypto_aead_xchacha20poly1305_ietf and Go's chacha20poly1305.NewX. Policies: NONE and
- *   AEAD_POLICY_RANDOM_NONCE, which draws 24-byte nonces (output nonce(24) || ciphertext || tag, the
- *   in-place alias moves by 24) and has no seal limit. Not in FIPS providers (fips=yes:
- *   AEAD_ERR_UNSUPPORTED).
- * Key material: contexts of these families keep a copy of the key (cleansed by aead_ctx_free) to key
- * each thread's working context; the 1.0 families keep none where libcrypto copies contexts.
- * ========================================================================================= */
-enum {
-    AEAD_AES_128_CCM = 5,
-    AEAD_AES_192_CCM = 6,
-    AEAD_AES_256_CCM = 7,
-    AEAD_AES_128_GCM_SIV = 8,
-    AEAD_AES_192_GCM_SIV = 9,
-    AEAD_AES_256_GCM_SIV = 10,
-    AEAD_AES_128_OCB = 11,
-    AEAD_AES_192_OCB = 12,
-    AEAD_AES_256_OCB = 13,
-    AEAD_XCHACHA20_POLY1305 = 14
-};
-
-/* The most plaintext (and CCM AAD) the one-update families (AES-CCM, AES-GCM-SIV) take: INT_MAX. */
-#define AEAD_ONE_UPDATE_MAX 2147483647u
-#define AEAD_XCHACHA20_POLY1305_NONCE 24u
-
-/* ========================================================================================= *
- * ABI 1.3 (library 1.3.0, symbol version LIBAEAD_1.3): AES-SIV, and AAD as components. Additive: a
- * binary built against an older header runs unchanged. docs/algorithms.md.
- *
- * AEAD_AES_{128,192,256}_SIV (RFC 5297, deterministic authenticated encryption; keys 32/48/64: the
- *   CMAC key, then the CTR key): output SIV(16) || ciphertext, the synthetic IV first (as RFC 5297 and
- *   pyca/cryptography's AESSIV). S2V takes a vector of associated-data strings ("components"):
- *     - aead_seal_open_v (below) passes aad[0], ..., aad[aad_count - 1], then the nonce as one more
- *       component if nonce_len > 0 (RFC 5297 section 3, nonce-based use). aad_count 0 with nonce_len 0
- *       is S2V of the plaintext alone (pyca's encrypt(data, None));
- *     - aead_seal_open passes [aad] (one component, even when empty), then the nonce if nonce_len > 0:
- *       RFC 5297 section 6's AEAD_AES_SIV_CMAC_256/384/512 with a nonce (Wycheproof's aead_aes_siv_cmac,
- *       RustCrypto's Aes*SivAead), deterministic SIV without one.
- *   At most AEAD_SIV_MAX_COMPONENTS components, the nonce included (RFC 5297 section 7: S2V takes at
- *   most 127 strings, the plaintext being the last): more is AEAD_ERR_TOO_LONG. Each component and the
- *   plaintext at most AEAD_ONE_UPDATE_MAX bytes (else AEAD_ERR_TOO_LONG), the nonce too (else
- *   AEAD_ERR_NONCE_SIZE). tag_len 0 or 16; AEAD_POLICY_NONE only. aead_nonce_size gives 16 (the AEAD
- *   form's usual nonce); any length from 0 is accepted. An empty plaintext needs OpenSSL >= 3.5 (the
- *   vendored build): before it, OpenSSL's SIV skips an empty payload and so neither makes nor checks a
- *   SIV, and a seal or open of an empty message is AEAD_ERR_UNSUPPORTED (refused: nothing written).
- *   In place means the ciphertext lands where the plaintext was: seal with in == out + 16, open with
- *   out == in + 16 (as AEAD_POLICY_RANDOM_NONCE's layout); out == in is AEAD_ERR_OVERLAP here.
- *   OpenSSL's provider (the default provider of OpenSSL 3.0 and later; no FIPS provider has SIV) does
- *   one operation per keyed state, so each call copies the keyed state: unlike the other families, a
- *   SIV call allocates inside libcrypto (docs/algorithms.md gives the count).
- * ========================================================================================= */
-enum {
-    AEAD_AES_128_SIV = 15,
-    AEAD_AES_192_SIV = 16,
-    AEAD_AES_256_SIV = 17
-};
-#define AEAD_SIV_MAX_COMPONENTS 126u
-/* One associated-data component: data may be NULL when len is 0. */
-typedef struct aead_buf {
-    const uint8_t *data;
-    size_t len;
-} aead_buf;
-/*
- * As aead_seal_open, with the associated data given as aad_count components (aad may be NULL when
- * aad_count is 0). The array is read once, at the start of the call.
- *   AES-SIV: each component goes to S2V in order, then the nonce if nonce_len > 0 (above).
- *   Every other algorithm takes one AAD: aad_count 0 is no AAD, aad_count 1 is exactly aead_seal_open
- *   with aad[0]; aad_count > 1 is AEAD_ERR_ARG (nothing done).
- * Every promise of aead_seal_open holds: refusals write nothing and change nothing, a failure zeroes
- * the output, and the written part of out may meet no component, no nonce and no input but through the
- * in-place alias. Returns the output length or a negative AEAD_ERR_* code.
- * Thread-safety: as aead_seal_open.
- */
-AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op,
-                                  const uint8_t *nonce, size_t nonce_len,
-                                  const aead_buf *aad, size_t aad_count,
-                                  const uint8_t *in, size_t in_len,
-                                  uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
-/* One record of aead_seal_open_many_v: the arguments of one aead_seal_open_v call and its result. */
-typedef struct aead_record_v {
-    const uint8_t *nonce;
-    size_t nonce_len;
-    const aead_buf *aad;
-    size_t aad_count;
-    const uint8_t *in;
-    size_t in_len;
-    uint8_t *out;
-    size_t out_cap;
-    int64_t result; /* written by the call: what aead_seal_open_v would have returned for this record */
-} aead_record_v;
-/* As aead_seal_open_many, with aead_seal_open_v records: for each record, in order, exactly what
- * aead_seal_open_v would do, its return value stored in result. Returns the number of records whose
- * result is >= 0, or AEAD_ERR_ARG (nothing done) for a NULL ctx, an unknown op, or NULL records with
- * count > 0. Thread-safety: as aead_seal_open_many. */
-AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records,
-                                       size_t count) AEAD_NOEXCEPT;
-
-/* ========================================================================================= *
- * ABI 1.4 (library 1.4.0, symbol version LIBAEAD_1.4): DTLS 1.2 / 1.3 record protection with a replay
- * window on the receiving side, checked and updated inside the library. Additive: a binary built
- * against an older header runs unchanged. docs/dtls.md has the rules and what a DTLS stack still owns.
- *
- * AEAD_POLICY_DTLS12 (RFC 6347; AES-128/256-GCM, AES-128/256-CCM with tag 16 or 8 (CCM_8, RFC 6655 /
- *   RFC 7251), ChaCha20-Poly1305), created with aead_ctx_new_dtls only:
- *     - AES-GCM / AES-CCM: iv is the 4-byte salt; nonce = salt || epoch(2) || seq(6) (RFC 5288, RFC 6347
- *       section 4.1.2.1: the 8-byte explicit nonce is the record's epoch || sequence number);
- *     - ChaCha20-Poly1305: iv is the 12-byte IV; nonce = iv XOR (0^4 || epoch(2) || seq(6)) (RFC 7905).
- *   AAD exactly 13 bytes (seq_num(8) || type || version || length; RFC 9146 connection IDs are not
- *   taken), and its first 8 bytes must equal the nonce's epoch || seq (else AEAD_ERR_AAD_MISMATCH), on
- *   seal and on open.
- * AEAD_POLICY_DTLS13 (RFC 9147; AES-128/256-GCM, AES-128-CCM, ChaCha20-Poly1305; tag 16): iv is the
- *   12-byte IV; nonce = iv XOR (0^4 || BE64(seq)), seq the record's 64-bit sequence number within its
- *   epoch (RFC 9147 section 4: unlike DTLS 1.2 the epoch is not part of the nonce; each epoch has its
- *   own keys, so its own context). Any AAD length (the unified header).
- * Both: the nonce's fixed part (the salt; the IV's first 4 bytes) must be the context's (else
- *   AEAD_ERR_NONCE_PREFIX), and for DTLS 1.2 its epoch the context's (else AEAD_ERR_NONCE_PREFIX).
- *   Seal: seq below 2^48 (else AEAD_ERR_NONCE_EXHAUSTED) and greater than every seq sealed before on the
- *   context (else AEAD_ERR_NONCE_ORDER; gaps allowed), checked and committed in one atomic step as for
- *   TLS; refused in a forked child (AEAD_ERR_FORKED) as TLS is. DTLS 1.3 limits per key (RFC 9147
- *   section 4.5.3), enforced with AEAD_ERR_KEY_LIMIT as QUIC's: AES-GCM 2^24.5 seals and 2^36 failed
- *   opens, ChaCha20-Poly1305 2^36 failed opens, AES-CCM 2^23.5 of each.
- *   Open: the record number (seq) comes from the nonce. Before decrypting, a seq left of the replay window
- *   or already accepted is refused with AEAD_ERR_REPLAY (cheap: no lock, nothing written). After the tag
- *   verifies the seq is committed to the window in one atomic step; if another call committed it first
- *   (two concurrent opens of one record) this one returns AEAD_ERR_REPLAY with its output zeroed, so
- *   exactly one of them succeeds. A record that fails to authenticate leaves the window exactly as it was.
- *   The window is RFC 4303 section 3.4.3's (RFC 6347 section 4.1.2.6), kept as RFC 6479's bitmap.
- *   aead_seal_open_many and _v open their records through it one by one, in array order (a batch
- *   holding one record twice opens it once). A forked child inherits a copy of the window.
- * Since 1.4 AEAD_POLICY_TLS13 contexts of AES-GCM enforce RFC 8446 section 5.5's limit too: after
- * 2^24.5 seals further seals are refused with AEAD_ERR_KEY_LIMIT (aead_ctx_usage counts them).
- * ========================================================================================= */
-enum {
-    AEAD_POLICY_DTLS12 = 5,
-    AEAD_POLICY_DTLS13 = 6
-};
-
-enum {
-    AEAD_ERR_REPLAY = -19,       /* open: record number left of the replay window or already accepted */
-    AEAD_ERR_AAD_MISMATCH = -20  /* DTLS 1.2: the AAD's seq_num (epoch || seq) differs from the nonce's */
-};
-
-#define AEAD_DTLS_MAX_SEQUENCE ((UINT64_C(1) << 48) - 1)
-#define AEAD_DTLS_DEFAULT_WINDOW 64u
-#define AEAD_DTLS_MAX_WINDOW 4096u
-/* floor(2^24.5) and floor(2^23.5): RFC 8446 section 5.5 / RFC 9147 section 4.5.3 limits. */
-#define AEAD_TLS13_AES_GCM_RECORD_LIMIT UINT64_C(23726566)
-#define AEAD_DTLS13_AES_CCM_LIMIT UINT64_C(11863283)
-#define AEAD_DTLS13_INTEGRITY_LIMIT (UINT64_C(1) << 36)
-
-/*
- * Creates a record-protection context with a replay window, like aead_ctx_new_ex, plus:
- *   policy: AEAD_POLICY_DTLS12, AEAD_POLICY_DTLS13, or AEAD_POLICY_QUIC (the opt-in duplicate check:
- *           with window > 0, aead_seal_open opens and aead_quic_unprotect refuse a packet number already
- *           accepted or left of the window with AEAD_ERR_REPLAY; window 0 is aead_ctx_new_ex's context).
- *   iv, iv_len: as described above (DTLS 1.2 AES: 4; otherwise 12); required.
- *   epoch: the epoch of this context's keys: DTLS 1.2 below 2^16 (it is in every nonce); DTLS 1.3 any
- *          (not in the nonce: kept for the caller's header); QUIC 0. Else AEAD_ERR_ARG.
- *   window: the replay window's width in records: 0 means AEAD_DTLS_DEFAULT_WINDOW (64, the RFCs'
- *           minimum) for DTLS; otherwise a multiple of 64 up to AEAD_DTLS_MAX_WINDOW (else AEAD_ERR_ARG).
- *   tag_len: 0 or 16; DTLS 1.2 AES-CCM also 8 (CCM_8).
- * Returns as aead_ctx_new_ex. The window costs (window / 64 + 1) 8-byte words, rounded up to a power
- * of two, allocated here. Thread-safety: as aead_ctx_new.
- */
-AEAD_API int aead_ctx_new_dtls(aead_ctx **ctx_out, int alg, int policy,
-                               const uint8_t *key, size_t key_len, size_t tag_len,
-                               const char *properties, const uint8_t *iv, size_t iv_len,
-                               uint64_t epoch, uint32_t window) AEAD_NOEXCEPT;
-
-/* What aead_ctx_usage_ex reports. Fields may be added at the end in later versions: pass sizeof. */
-typedef struct aead_usage {
-    uint64_t seals;         /* seals counted against a limit (QUIC, random nonce, DTLS, TLS 1.3 AES-GCM) */
-    uint64_t forgeries;     /* opens that failed authentication */
-    uint64_t replays;       /* opens refused by the replay window (before or after decrypting) */
-    uint64_t accepted;      /* records accepted into the replay window */
-    uint64_t seal_limit;    /* seals allowed under the key; UINT64_MAX: no limit */
-    uint64_t forgery_limit; /* failed opens after which opens are refused; UINT64_MAX: no limit */
-    uint64_t window;        /* the replay window's width; 0: no window */
-    uint64_t largest;       /* the largest record number accepted; UINT64_MAX: none yet (or no window) */
-} aead_usage;
-
 /*
  * Protects one DTLS 1.3 record in place, in one call (RFC 9147 section 4): seal + record number encryption.
+ * Since 1.4.
  *   record[0 .. header_len) is the unified header: its first byte 0 0 1 C S L E E (the caller's choice of
  *   connection ID C, 16-bit sequence number S, length field L; E E must be the context's epoch's low 2
  *   bits, else AEAD_ERR_NONCE_PREFIX), then the connection ID (header_len tells its length), then room
@@ -624,7 +540,7 @@ AEAD_API int64_t aead_dtls13_protect(aead_ctx *ctx, aead_hp *hp, uint64_t seq, u
                                      size_t header_len, size_t payload_len, size_t record_cap) AEAD_NOEXCEPT;
 
 /*
- * Removes the protection of one received DTLS 1.3 record in place, in one call.
+ * Removes the protection of one received DTLS 1.3 record in place, in one call. Since 1.4.
  *   record[0 .. record_len) is exactly one record (with L set, its length field must cover exactly the
  *   rest); cid_len is the length of its connection ID (0 without one). The call unmasks the sequence
  *   number bytes, reconstructs the full sequence number nearest to one more than the largest the replay
@@ -643,9 +559,156 @@ AEAD_API int64_t aead_dtls13_protect(aead_ctx *ctx, aead_hp *hp, uint64_t seq, u
 AEAD_API int64_t aead_dtls13_unprotect(aead_ctx *ctx, aead_hp *hp, uint8_t *record, size_t record_len,
                                        size_t cid_len, uint64_t *seq_out) AEAD_NOEXCEPT;
 
-/* Fills the first min(usage_size, sizeof(aead_usage)) bytes of *usage with a snapshot of ctx's counters.
- * Returns 0, or AEAD_ERR_ARG (NULL ctx or usage, usage_size 0). Thread-safety: as aead_ctx_usage. */
-AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size) AEAD_NOEXCEPT;
+/* ========================================================================================= *
+ * Header protection (the aead_hp type is declared with aead_ctx, above)
+ * ========================================================================================= */
+
+/* Creates a header-protection key for the suite of an AEAD algorithm: AEAD_AES_128_GCM (16-byte key)
+ * or AEAD_AES_256_GCM (32): AES-ECB; AEAD_CHACHA20_POLY1305 (32): ChaCha20; since 1.4 also
+ * AEAD_AES_128_CCM (16) and AEAD_AES_256_CCM (32): AES-ECB (DTLS 1.3 record-number keys). properties: as for
+ * aead_ctx_new_ex ("fips=yes": the AES suites only; ChaCha20 is AEAD_ERR_UNSUPPORTED there).
+ * Returns 0, AEAD_ERR_ARG, _KEY_SIZE, _UNSUPPORTED, _NOMEM or _CRYPTO (*hp_out NULL on failure).
+ * Since 1.2. */
+AEAD_API int aead_hp_new(aead_hp **hp_out, int alg, const uint8_t *key, size_t key_len,
+                         const char *properties) AEAD_NOEXCEPT;
+
+/* The 5-byte mask for a 16-byte ciphertext sample (RFC 9001 section 5.4): AES suites: the first 5 bytes
+ * of AES-ECB(key, sample); ChaCha20: ChaCha20(key, counter = LE32(sample[0..4]), nonce = sample[4..16])
+ * applied to 5 zero bytes. sample_len must be 16 and mask_cap at least 5 (else AEAD_ERR_ARG, or
+ * AEAD_ERR_BUFFER_TOO_SMALL; nothing written). Returns 5, or a code (mask zeroed after a libcrypto failure).
+ * Since 1.2. */
+AEAD_API int64_t aead_hp_mask(aead_hp *hp, const uint8_t *sample, size_t sample_len, uint8_t *mask,
+                              size_t mask_cap) AEAD_NOEXCEPT;
+
+/* Frees a header-protection key and cleanses it. NULL is a no-op. As aead_ctx_free for thread-safety.
+ * Since 1.2. */
+AEAD_API void aead_hp_free(aead_hp *hp) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * The FIPS indicator (docs/fips.md)
+ * ========================================================================================= */
+
+/* Bits of aead_ctx_indicator. Since 1.1. */
+enum {
+    AEAD_IND_FIPS_PROVIDER = 1, /* the cipher comes from a provider that reports itself FIPS
+                                   ("fips=yes" fetches it; the provider named "fips") */
+    AEAD_IND_SEAL_APPROVED = 2, /* seals are approved: FIPS provider, AES-GCM, 16-byte tag, and a
+                                   nonce construction of FIPS 140-3 IG C.H that libaead enforces:
+                                   TLS12 / TLS13 (scenario 1.a), RANDOM_NONCE with the DRBG from
+                                   a FIPS provider (scenario 2), since 1.2 QUIC (scenario 5).
+                                   Never for AEAD_POLICY_NONE. Since 1.2 also every AES-CCM seal. */
+    AEAD_IND_OPEN_APPROVED = 4  /* opens are approved: FIPS provider, AES-GCM (16-byte tag); since
+                                   1.2 also AES-CCM */
+};
+
+/* The FIPS indicator of a context: a combination of AEAD_IND_* bits (0 for NULL). Fixed for the life of
+ * the context. Where the provider reports OSSL_CIPHER_PARAM_AEAD_IV_GENERATED it is consulted too.
+ * This records what libaead knows; the validated boundary is the provider's (docs/fips.md).
+ * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free. Since 1.1. */
+AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/* Name of the provider the context's cipher was fetched from ("default", "fips", ...); valid while the
+ * process runs. "" for NULL. Thread-safety: as aead_ctx_indicator. Since 1.1. */
+AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Sizes and limits, in bytes unless said otherwise
+ * ========================================================================================= */
+
+/* Algorithm limits (since 1.0). A seal of more plaintext (or an open of more ciphertext, tag excluded)
+ * returns AEAD_ERR_TOO_LONG. Inputs above INT_MAX are fed to OpenSSL in chunks. */
+#define AEAD_GCM_MAX_PLAINTEXT ((UINT64_C(1) << 36) - 32u) /* SP 800-38D: 2^39-256 bits */
+#define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT ((UINT64_C(1) << 38) - 64u) /* RFC 8439: 2^32-1 blocks */
+#define AEAD_MAX_NONCE 128u  /* longest AES-GCM nonce (OpenSSL 3 refuses longer) */
+#define AEAD_MAX_TAG 16u
+
+/* The most plaintext (and CCM AAD) the one-update families (AES-CCM, AES-GCM-SIV) take: INT_MAX.
+ * Since 1.2. */
+#define AEAD_ONE_UPDATE_MAX 2147483647u
+#define AEAD_XCHACHA20_POLY1305_NONCE 24u /* since 1.2 */
+#define AEAD_SIV_MAX_COMPONENTS 126u      /* since 1.3; see AES-SIV under the algorithms */
+
+/* Key-usage limits of AEAD_POLICY_QUIC, in seals and failed opens (since 1.2; "Nonce policies"). */
+#define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT (UINT64_C(1) << 23)
+#define AEAD_QUIC_AES_GCM_INTEGRITY_LIMIT (UINT64_C(1) << 52)
+#define AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT (UINT64_C(1) << 36)
+#define AEAD_QUIC_MAX_PACKET_NUMBER ((UINT64_C(1) << 62) - 1)
+
+/* DTLS sequence numbers and replay windows (in records), and the TLS 1.3 / DTLS 1.3 key-usage limits
+ * (since 1.4). floor(2^24.5) and floor(2^23.5): RFC 8446 section 5.5 / RFC 9147 section 4.5.3 limits. */
+#define AEAD_DTLS_MAX_SEQUENCE ((UINT64_C(1) << 48) - 1)
+#define AEAD_DTLS_DEFAULT_WINDOW 64u
+#define AEAD_DTLS_MAX_WINDOW 4096u
+#define AEAD_TLS13_AES_GCM_RECORD_LIMIT UINT64_C(23726566)
+#define AEAD_DTLS13_AES_CCM_LIMIT UINT64_C(11863283)
+#define AEAD_DTLS13_INTEGRITY_LIMIT (UINT64_C(1) << 36)
+
+/* Key size, default nonce size (12; XChaCha20-Poly1305 24) and default tag size (16) of an algorithm,
+ * in bytes; 0 for an unknown algorithm. Thread-safe. Since 1.0. */
+AEAD_API size_t aead_key_size(int alg) AEAD_NOEXCEPT;
+AEAD_API size_t aead_nonce_size(int alg) AEAD_NOEXCEPT;
+AEAD_API size_t aead_tag_size(int alg) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Errors
+ * ========================================================================================= */
+
+/* Error codes: negative and stable. aead_strerror gives a static description of each. */
+enum {
+    AEAD_ERR_AUTH = -1,              /* since 1.0; open: the tag did not verify (any authentication failure) */
+    AEAD_ERR_ARG = -2,               /* since 1.0; NULL ctx/ctx_out, NULL pointer with non-zero length,
+                                        unknown alg/policy/op */
+    AEAD_ERR_KEY_SIZE = -3,          /* since 1.0; key length not valid for the algorithm */
+    AEAD_ERR_NONCE_SIZE = -4,        /* since 1.0; nonce length not valid for the algorithm or policy */
+    AEAD_ERR_TAG_SIZE = -5,          /* since 1.0; tag length not valid for the algorithm or policy */
+    AEAD_ERR_AAD_SIZE = -6,          /* since 1.0; TLS policy seal: AAD is not 13 (TLS 1.2) or 5 (TLS 1.3) bytes */
+    AEAD_ERR_TOO_LONG = -7,          /* since 1.0; plaintext or AAD over the algorithm's limit */
+    AEAD_ERR_BUFFER_TOO_SMALL = -8,  /* since 1.0; out_cap below the output length; nothing written */
+    AEAD_ERR_OVERLAP = -9,           /* since 1.0; out partially overlaps in, or overlaps aad or nonce */
+    AEAD_ERR_NONCE_ORDER = -10,      /* since 1.0; TLS seal: sequence not greater than the last accepted one */
+    AEAD_ERR_NONCE_EXHAUSTED = -11,  /* since 1.0; TLS seal: sequence 2^64-1 */
+    AEAD_ERR_NONCE_PREFIX = -12,     /* since 1.0; TLS seal: fixed prefix differs from the one learned */
+    AEAD_ERR_UNSUPPORTED = -13,      /* since 1.0; the algorithm is not available from the loaded providers */
+    AEAD_ERR_NOMEM = -14,            /* since 1.0; an allocation failed */
+    AEAD_ERR_CRYPTO = -15,           /* since 1.0; libcrypto reported an unexpected failure */
+    AEAD_ERR_NONCE_LIMIT = -16,      /* since 1.1; random-nonce seal: this context has made 2^32 seals (refused) */
+    AEAD_ERR_FORKED = -17,           /* since 1.2; seal on a context of a sequenced policy (TLS, QUIC, DTLS)
+                                        inherited across fork() (refused; open works; "Nonce policies") */
+    AEAD_ERR_KEY_LIMIT = -18,        /* since 1.2; QUIC (since 1.4 also DTLS 1.3, TLS 1.3 AES-GCM): the key's
+                                        confidentiality (seals) or integrity (failed opens) limit is reached */
+    AEAD_ERR_REPLAY = -19,           /* since 1.4; open: record number left of the replay window or already accepted */
+    AEAD_ERR_AAD_MISMATCH = -20      /* since 1.4; DTLS 1.2: the AAD's seq_num (epoch || seq) differs from
+                                        the nonce's */
+};
+
+/* Static English text for a return code (0 and any unknown code included); never NULL. Thread-safe.
+ * Since 1.0. */
+AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
+ * Versions
+ * ========================================================================================= */
+
+/* Bumped only on an incompatible ABI change; equals the SONAME major (libaead.so.1).
+ * Compare with aead_abi_version() to detect header/library skew. Within it every release is additive:
+ * a binary built against an older header runs unchanged on a newer library (docs/abi.md). Since 1.0. */
+#define AEAD_ABI_VERSION 1
+
+/* MAJOR * 10000 + MINOR * 100 + PATCH of the header; aead_version_number() gives the loaded library's.
+ * Since 1.1. A caller that needs release 1.N checks aead_version_number() >= 10000 + 100 * N (or simply
+ * links against a function added in 1.N: the loader refuses an older library, which lacks the
+ * LIBAEAD_1.N node). */
+#define AEAD_VERSION_NUMBER 10400
+
+/* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. Since 1.0. */
+AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;
+
+/* Static text naming the library version and the libcrypto it runs on, e.g.
+ * "libaead 1.0.0 (OpenSSL 3.0.19 27 Jan 2026)". Never NULL. Thread-safe. Since 1.0. */
+AEAD_API const char *aead_version(void) AEAD_NOEXCEPT;
+
+/* AEAD_VERSION_NUMBER of the library actually loaded. Thread-safe. Since 1.1. */
+AEAD_API uint32_t aead_version_number(void) AEAD_NOEXCEPT;
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,538 @@
+#!/usr/bin/env python3
+"""Checks the bindings' hand-typed declarations of the C ABI against include/aead.h.
+
+The header is parsed by clang (installed by tests/setup.sh): `clang -dM -E` names its macros and
+`clang -Xclang -ast-dump=json` gives every function, enum value, struct and, through one enum per
+macro, every #define's value as the compiler computes it. Then, per binding:
+
+  rust    bindings/rust/src/sys.rs: each extern "C" fn (name, argument names and types, return type),
+          each `pub const` (value, and that its Rust type holds it), each #[repr(C)] struct's fields.
+          Rust cannot name an argument or field `in`: `input` stands for it.
+  python  bindings/python/src/libaead/_cdef.py: the CDEF string, parsed by clang like the header, then
+          compared exactly (argument names and types, return types, constants, struct fields).
+  java    every FunctionDescriptor passed with an "aead_*" name in bindings/java/src/main (argument
+          count, each layout against the C type's size and kind: JAVA_INT, JAVA_LONG, ADDRESS), and
+          the int constants whose name is a header constant's without AEAD_ (AEAD_ERR_ in the
+          exception classes).
+  node    bindings/node/src/addon.cc: each aead_* function it calls exists and gets its number of
+          arguments; bindings/node/index.js: the codes, algorithm and policy ids it re-exports.
+
+Every function the header declares must be declared (or called) by every binding, unless
+tests/decls/omitted.txt lists it for that binding with the reason; a binding-only name that looks like
+the header's (AEAD_*) must be listed in tests/decls/extra.txt. Stale entries in either file fail too.
+
+The Go binding needs no check: cgo compiles the real header, so a wrong declaration cannot build.
+
+Usage: tests/decls/check.py  (exit status 1 with one line per difference)
+"""
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+HERE = os.path.join(REPO, "tests", "decls")
+HEADER = os.path.join(REPO, "include", "aead.h")
+BINDINGS = ("rust", "python", "java", "node")
+# Header macros that are not constants of the ABI.
+NOT_CONSTANTS = {"AEAD_H", "AEAD_API", "AEAD_NOEXCEPT"}
+
+failures = []
+
+
+def fail(binding, msg):
+    failures.append("%s: %s" % (binding, msg))
+
+
+_lines = {}
+
+
+def line_of(path, name):
+    """path:line of name's declaration in a file of the repository (its first definition-like use)."""
+    if path not in _lines:
+        _lines[path] = open(os.path.join(REPO, path)).read().splitlines()
+    decl = r"\b(const|fn|struct|typedef|final|int|int64_t|uint32_t|size_t|void|char)\b[^;]*"
+    pats = (r"#define\s+%s\b", r"^\s*%s\s*[=:]", decl + r"\b%s\s*[=:(;{,]", r"\b%s\b")
+    for pat in (p % re.escape(name) for p in pats):
+        for n, line in enumerate(_lines[path], 1):
+            if re.search(pat, line):
+                return "%s:%d" % (path, n)
+    return path
+
+
+# ---------------------------------------------------------------------------------------------- C
+
+
+class Type(str):
+    """A type in a canonical, Rust-like spelling ('*const u8'), equal by that spelling; `spelled` is how
+    the source writes it, for messages."""
+
+    def __new__(cls, canon, spelled):
+        t = super().__new__(cls, canon)
+        t.spelled = re.sub(r"\s+", " ", spelled.strip())
+        return t
+
+    def __str__(self):
+        return self.spelled if self.spelled == str.__str__(self) else "%s (%s)" % (self.spelled, str.__str__(self))
+
+
+def canon_c(qual):
+    """A C type as clang spells it, in a Rust-like canonical form: 'const uint8_t *' -> '*const u8'."""
+    base = {"int": "i32", "int32_t": "i32", "unsigned int": "u32", "uint32_t": "u32", "int64_t": "i64",
+            "long": "i64", "uint64_t": "u64", "unsigned long": "u64", "size_t": "usize", "uint8_t": "u8",
+            "unsigned char": "u8", "char": "char", "void": "void"}
+    qual = qual.strip()
+    if qual.endswith("*"):
+        inner = qual[:-1].rstrip()
+        # The const of the pointee: 'const T *' or 'T const *'; the pointer's own const does not matter.
+        const = False
+        if inner.startswith("const "):
+            const, inner = True, inner[len("const "):]
+        elif inner.endswith(" const") and not inner.endswith("*const"):
+            const, inner = True, inner[: -len(" const")]
+        if inner.endswith("*const"):
+            inner = inner[: -len("const")]
+        return ("*const " if const else "*mut ") + canon_c(inner)
+    qual = re.sub(r"^(const|struct) ", "", qual)
+    return base.get(qual, qual)
+
+
+def c_type(qual):
+    return Type(canon_c(qual), qual)
+
+
+def constant_value(node):
+    """The value clang computed for the first constant expression under node."""
+    if node.get("kind") == "ConstantExpr" and "value" in node:
+        return int(node["value"])
+    for child in node.get("inner", []):
+        value = constant_value(child)
+        if value is not None:
+            return value
+    return None
+
+
+def clang_decls(text, what):
+    """Functions, constants and structs that a C text declares (only aead_* / AEAD_* names)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "decls.c")
+        with open(src, "w") as f:
+            f.write(text)
+        try:
+            macros = subprocess.run(["clang", "-dM", "-E", "-x", "c", src], capture_output=True, text=True)
+        except FileNotFoundError:
+            sys.exit("decls: clang not found (tests/setup.sh installs it)")
+        if macros.returncode != 0:
+            sys.exit("decls: clang cannot preprocess %s:\n%s" % (what, macros.stderr))
+        names = []
+        for line in macros.stdout.splitlines():
+            m = re.match(r"#define (AEAD_\w+) (\S.*)$", line)  # object-like, with a value
+            if m and m.group(1) not in NOT_CONSTANTS:
+                names.append(m.group(1))
+        # One enum per macro: the compiler computes each value (unsigned and 64-bit ones included).
+        with open(src, "a") as f:
+            f.write("\n" + "".join("enum { aead_decls_macro_%s = (%s) };\n" % (n, n) for n in names))
+        dump = subprocess.run(["clang", "-fsyntax-only", "-Wno-everything", "-x", "c", "-Xclang",
+                               "-ast-dump=json", src], capture_output=True, text=True)
+        if dump.returncode != 0:
+            sys.exit("decls: clang cannot parse %s:\n%s" % (what, dump.stderr))
+    functions, constants, structs = {}, {}, {}
+    last = -1
+    for node in json.loads(dump.stdout).get("inner", []):
+        name = node.get("name", "")
+        if node["kind"] == "FunctionDecl" and name.startswith("aead_"):
+            ret = node["type"]["qualType"].split("(")[0]
+            params = [(p.get("name", ""), c_type(p["type"]["qualType"]))
+                      for p in node.get("inner", []) if p["kind"] == "ParmVarDecl"]
+            functions[name] = (c_type(ret), params)
+        elif node["kind"] == "EnumDecl":
+            last = -1
+            for c in node.get("inner", []):
+                if c["kind"] != "EnumConstantDecl":
+                    continue
+                # The initializer's value (under any implicit cast); none: one more than the previous.
+                value = constant_value(c) if c.get("inner") else last + 1
+                last = value
+                cname = c["name"].replace("aead_decls_macro_", "")
+                if cname.startswith("AEAD_"):
+                    constants[cname] = value
+        elif node["kind"] == "RecordDecl" and name.startswith("aead_"):
+            fields = [(c["name"], c_type(c["type"]["qualType"]))
+                      for c in node.get("inner", []) if c["kind"] == "FieldDecl"]
+            if node.get("completeDefinition") or name not in structs:
+                structs[name] = fields if node.get("completeDefinition") else None
+    return functions, constants, structs
+
+
+# ------------------------------------------------------------------------------------ comparisons
+
+
+def compare_function(binding, name, want, got, path, names=True):
+    """want/got: (return type, [(arg name, canonical type)])."""
+    (wret, wparams), (gret, gparams) = want, got
+    here, there = "%s: %s" % (binding, line_of(path, name)), line_of("include/aead.h", name)
+    if len(wparams) != len(gparams):
+        fail(here, "%s takes %d arguments here (%s), %d in %s (%s)" % (
+            name, len(gparams), ", ".join(n for n, _ in gparams), len(wparams), there,
+            ", ".join(n for n, _ in wparams)))
+        return
+    for i, ((wn, wt), (gn, gt)) in enumerate(zip(wparams, gparams), 1):
+        if names and wn != gn:
+            fail(here, "%s argument %d is named %s here, %s in %s" % (name, i, gn, wn, there))
+        if wt != gt:
+            fail(here, "%s argument %d (%s) has type %s here, %s in %s" % (name, i, wn, gt, wt, there))
+    if wret != gret:
+        fail(here, "%s returns %s here, %s in %s" % (name, gret, wret, there))
+
+
+def compare_constant(binding, name, value, constants, path, local=None):
+    """local: the binding's own name for the constant, where it differs."""
+    if name not in constants:
+        return False
+    if constants[name] != value:
+        fail(binding, "%s: %s is %d here, %d in %s" % (
+            line_of(path, local or name), name if local is None else "%s (%s)" % (local, name), value,
+            constants[name], line_of("include/aead.h", name)))
+    return True
+
+
+def compare_struct(binding, name, want, got, path):
+    here, there = "%s: %s" % (binding, line_of(path, name)), line_of("include/aead.h", name)
+    if want is None or got is None:
+        if (want is None) != (got is None):
+            fail(here, "struct %s is %s here, %s in %s" % (
+                name, "opaque" if got is None else "defined", "opaque" if want is None else "defined", there))
+        return
+    wnames, gnames = [n for n, _ in want], [n for n, _ in got]
+    if wnames != gnames:
+        fail(here, "struct %s has fields (%s) here, (%s) in %s" % (name, ", ".join(gnames), ", ".join(wnames), there))
+        return
+    for (n, wt), (_, gt) in zip(want, got):
+        if wt != gt:
+            fail(here, "struct %s field %s has type %s here, %s in %s" % (name, n, gt, wt, there))
+
+
+# ------------------------------------------------------------------------------------------- Rust
+
+RUST_RANGES = {"i32": (-2**31, 2**31 - 1), "u32": (0, 2**32 - 1), "i64": (-2**63, 2**63 - 1),
+               "u64": (0, 2**64 - 1), "usize": (0, 2**64 - 1), "u8": (0, 255)}
+
+
+def canon_rust(t):
+    t = re.sub(r"\s+", " ", t.strip())
+    m = re.match(r"^\*(const|mut) (.*)$", t)
+    if m:
+        return "*%s %s" % (m.group(1), canon_rust(m.group(2)))
+    t = t.split("::")[-1]
+    return {"c_int": "i32", "c_uint": "u32", "c_char": "char", "c_void": "void", "()": "void"}.get(t, t)
+
+
+def rust_int(expr):
+    """Value of a Rust integer constant expression (literals, + - * << >> |, parentheses)."""
+    expr = re.sub(r"(?<=\d)_(?=\d)", "", expr)
+    expr = re.sub(r"\b(\d+|0x[0-9a-fA-F]+)(u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize)\b", r"\1", expr)
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return -ev(n.operand)
+        if isinstance(n, ast.BinOp):
+            ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+                   ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b, ast.BitOr: lambda a, b: a | b}
+            if type(n.op) in ops:
+                return ops[type(n.op)](ev(n.left), ev(n.right))
+        raise ValueError(expr)
+    return ev(ast.parse(expr, mode="eval"))
+
+
+def rust_type(t):
+    return Type(canon_rust(t), t)
+
+
+def rust_fields(body):
+    return [(n, rust_type(t)) for n, t in re.findall(r"(?:pub\s+)?(\w+)\s*:\s*([^,]+?)\s*(?:,|$)", body)]
+
+
+def check_rust(header):
+    hconsts = header[1]
+    path = "bindings/rust/src/sys.rs"
+    src = re.sub(r"//[^\n]*", "", open(os.path.join(REPO, path)).read())
+    src = re.sub(r"#\[[^\]]*\]", "", src)
+    rename = {"input": "in"}  # `in` is a Rust keyword
+    consts = {}
+    for name, rtype, expr in re.findall(r"pub const (\w+)\s*:\s*([\w:]+)\s*=\s*([^;]+);", src):
+        try:
+            consts[name] = (rust_int(expr), canon_rust(rtype))
+        except (ValueError, SyntaxError):
+            fail("rust", "%s: cannot read the value %r" % (name, expr))
+    for name, (value, rtype) in consts.items():
+        lo, hi = RUST_RANGES.get(rtype, (None, None))
+        if lo is not None and not lo <= hconsts.get(name, value) <= hi:
+            fail("rust", "%s: %s has Rust type %s, which cannot hold its value %d (%s)" % (
+                line_of(path, name), name, rtype, hconsts[name], line_of("include/aead.h", name)))
+    structs = {n: rust_fields(b) for n, b in re.findall(r"pub struct (\w+)\s*\{([^}]*)\}", src)}
+    for n, fields in structs.items():
+        if fields and all(f.startswith("_") for f, _ in fields):
+            structs[n] = None  # opaque: only private marker fields
+        else:
+            structs[n] = [(rename.get(f, f), t) for f, t in fields]
+    funcs = {}
+    for block in re.findall(r'extern\s+"C"\s*\{(.*?)\n\}', src, re.S):
+        for name, args, ret in re.findall(r"pub (?:unsafe |safe )?fn (\w+)\s*\(([^)]*)\)\s*(?:->\s*([^;]+))?;", block):
+            params = [(rename.get(a.split(":")[0].strip(), a.split(":")[0].strip()), rust_type(a.split(":", 1)[1]))
+                      for a in args.split(",") if a.strip()]
+            funcs[name] = (rust_type(ret or "()"), params)
+    return funcs, {n: v for n, (v, _) in consts.items()}, structs, path
+
+
+# ----------------------------------------------------------------------------------------- Python
+
+
+def check_python(_header):
+    path = "bindings/python/src/libaead/_cdef.py"
+    namespace = {}
+    exec(compile(open(os.path.join(REPO, path)).read(), path, "exec"), namespace)
+    funcs, consts, structs = clang_decls("#include <stddef.h>\n#include <stdint.h>\n" + namespace["CDEF"], path)
+    return funcs, consts, structs, path
+
+
+# ------------------------------------------------------------------------------------------- Java
+
+JAVA_LAYOUT = {"i32": "JAVA_INT", "u32": "JAVA_INT", "i64": "JAVA_LONG", "u64": "JAVA_LONG",
+               "usize": "JAVA_LONG", "u8": "JAVA_BYTE", "char": "JAVA_BYTE", "void": "void"}
+
+
+def layout_of(ctype):
+    return "ADDRESS" if ctype.startswith("*") else JAVA_LAYOUT.get(ctype, "?" + ctype)
+
+
+def strip_comments(text):
+    """C-family comments removed, their newlines kept (so that line numbers stay right)."""
+    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+
+
+def paren_args(text, start):
+    """The comma-separated arguments of the call whose '(' is at text[start]."""
+    depth, args, cur = 0, [], ""
+    for i in range(start, len(text)):
+        c = text[i]
+        if c == "(":
+            depth += 1
+            if depth == 1:
+                continue
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(cur.strip())
+                return [a for a in args if a], i
+        if depth == 1 and c == ",":
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+    raise ValueError("unbalanced parentheses")
+
+
+def java_descriptor(expr):
+    """(return layout, [argument layouts]) of a FunctionDescriptor.of / ofVoid expression."""
+    m = re.match(r"FunctionDescriptor\.(of|ofVoid)\s*\(", expr)
+    if not m:
+        return None
+    args, _ = paren_args(expr, m.end() - 1)
+    args = [a.split(".")[-1] for a in args]
+    return ("void", args) if m.group(1) == "ofVoid" else (args[0], args[1:])
+
+
+def check_java(header):
+    hconsts = header[1]
+    root = "bindings/java/src/main/java"
+    funcs, consts = {}, {}
+    for dirpath, _, files in os.walk(os.path.join(REPO, root)):
+        for fn in sorted(files):
+            if not fn.endswith(".java"):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, fn), REPO)
+            text = strip_comments(open(os.path.join(dirpath, fn)).read())
+            named = {}
+            for m in re.finditer(r"FunctionDescriptor\s+(\w+)\s*=\s*", text):
+                _, end = paren_args(text, text.index("(", m.end()))
+                named[m.group(1)] = text[m.end():end + 1]
+            for m in re.finditer(r'"(aead_\w+)"\s*,\s*', text):
+                rest = text[m.end():]
+                ident = re.match(r"(\w+)\s*[,)]", rest)
+                expr = named.get(ident.group(1)) if ident and ident.group(1) in named else rest
+                desc = java_descriptor(expr)
+                if desc is None:
+                    fail("java", "%s: no FunctionDescriptor found after \"%s\"" % (rel, m.group(1)))
+                    continue
+                where = "%s:%d" % (rel, text.count("\n", 0, m.start()) + 1)
+                if m.group(1) in funcs and funcs[m.group(1)][:2] != desc:
+                    fail("java", "%s: a second, different descriptor for %s" % (where, m.group(1)))
+                funcs[m.group(1)] = desc + (where,)
+            prefix = "AEAD_ERR_" if fn.endswith("Exception.java") else "AEAD_"
+            for decl in re.findall(r"static\s+final\s+(?:int|long)\s+([^;]+);", text):
+                for name, value in re.findall(r"(\w+)\s*=\s*(-?\d+)L?\b", decl):
+                    if prefix + name in hconsts:
+                        consts[prefix + name] = (int(value), rel, name)
+    return funcs, consts
+
+
+def compare_java(header, funcs, consts, omitted):
+    hfuncs, hconsts, _ = header
+    for name, (ret, args, where) in sorted(funcs.items()):
+        here = "java: " + where
+        if name not in hfuncs:
+            fail(here, "binds %s, which include/aead.h does not declare" % name)
+            continue
+        wret, wparams = hfuncs[name]
+        want = [layout_of(t) for _, t in wparams]
+        if len(want) != len(args):
+            fail(here, "%s: the descriptor has %d arguments, %s %d (%s)" % (
+                name, len(args), line_of("include/aead.h", name), len(want), ", ".join(n for n, _ in wparams)))
+        else:
+            for i, (w, g, (pn, pt)) in enumerate(zip(want, args, wparams), 1):
+                if w != g:
+                    fail(here, "%s argument %d (%s, C type %s) is %s in the descriptor; it needs %s" % (
+                        name, i, pn, pt, g, w))
+        if layout_of(wret) != ret:
+            fail(here, "%s returns %s in the descriptor; C type %s needs %s" % (name, ret, wret, layout_of(wret)))
+    for name, (value, rel, local) in sorted(consts.items()):
+        compare_constant("java", name, value, hconsts, rel, local)
+    completeness("java", hfuncs, funcs, omitted)
+    return len(funcs), len(consts)
+
+
+# ------------------------------------------------------------------------------------------- Node
+
+
+def check_node(header):
+    hfuncs, hconsts, _ = header
+    addon = "bindings/node/src/addon.cc"
+    text = strip_comments(open(os.path.join(REPO, addon)).read())
+    text = re.sub(r'"(\\.|[^"\\])*"', '""', text)
+    called = {}
+    for m in re.finditer(r"\b(aead_\w+)\s*\(", text):
+        name = m.group(1)
+        args, _ = paren_args(text, m.end() - 1)
+        line = text.count("\n", 0, m.start()) + 1
+        if name not in hfuncs:
+            fail("node", "%s:%d calls %s, which include/aead.h does not declare" % (addon, line, name))
+        elif len(args) != len(hfuncs[name][1]):
+            fail("node", "%s:%d calls %s with %d arguments; include/aead.h declares %d" % (
+                addon, line, name, len(args), len(hfuncs[name][1])))
+        called[name] = True
+    index = "bindings/node/index.js"
+    js = re.sub(r"//[^\n]*", "", open(os.path.join(REPO, index)).read())
+    consts = 0
+    for name, value in re.findall(r"^const (\w+) = (-?\d+);", js, re.M):
+        consts += compare_constant("node", "AEAD_" + name, int(value), hconsts, index, name)
+    for obj, prefix in (("ALG", "AEAD_"), ("POLICY", "AEAD_POLICY_")):
+        m = re.search(r"^const %s = \{([^}]*)\}" % obj, js, re.M)
+        if not m:
+            fail("node", "%s: no `const %s = {...}` to check" % (index, obj))
+            continue
+        for key, value in re.findall(r"(\w+)\s*:\s*(-?\d+)", m.group(1)):
+            if not compare_constant("node", prefix + key, int(value), hconsts, index, key):
+                fail("node", "%s %s.%s: include/aead.h has no %s" % (index, obj, key, prefix + key))
+            consts += 1
+    for value, name in re.findall(r"\[(-?\d+)\]\s*:\s*'(AEAD_\w+)'", js) + [
+            (v, n) for n, v in re.findall(r"code:\s*'(AEAD_\w+)',\s*aeadCode:\s*(-?\d+)", js)]:
+        if not compare_constant("node", name, int(value), hconsts, index) and name != "AEAD_ERR_UNKNOWN":
+            fail("node", "%s names %s, which include/aead.h does not define" % (index, name))
+        consts += 1
+    return called, consts
+
+
+# ------------------------------------------------------------------------------------ bookkeeping
+
+
+def read_list(fname):
+    entries = {}
+    path = os.path.join(HERE, fname)
+    for n, line in enumerate(open(path), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split(None, 2)
+        if len(parts) < 3 or parts[0] not in BINDINGS:
+            fail("decls", "tests/decls/%s:%d: expected `<%s> <name> <reason>`" % (fname, n, "|".join(BINDINGS)))
+            continue
+        entries[(parts[0], parts[1])] = n
+    return entries
+
+
+def completeness(binding, hfuncs, funcs, omitted):
+    for name in sorted(hfuncs):
+        listed = (binding, name) in omitted
+        if name not in funcs and not listed:
+            fail(binding, "lacks %s (%s): declare it, or list it in tests/decls/omitted.txt with the reason" % (
+                name, line_of("include/aead.h", name)))
+        elif name in funcs and listed:
+            fail(binding, "declares %s, which tests/decls/omitted.txt line %d says it leaves out" % (
+                name, omitted[(binding, name)]))
+    for (b, name), line in omitted.items():
+        if b == binding and name not in hfuncs:
+            fail(binding, "tests/decls/omitted.txt line %d lists %s, which include/aead.h does not declare" % (line, name))
+
+
+def compare_c_like(binding, header, decl, omitted, extra, names=True):
+    hfuncs, hconsts, hstructs = header
+    funcs, consts, structs, path = decl
+    for name, got in sorted(funcs.items()):
+        if name in hfuncs:
+            compare_function(binding, name, hfuncs[name], got, path, names)
+        elif name.startswith("aead_") and (binding, name) not in extra:
+            fail(binding, "%s declares %s, which include/aead.h does not" % (line_of(path, name), name))
+    for name, value in sorted(consts.items()):
+        known = compare_constant(binding, name, value, hconsts, path)
+        if not known and name.startswith("AEAD_") and (binding, name) not in extra:
+            fail(binding, "%s defines %s, which include/aead.h does not (a typo? else list it in "
+                          "tests/decls/extra.txt)" % (line_of(path, name), name))
+    for name, got in sorted(structs.items()):
+        if name in hstructs:
+            compare_struct(binding, name, hstructs[name], got, path)
+        elif name.startswith("aead_") and (binding, name) not in extra:
+            fail(binding, "%s declares struct %s, which include/aead.h does not" % (line_of(path, name), name))
+    for (b, name), line in extra.items():
+        if b == binding and (name in hconsts or name in hfuncs or name in hstructs):
+            fail(binding, "tests/decls/extra.txt line %d lists %s, which include/aead.h now has" % (line, name))
+    completeness(binding, hfuncs, funcs, omitted)
+    return len(funcs), len(consts), len(structs)
+
+
+def main():
+    header = clang_decls('#include "%s"\n' % HEADER, "include/aead.h")
+    hfuncs, hconsts, hstructs = header
+    if not hfuncs or not hconsts:
+        sys.exit("decls: found no declarations in include/aead.h")
+    omitted, extra = read_list("omitted.txt"), read_list("extra.txt")
+    summary = []
+    for binding, reader in (("rust", check_rust), ("python", check_python)):
+        f, c, s = compare_c_like(binding, header, reader(header), omitted, extra)
+        summary.append("%s %d functions, %d constants, %d structs" % (binding, f, c, s))
+    jf, jc = compare_java(header, *check_java(header), omitted)
+    summary.append("java %d descriptors, %d constants" % (jf, jc))
+    called, nc = check_node(header)
+    completeness("node", hfuncs, called, omitted)
+    summary.append("node %d functions called, %d constants" % (len(called), nc))
+    print("decls: include/aead.h has %d functions, %d constants, %d structs; checked %s" % (
+        len(hfuncs), len(hconsts), len(hstructs), "; ".join(summary)))
+    for line in failures:
+        print("decls: FAIL " + line, file=sys.stderr)
+    if failures:
+        print("decls: %d difference(s) between include/aead.h and the bindings' declarations" % len(failures),
+              file=sys.stderr)
+        return 1
+    print("decls: every binding agrees with include/aead.h")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
