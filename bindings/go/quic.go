@@ -77,17 +77,14 @@ type Usage struct {
 	Forgeries uint64 // opens that failed authentication (every AEAD of this package)
 }
 
-// Usage reports the AEAD's seal and forgery counts. Every AEAD of this package has the method;
-// UsageOf calls it on a cipher.AEAD.
-func (a *aeadImpl) Usage() Usage {
+// usage reports the AEAD's seal and forgery counts (UsageOf). Unexported: a value returned as
+// cipher.AEAD carries no exported methods beyond the interface (Go's convention).
+func (a *aeadImpl) usage() Usage {
 	var out [2]C.uint64_t
 	C.goaead_usage(a.ctx, &out[0])
 	runtime.KeepAlive(a)
 	return Usage{Seals: uint64(out[0]), Forgeries: uint64(out[1])}
 }
-
-// Usage reports the random-nonce AEAD's seal and forgery counts.
-func (g *randomNonceAEAD) Usage() Usage { return g.a.Usage() }
 
 // UsageOf returns the usage counts of an AEAD made by this package (a QUIC AEAD's, to schedule its
 // key update); ok is false for any other cipher.AEAD.
@@ -96,7 +93,7 @@ func UsageOf(a cipher.AEAD) (u Usage, ok bool) {
 	if impl == nil {
 		return Usage{}, false
 	}
-	return impl.Usage(), true
+	return impl.usage(), true
 }
 
 // NewGCMForQUIC returns AES-GCM for QUIC packet protection (RFC 9001 section 5.3) with the QUIC
@@ -109,8 +106,7 @@ func UsageOf(a cipher.AEAD) (u Usage, ok bool) {
 // remained the same"; gaps allowed), checked and committed in one atomic step; it panics with an
 // *Error matching ErrKeyLimit after QUICAESGCMConfidentialityLimit seals. Open checks no order
 // (packets arrive out of order) and returns an error matching ErrKeyLimit (and ErrOpen) once
-// QUICAESGCMIntegrityLimit opens have failed. The returned AEAD also has a Usage() Usage method
-// (see UsageOf).
+// QUICAESGCMIntegrityLimit opens have failed. UsageOf reports the key's counts.
 func NewGCMForQUIC(key, iv []byte) (cipher.AEAD, error) { return Options{}.NewGCMForQUIC(key, iv) }
 
 // NewChaCha20Poly1305ForQUIC is NewGCMForQUIC for ChaCha20-Poly1305 (a 32-byte key), with
@@ -296,7 +292,7 @@ func (p *QUICPacketProtector) HeaderProtection() *HeaderProtection { return p.hp
 
 // Usage reports the key's seal and forgery counts (see Usage), so that the stack can update keys
 // before ErrKeyLimit.
-func (p *QUICPacketProtector) Usage() Usage { return p.a.Usage() }
+func (p *QUICPacketProtector) Usage() Usage { return p.a.usage() }
 
 // Overhead is the bytes Protect appends to a packet: the 16-byte tag.
 func (p *QUICPacketProtector) Overhead() int { return standardTagSize }
