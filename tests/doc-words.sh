@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# User documents read as documentation, not as a log of how the work was done. This fails (exit 1) and
+# names file:line for every phrase below in a user document: every Markdown file of the repository
+# (README.md, SECURITY.md, CHANGELOG.md, docs/*.md, bindings/*/README.md, tests/*/README.md, the
+# benchmark result tables), found with `git ls-files` in a checkout and with `find` in a source tarball.
+# It prints how many files it read; a file it cannot read is a failure, not a skip.
+#   bash tests/doc-words.sh [repo]      (default: this checkout)
+# The phrases, case-insensitive (each one names a notebook habit, none is a term of the subject):
+#   - the work's own circumstances: "this session", "other/earlier/... sessions", "field notes",
+#     "the issue's", "other agents", "other jobs", "shared with other jobs/work/...", "beside an OpenSSL build";
+#   - goals and targets scored: "goal met/missed", "target was", "(not) met", "goals set for", a table
+#     cell "met" / "missed";
+#   - history of the change instead of its result: "how the gaps were closed", "before this change",
+#     "before the fix", "the previous code", "CEO", "helper agent".
+set -euo pipefail
+REPO="$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)"
+exec python3 - "$REPO" <<'PY'
+import pathlib, re, subprocess, sys
+
+repo = pathlib.Path(sys.argv[1])
+PHRASES = [
+    r"\bthis session\b",
+    r"\b(?:other|another|earlier|previous|later|parallel|several|six|two|three|four|five) sessions?\b",
+    r"\bsessions? (?:that|which) (?:were|was) (?:compiling|building|running)\b",
+    r"\bfield notes?\b",
+    r"\bthe issue's\b",
+    r"\bthe issue (?:was|asked|set|wanted|measured)\b",
+    r"\b(?:target|goal)s? (?:was|were|is met|are met|met|missed|set)\b",
+    r"\b(?:goal|target)s?\b[^|\n]{0,40}[:(] *\**(?:met|missed|not met)\b",
+    r"\b(?:met|missed)\b[^|\n]{0,30}\b(?:goal|target)s?\b",
+    r"\bnot met\b",
+    r"\(target met\)",
+    r":\s*\**(?:met|missed|not met)\**\s*(?:\||$|[,;.)])",
+    r"\((?:met|missed)\b",
+    r"\bgoals? (?:set )?for \d",
+    r"\bagainst (?:the|its|our) (?:goals?|targets?)\b",
+    r"\|\s*\**(?:met|missed)\**\s*(?:\(|\|)",
+    r"\bshort of the [^|\n]{0,20}\bgoal\b",
+    r"\bwhere the goal\b|\bthe goal was\b|\bgoal was set\b",
+    r"\bother (?:agents|jobs|sessions)\b",
+    r"(?<!user )(?<!user-)(?<!-)\bagents?\b",
+    r"\bhelper (?:agent|session)s?\b",
+    r"\bshared with (?:other|about \w+ other) (?:jobs|work|sessions|agents|builds)\b",
+    r"\b(?:beside|alongside|next to) (?:an?|the|other|another) [\w.\- ]{0,30}\b(?:build|builds|job|jobs|session|sessions|compiles?)\b",
+    r"\bwe measured beside\b",
+    r"\bjobs? building\b",
+    r"\bgaps were closed\b",
+    r"\bbefore this (?:change|commit|patch|fix|session)\b",
+    r"\bbefore the fix\b",
+    r"\bthe previous code\b",
+    r"\bCEO\b",
+]
+rx = re.compile("|".join(f"(?:{p})" for p in PHRASES), re.I)
+
+try:
+    names = subprocess.run(["git", "-C", str(repo), "ls-files", "-z", "--", "*.md", "*.markdown"],
+                           capture_output=True, text=True, check=True).stdout.split("\0")
+    files = sorted(repo / n for n in names if n)
+    how = "git ls-files"
+except (OSError, subprocess.CalledProcessError):
+    files = sorted(p for p in repo.rglob("*.md") if not {".git", "target", "node_modules", "build"} & set(p.relative_to(repo).parts))
+    how = "find"
+required = ["README.md", "CHANGELOG.md", "SECURITY.md"]
+hits, errors = [], []
+for r in required:
+    if repo / r not in files:
+        errors.append(f"{r}: missing (a user document this check must read)")
+for f in files:
+    rel = f.relative_to(repo)
+    try:
+        text = f.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        errors.append(f"{rel}: cannot read: {e}")
+        continue
+    for no, line in enumerate(text.splitlines(), 1):
+        for m in rx.finditer(line):
+            hits.append(f"{rel}:{no}: \"{m.group(0)}\": {line.strip()[:160]}")
+print(f"doc-words: {len(files)} Markdown files ({how}), {len(PHRASES)} phrases")
+for e in errors:
+    print(f"ERROR {e}")
+for h in hits:
+    print(h)
+if hits or errors:
+    print(f"FAIL: {len(hits)} notebook phrase(s), {len(errors)} unreadable or missing file(s)", file=sys.stderr)
+    sys.exit(1)
+print("doc-words: no notebook phrases")
+PY
