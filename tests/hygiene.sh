@@ -49,4 +49,6 @@ else
     echo "hygiene: no executable, object or unlisted file over 1 MiB in $(git ls-files | wc -l) tracked files"
 fi
 python3 tests/decls/check.py || fail=1  # the bindings' hand-typed declarations against include/aead.h
+# User documents say what the library does, not how the work on it went (tests/doc-words.sh).
+bash tests/doc-words.sh || fail=1
 exit $fail

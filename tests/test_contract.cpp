@@ -339,7 +339,7 @@ TEST_CASE("the caller's OpenSSL error queue neither changes results nor gains en
     }
 }
 
-// ---- ABI 1.2 families (aead.h, part 3) ----
+// ---- the 1.2 families (aead.h, "Contexts and algorithms") ----
 #ifdef AEAD_TEST_FAULT_BUILD
 extern "C" void aead_test_set_random_seals(aead_ctx *ctx, uint64_t made) noexcept;  // fault builds only
 #endif

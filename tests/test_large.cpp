@@ -38,7 +38,7 @@ TEST_CASE("a message of INT_MAX + 4097 bytes seals as direct EVP does and opens 
     }
 }
 
-// ---- ABI 1.2 families (aead.h, part 3) ----
+// ---- the 1.2 families (aead.h, "Contexts and algorithms") ----
 // Each case below keeps at most two buffers of about 2 GiB alive (the machine is shared) and reuses them.
 
 namespace {

@@ -1,6 +1,7 @@
 // AES-SIV (ids 15-17) and the AAD-component entry points (aead_seal_open_v, aead_seal_open_many_v): the
-// contract of aead.h's ABI 1.3 section, a differential against a fresh EVP "AES-*-SIV" context on random
-// inputs, concurrency on one context, and a caller that changes its component array during calls.
+// contract of aead.h (AES-SIV under "Contexts and algorithms", "The batch and vector calls"), a
+// differential against a fresh EVP "AES-*-SIV" context on random inputs, concurrency on one context,
+// and a caller that changes its component array during calls.
 #include <atomic>
 #include <cstring>
 #include <thread>

@@ -264,7 +264,7 @@ TEST_CASE("NIST CAVP GCM decrypt, AES-128/192/256", "[vectors]") {
     }
 }
 
-// ---- ABI 1.2 families (aead.h, part 3) ----
+// ---- the 1.2 families (aead.h, "Contexts and algorithms") ----
 
 TEST_CASE("Wycheproof AES-CCM: every case", "[vectors][ccm]") {
     const Tally t = run_wycheproof("wycheproof/aes_ccm_test.json");
@@ -557,7 +557,7 @@ int siv_alg(size_t key_len) {
     return key_len == 32 ? AEAD_AES_128_SIV : key_len == 48 ? AEAD_AES_192_SIV : AEAD_AES_256_SIV;
 }
 
-// Whether the loaded libcrypto's SIV takes an empty message (OpenSSL >= 3.5; aead.h, ABI 1.3).
+// Whether the loaded libcrypto's SIV takes an empty message (OpenSSL >= 3.5; aead.h, AES-SIV under "Contexts and algorithms").
 bool siv_takes_empty() {
     test::Ctx c(AEAD_AES_128_SIV, AEAD_POLICY_NONE, Bytes(32, 1));
     Bytes out(16);

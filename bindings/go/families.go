@@ -12,8 +12,8 @@ import (
 	"strconv"
 )
 
-// The AEAD families of libaead 1.2 beyond AES-GCM and ChaCha20-Poly1305 (aead.h, "more AEAD
-// families"; docs/algorithms.md). Each is a cipher.AEAD made by one constructor, sealed and opened
+// The AEAD families added in 1.2 beyond AES-GCM and ChaCha20-Poly1305 (aead.h, "Contexts and
+// algorithms"; docs/algorithms.md). Each is a cipher.AEAD made by one constructor, sealed and opened
 // with one cgo call (aead_seal_open) like the others, and safe for concurrent use.
 
 const (

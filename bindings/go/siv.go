@@ -23,7 +23,7 @@ import (
 	"unsafe"
 )
 
-// AES-SIV (RFC 5297; aead.h "ABI 1.3", docs/algorithms.md): output SIV(16) || ciphertext, the
+// AES-SIV (RFC 5297; aead.h "Contexts and algorithms", docs/algorithms.md): output SIV(16) || ciphertext, the
 // synthetic IV first. Seal and Open are RFC 5297 section 6's AEAD form through the flat
 // aead_seal_open (S2V components: the additional data, then the nonce if it is not empty);
 // SealComponents and OpenComponents hand S2V a vector of components in one aead_seal_open_v call.

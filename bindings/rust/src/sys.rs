@@ -101,7 +101,8 @@ pub const AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT: u64 = (1u64 << 38) - 64;
 pub const AEAD_MAX_NONCE: usize = 128;
 pub const AEAD_MAX_TAG: usize = 16;
 
-/// Library 1.2, part 3 (docs/algorithms.md): more AEAD families through the same `aead_seal_open`.
+/// Since 1.2 (aead.h "Contexts and algorithms", docs/algorithms.md): more AEAD families through the
+/// same `aead_seal_open`.
 /// AES-CCM (SP 800-38C): nonce 7..=13, tag 4..=16 even; policies NONE, TLS12, TLS13.
 pub const AEAD_AES_128_CCM: c_int = 5;
 pub const AEAD_AES_192_CCM: c_int = 6;

@@ -21,7 +21,7 @@ exception types and messages. ``XChaCha20Poly1305`` (24-byte nonce, libsodium's 
 * ``AESGCMSIV`` needs OpenSSL >= 3.2: on a build with an older libcrypto (the system OpenSSL 3.0) its
   constructor raises :class:`UnsupportedAlgorithm`, as pyca's does there; the default wheel (vendored
   OpenSSL) has it;
-* ``AESSIV`` needs libaead 1.3.0 (``aead_seal_open_v``): on an older loaded library its constructor
+* ``AESSIV`` needs libaead >= 1.3.0 (``aead_seal_open_v``): on an older loaded library its constructor
   raises :class:`UnsupportedAlgorithm`; it refuses more than 126 associated data components (RFC 5297);
 * ``AESGCMRandomNonce``: the library draws each nonce (output nonce || ciphertext || tag, the layout of
   Go's ``cipher.NewGCMWithRandomNonce``); it keeps drawing fresh nonces after ``os.fork()`` in the
@@ -86,14 +86,14 @@ _T = TypeVar("_T", bound="_Common")
 
 
 def library_version() -> str:
-    """The C library's version and the libcrypto it runs on, e.g.
-    ``"libaead 1.3.0 (OpenSSL 3.5.5 27 Jan 2026)"``."""
+    """The loaded C library's version string: its name, version and the libcrypto it runs on, as
+    ``"libaead MAJOR.MINOR.PATCH (OpenSSL 3.5.5 27 Jan 2026)"``."""
     text: bytes = _ffi.string(_lib.aead_version())
     return text.decode("ascii", "replace")
 
 
 def library_version_number() -> int:
-    """The loaded library's AEAD_VERSION_NUMBER (MAJOR * 10000 + MINOR * 100 + PATCH), e.g. 10200."""
+    """The loaded library's AEAD_VERSION_NUMBER: MAJOR * 10000 + MINOR * 100 + PATCH of its version."""
     return int(_lib.aead_version_number())
 
 

@@ -69,7 +69,7 @@ enum {
 #define AEAD_QUIC_CHACHA20_POLY1305_INTEGRITY_LIMIT 68719476736
 #define AEAD_QUIC_MAX_PACKET_NUMBER 4611686018427387903
 
-/* library 1.2.0, part 3: more AEAD families */
+/* since 1.2: more AEAD families (aead.h "Contexts and algorithms") */
 enum {
     AEAD_AES_128_CCM = 5,
     AEAD_AES_192_CCM = 6,
