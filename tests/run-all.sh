@@ -67,6 +67,9 @@ stage_dimpl() { bash bindings/dimpl-libaead/test.sh; }
 # pion/dtls v3 with libaead's DTLS 1.2 record protection against openssl s_server / s_client -dtls1_2,
 # itself and unmodified pion, plainly and through a proxy that replays and corrupts (loopback UDP).
 stage_dtls-interop() { bash tests/dtls-interop/run.sh; }
+# Go's, pyca's and RustCrypto's own AEAD test suites on the Go, Python and Rust bindings, each against its
+# control run on the peer itself (tests/peers/run.sh; listed differences in tests/peers/differences.txt).
+stage_peers() { bash tests/peers/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 # Line and branch coverage of lib/ and shim/ by the C suites on the system and vendored libcrypto, merged,
 # with thresholds (tests/coverage/run.sh; docs/testing.md has the table).
@@ -270,7 +273,7 @@ stage_musl() { bash tests/setup.sh musl && bash tests/cross/musl.sh; }
 stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
-all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java
+all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java peers
             tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop dimpl sanitizers fuzz coverage
             valgrind release node i386 musl cross-aarch64 cross-s390x)
 if [ "${1:-}" = --list ]; then
