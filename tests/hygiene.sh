@@ -51,4 +51,6 @@ fi
 python3 tests/decls/check.py || fail=1  # the bindings' hand-typed declarations against include/aead.h
 # User documents say what the library does, not how the work on it went (tests/doc-words.sh).
 bash tests/doc-words.sh || fail=1
+python3 tests/decls/choosing.py || fail=1  # every name in docs/choosing.md's table exists in its binding
+python3 tests/decls/errors.py || fail=1  # every error-code list against include/aead.h and aead_strerror
 exit $fail
