@@ -36,8 +36,8 @@ others="$(nm -D --defined-only "$addon" | awk '{print $3}' |
 [ -z "$others" ] || { echo "node build: $addon exports more than aead_* and N-API: $others" >&2; exit 1; }
 # Nothing the addon needs from the core is left undefined (a source missing from the build would be, and
 # the addon would still load, failing only when a caller reached it): its undefined symbols are N-API's
-# and the versioned ones of the C and C++ runtimes.
-undefined="$(nm -D -u "$addon" | awk '{print $2}' | grep -v -E '^(napi_|node_api_)|@' || true)"
+# and the versioned ones of the C and C++ runtimes (weak references, which may stay unresolved, aside).
+undefined="$(nm -D -u "$addon" | awk '$1 == "U" {print $2}' | grep -v -E '^(napi_|node_api_)|@' || true)"
 [ -z "$undefined" ] || { echo "node build: $addon leaves symbols undefined:" $undefined >&2; exit 1; }
 version="$(node -p "require('.').libraryVersion()")"
 echo "node build: $addon ($(du -k "$addon" | cut -f1) KiB): $version"

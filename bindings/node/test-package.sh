@@ -73,7 +73,7 @@ scratch "$TMP/b"
 (cd "$TMP/b" && npm_config_nodedir="$nodedir" JOBS=2 nice npm install --no-audit --no-fund --loglevel=error "$nopre" \
     >"$TMP/fallback.log" 2>&1) || { tail -30 "$TMP/fallback.log"; fail "the fallback build"; }
 [ -f "$TMP/b/node_modules/libaead/build/Release/aead.node" ] || fail "the fallback built no addon"
-undefined="$(nm -D -u "$TMP/b/node_modules/libaead/build/Release/aead.node" | awk '{print $2}' | grep -v -E '^(napi_|node_api_)|@' || true)"
+undefined="$(nm -D -u "$TMP/b/node_modules/libaead/build/Release/aead.node" | awk '$1 == "U" {print $2}' | grep -v -E '^(napi_|node_api_)|@' || true)"
 [ -z "$undefined" ] || fail "the fallback build leaves symbols undefined:" $undefined
 v="$(cd "$TMP/b" && node -e "$roundtrip")" || fail "round trip on the fallback build"
 echo "node package: fallback build from csrc/ on the system libcrypto: $v"
