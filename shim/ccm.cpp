@@ -9,25 +9,21 @@ namespace aead::shim {
 namespace {
 
 constexpr size_t kMinNonce = 7, kMaxNonce = 13;
-using CcmWorker = VariantWorker<(kMaxNonce - kMinNonce + 1) * 2>;
 
-constexpr size_t variant(size_t nonce_len, bool seal) noexcept { return (nonce_len - kMinNonce) * 2 + (seal ? 0 : 1); }
-
-// What is set before the key: the nonce length (its lifetime: *ivl's) and the tag length.
-struct BeforeKey {
+// What is set before the key: the nonce length (its lifetime: ivl's) and the tag length.
+struct CcmBeforeKey {
     size_t ivl;
     OSSL_PARAM p[3];
-    BeforeKey(size_t nonce_len, size_t tag_len) noexcept
+    CcmBeforeKey(size_t nonce_len, size_t tag_len) noexcept
         : ivl(nonce_len),
           p{OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivl),
             OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, tag_len), OSSL_PARAM_END} {}
-    BeforeKey(const BeforeKey &) = delete;
-    BeforeKey &operator=(const BeforeKey &) = delete;
+    CcmBeforeKey(const CcmBeforeKey &) = delete;
+    CcmBeforeKey &operator=(const CcmBeforeKey &) = delete;
+    const OSSL_PARAM *params() const noexcept { return p; }
 };
 
-struct CcmSteps {
-    template <typename Ops>
-    bool iv(const Ops &, size_t) const noexcept { return true; }
+struct CcmSteps : PlainSteps {
     template <typename Ops>
     bool aad(const Ops &o, Bytes aad, size_t payload) const noexcept {
         size_t w = 0;
@@ -42,39 +38,26 @@ struct CcmSteps {
     }
 };
 
-int ccm_worker_new(const Template &t, Worker **out) noexcept {
-    const BeforeKey b(12, static_cast<const KeyedTemplate &>(t).tag_len);
-    return variant_worker_new<CcmWorker>(t, out, variant(12, true), b.p);
-}
-
-template <bool Seal>
-int ccm_call(Worker &base, Bytes nonce, Bytes aad, Bytes in, Bytes tag, uint8_t *out, size_t tag_len) noexcept {
-    auto &w = static_cast<CcmWorker &>(base);
-    if (nonce.size < kMinNonce || nonce.size > kMaxNonce)
-        return AEAD_ERR_CRYPTO;  // lib/ never passes one  GCOVR_EXCL_LINE (lib/seal_open.cpp checks nonce sizes first)
-    void *prov = nullptr;
-    EVP_CIPHER_CTX *evp = nullptr;
-    const BeforeKey b(nonce.size, w.tmpl->tag_len);
-    if (const int rc = w.context(variant(nonce.size, Seal), b.p, Seal, prov, evp)) return rc;
-    return keyed_run<Seal>(CcmSteps{}, w.direct, prov, evp, {nullptr, 0}, nonce, aad, in, tag, out, tag_len);
-}
-
-int ccm_seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {
-    return ccm_call<true>(w, nonce, aad, in, {nullptr, 0}, out, tag_len);
-}
-int ccm_open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept {
-    return ccm_call<false>(w, nonce, aad, ciphertext, tag, out, tag.size);
-}
+struct Ccm {
+    using W = VariantWorker<(kMaxNonce - kMinNonce + 1) * 2>;
+    using BeforeKey = CcmBeforeKey;
+    static constexpr size_t kFirstNonce = 12;
+    // Out of range (below kMinNonce it wraps): past the worker's contexts, refused.
+    static constexpr size_t variant(size_t nonce_len, bool seal) noexcept {
+        return (nonce_len - kMinNonce) * 2 + (seal ? 0 : 1);
+    }
+    static CcmSteps steps(W &, size_t) noexcept { return {}; }
+};
 
 // With a 13-byte nonce and a 16-byte tag.
 Check ccm_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
-    const BeforeKey b(13, 16);
-    return keyed_self_test(cipher, d, 13, b.p, [](size_t *) { return CcmSteps{}; });
+    const CcmBeforeKey b(13, 16);
+    return keyed_self_test(cipher, d, 13, b.params(), [](size_t *) { return CcmSteps{}; });
 }
 
 }  // namespace
 
-const FamilyOps kCcmFamily = {"ccm", false, kept_key_template, ccm_worker_new, ccm_seal, ccm_open, ccm_self_test,
-                              libcrypto_provenance};
+const FamilyOps kCcmFamily = {false, kept_key_template, variant_worker<Ccm>, variant_seal<Ccm>, variant_open<Ccm>,
+                              ccm_self_test, libcrypto_provenance};
 
 }  // namespace aead::shim

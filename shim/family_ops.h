@@ -28,7 +28,6 @@ struct Keying {
 enum class Check { same, differs, inconclusive };
 
 struct FamilyOps {
-    const char *name;
     bool uses_copies;  // workers are copies of a keyed template context: template_new probes the copy first
     int (*template_new)(Template **out, const Row &row, const Keying &k, Bytes key, size_t tag_len) noexcept;
     int (*worker_new)(const Template &t, Worker **out) noexcept;

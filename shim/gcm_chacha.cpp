@@ -193,7 +193,7 @@ int gcm_open(Worker &base, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, 
 
 }  // namespace
 
-const FamilyOps kGcmChaChaFamily = {"gcm-chacha", true, gcm_template_new, gcm_worker_new, gcm_seal, gcm_open,
+const FamilyOps kGcmChaChaFamily = {true, gcm_template_new, gcm_worker_new, gcm_seal, gcm_open,
                                     gcm_self_test, libcrypto_provenance};
 
 }  // namespace aead::shim

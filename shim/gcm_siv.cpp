@@ -7,11 +7,7 @@ namespace aead::shim {
 
 namespace {
 
-using GcmSivWorker = VariantWorker<2>;
-
-struct GcmSivSteps {
-    template <typename Ops>
-    bool iv(const Ops &, size_t) const noexcept { return true; }
+struct GcmSivSteps : PlainSteps {
     template <typename Ops>
     bool aad(const Ops &o, Bytes aad, size_t) const noexcept {
         size_t w = 0;
@@ -25,25 +21,13 @@ struct GcmSivSteps {
     }
 };
 
-int gcm_siv_worker_new(const Template &t, Worker **out) noexcept {
-    return variant_worker_new<GcmSivWorker>(t, out, 0, nullptr);
-}
-
-template <bool Seal>
-int gcm_siv_call(Worker &base, Bytes nonce, Bytes aad, Bytes in, Bytes tag, uint8_t *out, size_t tag_len) noexcept {
-    auto &w = static_cast<GcmSivWorker &>(base);
-    void *prov = nullptr;
-    EVP_CIPHER_CTX *evp = nullptr;
-    if (const int rc = w.context(Seal ? 0 : 1, nullptr, Seal, prov, evp)) return rc;
-    return keyed_run<Seal>(GcmSivSteps{}, w.direct, prov, evp, {nullptr, 0}, nonce, aad, in, tag, out, tag_len);
-}
-
-int gcm_siv_seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {
-    return gcm_siv_call<true>(w, nonce, aad, in, {nullptr, 0}, out, tag_len);
-}
-int gcm_siv_open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept {
-    return gcm_siv_call<false>(w, nonce, aad, ciphertext, tag, out, tag.size);
-}
+struct GcmSiv {
+    using W = VariantWorker<2>;
+    using BeforeKey = NoneBeforeKey;
+    static constexpr size_t kFirstNonce = 12;
+    static constexpr size_t variant(size_t, bool seal) noexcept { return seal ? 0 : 1; }
+    static GcmSivSteps steps(W &, size_t) noexcept { return {}; }
+};
 
 Check gcm_siv_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
     return keyed_self_test(cipher, d, 12, nullptr, [](size_t *) { return GcmSivSteps{}; });
@@ -51,7 +35,7 @@ Check gcm_siv_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 
 }  // namespace
 
-const FamilyOps kGcmSivFamily = {"gcm-siv", false, kept_key_template, gcm_siv_worker_new, gcm_siv_seal, gcm_siv_open,
-                                 gcm_siv_self_test, libcrypto_provenance};
+const FamilyOps kGcmSivFamily = {false, kept_key_template, variant_worker<GcmSiv>, variant_seal<GcmSiv>,
+                                 variant_open<GcmSiv>, gcm_siv_self_test, libcrypto_provenance};
 
 }  // namespace aead::shim

@@ -111,6 +111,40 @@ int variant_worker_new(const Template &t, Worker **out, size_t first, const OSSL
     return 0;
 }
 
+// What a family with no parameters before the key sets there: nothing.
+struct NoneBeforeKey {
+    NoneBeforeKey(size_t, size_t) noexcept {}
+    const OSSL_PARAM *params() const noexcept { return nullptr; }
+};
+
+// Seal (Seal) or open on a VariantWorker family F, which gives its worker type F::W, the variant of a
+// nonce length and direction F::variant, what it sets before a key F::BeforeKey(nonce_len, tag_len), and
+// the steps of a variant's context F::steps(w, variant).
+template <typename F, bool Seal>
+int variant_call(Worker &base, Bytes nonce, Bytes aad, Bytes in, Bytes tag, uint8_t *out, size_t tag_len) noexcept {
+    auto &w = static_cast<typename F::W &>(base);
+    const size_t i = F::variant(nonce.size, Seal);
+    if (i >= w.keyed_ctx.size()) return AEAD_ERR_CRYPTO;  // lib/ never passes such a nonce  GCOVR_EXCL_LINE (lib/seal_open.cpp checks nonce sizes first)
+    void *prov = nullptr;
+    EVP_CIPHER_CTX *evp = nullptr;
+    const typename F::BeforeKey b(nonce.size, w.tmpl->tag_len);
+    if (const int rc = w.context(i, b.params(), Seal, prov, evp)) return rc;
+    return keyed_run<Seal>(F::steps(w, i), w.direct, prov, evp, {nullptr, 0}, nonce, aad, in, tag, out, tag_len);
+}
+template <typename F>
+int variant_seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {
+    return variant_call<F, true>(w, nonce, aad, in, {nullptr, 0}, out, tag_len);
+}
+template <typename F>
+int variant_open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept {
+    return variant_call<F, false>(w, nonce, aad, ciphertext, tag, out, tag.size);
+}
+template <typename F>
+int variant_worker(const Template &t, Worker **out) noexcept {
+    const typename F::BeforeKey b(F::kFirstNonce, static_cast<const KeyedTemplate &>(t).tag_len);
+    return variant_worker_new<typename F::W>(t, out, F::variant(F::kFirstNonce, true), b.params());
+}
+
 // Seals and opens a fixed message the same way through EVP and through d, on contexts made here (with
 // before_key, for a nonce of nonce_len bytes and a 16-byte tag): the direct calls must give EVP's bytes
 // and verdicts. make_steps(size_t *iv_len) gives the Steps of one context.

@@ -17,24 +17,13 @@ struct OcbSteps : PlainSteps {
     bool iv(const Ops &o, size_t nonce_len) const noexcept { return set_iv_len(o, *cur, nonce_len); }
 };
 
-int ocb_worker_new(const Template &t, Worker **out) noexcept { return variant_worker_new<OcbWorker>(t, out, 0, nullptr); }
-
-template <bool Seal>
-int ocb_call(Worker &base, Bytes nonce, Bytes aad, Bytes in, Bytes tag, uint8_t *out, size_t tag_len) noexcept {
-    auto &w = static_cast<OcbWorker &>(base);
-    const size_t i = Seal ? 0 : 1;
-    void *prov = nullptr;
-    EVP_CIPHER_CTX *evp = nullptr;
-    if (const int rc = w.context(i, nullptr, Seal, prov, evp)) return rc;
-    return keyed_run<Seal>(OcbSteps{{}, &w.iv_len[i]}, w.direct, prov, evp, {nullptr, 0}, nonce, aad, in, tag, out, tag_len);
-}
-
-int ocb_seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {
-    return ocb_call<true>(w, nonce, aad, in, {nullptr, 0}, out, tag_len);
-}
-int ocb_open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept {
-    return ocb_call<false>(w, nonce, aad, ciphertext, tag, out, tag.size);
-}
+struct Ocb {
+    using W = OcbWorker;
+    using BeforeKey = NoneBeforeKey;
+    static constexpr size_t kFirstNonce = 12;
+    static constexpr size_t variant(size_t, bool seal) noexcept { return seal ? 0 : 1; }
+    static OcbSteps steps(W &w, size_t i) noexcept { return {{}, &w.iv_len[i]}; }
+};
 
 Check ocb_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
     return keyed_self_test(cipher, d, 12, nullptr, [](size_t *iv) { return OcbSteps{{}, iv}; });
@@ -42,7 +31,7 @@ Check ocb_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 
 }  // namespace
 
-const FamilyOps kOcbFamily = {"ocb", false, kept_key_template, ocb_worker_new, ocb_seal, ocb_open, ocb_self_test,
-                              libcrypto_provenance};
+const FamilyOps kOcbFamily = {false, kept_key_template, variant_worker<Ocb>, variant_seal<Ocb>, variant_open<Ocb>,
+                              ocb_self_test, libcrypto_provenance};
 
 }  // namespace aead::shim

@@ -140,7 +140,7 @@ int siv_aead_open(Worker &, Bytes, Bytes, Bytes, Bytes, uint8_t *) noexcept { re
 
 }  // namespace
 
-const FamilyOps kSivFamily = {"siv", false, kept_key_template, siv_worker_new, siv_aead, siv_aead_open, siv_self_test,
+const FamilyOps kSivFamily = {false, kept_key_template, siv_worker_new, siv_aead, siv_aead_open, siv_self_test,
                               libcrypto_provenance};
 
 }  // namespace aead::shim

@@ -106,7 +106,7 @@ int xchacha_open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag,
 }  // namespace
 
 // No self-test: it runs on ChaCha20-Poly1305's slot, whose row's family checks it.
-const FamilyOps kXChaChaFamily = {"xchacha", false, xchacha_template_new, xchacha_worker_new, xchacha_seal, xchacha_open,
+const FamilyOps kXChaChaFamily = {false, xchacha_template_new, xchacha_worker_new, xchacha_seal, xchacha_open,
                                   nullptr, libcrypto_provenance};
 
 }  // namespace aead::shim
