@@ -30,7 +30,9 @@ enum class Check { same, differs, inconclusive };
 struct FamilyOps {
     bool uses_copies;  // workers are copies of a keyed template context: template_new probes the copy first
     int (*template_new)(Template **out, const Row &row, const Keying &k, Bytes key, size_t tag_len) noexcept;
+    void (*template_free)(Template *t) noexcept;  // t not NULL
     int (*worker_new)(const Template &t, Worker **out) noexcept;
+    void (*worker_free)(Worker *w) noexcept;  // w not NULL
     int (*seal)(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept;
     int (*open)(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
     // The direct calls d on cipher against EVP on the same steps (dispatch.cpp asks it once per source
@@ -60,6 +62,16 @@ W *new_worker(const Template &t) noexcept {
         w->direct = t.direct;
     }
     return w;
+}
+
+// The frees of a family whose template and worker types are T and W.
+template <typename T>
+void free_template(Template *t) noexcept {
+    delete static_cast<T *>(t);
+}
+template <typename W>
+void free_worker(Worker *w) noexcept {
+    delete static_cast<W *>(w);
 }
 
 // The generic entry with a row that need not be in kRows (template.cpp; tests/test_family.cpp).

@@ -193,7 +193,16 @@ int gcm_open(Worker &base, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, 
 
 }  // namespace
 
-const FamilyOps kGcmChaChaFamily = {true, gcm_template_new, gcm_worker_new, gcm_seal, gcm_open,
-                                    gcm_self_test, libcrypto_provenance};
+const FamilyOps kGcmChaChaFamily = {
+    .uses_copies = true,
+    .template_new = gcm_template_new,
+    .template_free = free_template<GcmTemplate>,
+    .worker_new = gcm_worker_new,
+    .worker_free = free_worker<GcmWorker>,
+    .seal = gcm_seal,
+    .open = gcm_open,
+    .self_test = gcm_self_test,
+    .provenance = libcrypto_provenance,
+};
 
 }  // namespace aead::shim

@@ -35,7 +35,16 @@ Check gcm_siv_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 
 }  // namespace
 
-const FamilyOps kGcmSivFamily = {false, kept_key_template, variant_worker<GcmSiv>, variant_seal<GcmSiv>,
-                                 variant_open<GcmSiv>, gcm_siv_self_test, libcrypto_provenance};
+const FamilyOps kGcmSivFamily = {
+    .uses_copies = false,
+    .template_new = kept_key_template,
+    .template_free = free_template<KeyedTemplate>,
+    .worker_new = variant_worker<GcmSiv>,
+    .worker_free = free_worker<GcmSiv::W>,
+    .seal = variant_seal<GcmSiv>,
+    .open = variant_open<GcmSiv>,
+    .self_test = gcm_siv_self_test,
+    .provenance = libcrypto_provenance,
+};
 
 }  // namespace aead::shim

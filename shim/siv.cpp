@@ -17,8 +17,9 @@ constexpr size_t kSiv = 16;
 using SivWorker = VariantWorker<1>;
 
 int siv_worker_new(const Template &t, Worker **out) noexcept {
-    Worker *w = nullptr;
-    if (const int rc = variant_worker_new<SivWorker>(t, &w, 0, nullptr)) return rc;
+    Worker *made = nullptr;
+    if (const int rc = variant_worker_new<SivWorker>(t, &made, 0, nullptr)) return rc;
+    auto *w = static_cast<SivWorker *>(made);
     if (t.direct == nullptr) {
         w->ctx.reset(fault_point() ? nullptr : EVP_CIPHER_CTX_new());
         if (!w->ctx) {
@@ -140,7 +141,16 @@ int siv_aead_open(Worker &, Bytes, Bytes, Bytes, Bytes, uint8_t *) noexcept { re
 
 }  // namespace
 
-const FamilyOps kSivFamily = {false, kept_key_template, siv_worker_new, siv_aead, siv_aead_open, siv_self_test,
-                              libcrypto_provenance};
+const FamilyOps kSivFamily = {
+    .uses_copies = false,
+    .template_new = kept_key_template,
+    .template_free = free_template<KeyedTemplate>,
+    .worker_new = siv_worker_new,
+    .worker_free = free_worker<SivWorker>,
+    .seal = siv_aead,
+    .open = siv_aead_open,
+    .self_test = siv_self_test,
+    .provenance = libcrypto_provenance,
+};
 
 }  // namespace aead::shim

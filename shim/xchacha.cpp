@@ -106,7 +106,16 @@ int xchacha_open(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag,
 }  // namespace
 
 // No self-test: it runs on ChaCha20-Poly1305's slot, whose row's family checks it.
-const FamilyOps kXChaChaFamily = {false, xchacha_template_new, xchacha_worker_new, xchacha_seal, xchacha_open,
-                                  nullptr, libcrypto_provenance};
+const FamilyOps kXChaChaFamily = {
+    .uses_copies = false,
+    .template_new = xchacha_template_new,
+    .template_free = free_template<XChaChaTemplate>,
+    .worker_new = xchacha_worker_new,
+    .worker_free = free_worker<XChaChaWorker>,
+    .seal = xchacha_seal,
+    .open = xchacha_open,
+    .self_test = nullptr,
+    .provenance = libcrypto_provenance,
+};
 
 }  // namespace aead::shim

@@ -28,12 +28,12 @@ int g_live_templates = 0, g_live_workers = 0;
 struct ToyTemplate : shim::Template {
     std::array<uint8_t, 16> key{};
     ToyTemplate() { ++g_live_templates; }
-    ~ToyTemplate() override { --g_live_templates; }
+    ~ToyTemplate() { --g_live_templates; }
 };
 struct ToyWorker : shim::Worker {
     const ToyTemplate *t = nullptr;
     ToyWorker() { ++g_live_workers; }
-    ~ToyWorker() override { --g_live_workers; }
+    ~ToyWorker() { --g_live_workers; }
 };
 
 // The toy's whole algorithm: ciphertext = plaintext XOR key XOR nonce (cycled); tag = an FNV-1a
@@ -86,8 +86,17 @@ int toy_open(shim::Worker &base, shim::Bytes nonce, shim::Bytes aad, shim::Bytes
 }
 shim::Provenance toy_provenance(const shim::Template &) noexcept { return {"toy", false}; }
 
-const shim::FamilyOps kToyFamily = {false, toy_template_new, toy_worker_new, toy_seal, toy_open, nullptr,
-                                    toy_provenance};
+const shim::FamilyOps kToyFamily = {
+    .uses_copies = false,
+    .template_new = toy_template_new,
+    .template_free = shim::free_template<ToyTemplate>,
+    .worker_new = toy_worker_new,
+    .worker_free = shim::free_worker<ToyWorker>,
+    .seal = toy_seal,
+    .open = toy_open,
+    .self_test = nullptr,
+    .provenance = toy_provenance,
+};
 // Its row: no provider name (no libcrypto cipher), so no slot.
 const shim::Row kToyRow = {-1, static_cast<shim::Cipher>(-1), nullptr, -1, 16, 12, 12, 12, shim::kTag16,
                            uint64_t{1} << 30, uint64_t{1} << 30, &kToyFamily};
@@ -145,7 +154,7 @@ TEST_CASE("a family that is not OpenSSL runs through the shim's entry points", "
     shim::worker_free(w);
     shim::template_free(t);
     CHECK(g_live_workers == 0);
-    CHECK(g_live_templates == 1);  // ref only: the shim freed its template through the family's destructor
+    CHECK(g_live_templates == 1);  // ref only: the shim freed its template through the family's free
 
     // The row's key size is checked before the family is asked.
     t = nullptr;
