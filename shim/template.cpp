@@ -29,7 +29,9 @@ int template_new(Template **out, CipherSource &src, Cipher c, Bytes key, size_t 
     return template_new(out, src, row(c), key, tag_len);
 }
 
-void template_free(Template *t) noexcept { delete t; }
+void template_free(Template *t) noexcept {
+    if (t != nullptr) t->ops->template_free(t);
+}
 
 Provenance template_provenance(const Template &t) noexcept { return t.ops->provenance(t); }
 
@@ -38,7 +40,9 @@ int worker_new(const Template &t, Worker **out) noexcept {
     return t.ops->worker_new(t, out);
 }
 
-void worker_free(Worker *w) noexcept { delete w; }
+void worker_free(Worker *w) noexcept {
+    if (w != nullptr) w->ops->worker_free(w);
+}
 
 int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {
     return w.ops->seal(w, nonce, aad, in, out, tag_len);
