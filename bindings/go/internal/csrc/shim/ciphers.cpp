@@ -1,5 +1,5 @@
-// Cipher fetching (once per process and property query), the runtime probe of EVP_CIPHER_CTX_copy,
-// what a fetched cipher says about its provider, and the dispatch table its provider runs it with.
+// Cipher fetching (once per process and property query, by the registry's names), the runtime probe of
+// EVP_CIPHER_CTX_copy, and what a fetched cipher says about its provider.
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -10,36 +10,13 @@
 #include <openssl/provider.h>
 #include <openssl/rand.h>
 
-#include "openssl_owners.h"
-#include "shim.h"
+#include "cipher_source.h"
+#include "contexts.h"
+#include "family_ops.h"
 
 namespace aead::shim {
 
-// Ciphers fetched with one property query. Nodes are created on first use of a query and live for the
-// life of the process (as the ciphers they hold do), linked into a lock-free list.
-struct CipherSource {
-    enum : int { kProbeUnknown = 0, kCopyWorks = 1, kCopyBroken = 2 };
-
-    char properties[kMaxProperties + 1] = {};  // "" : the library context's default properties
-    std::array<std::atomic<EVP_CIPHER *>, kFetchedCiphers> ciphers{};
-    std::array<std::atomic<int>, kFetchedCiphers> copy_probe{};
-    std::array<std::atomic<int>, kFetchedCiphers> fips{};  // kProbeUnknown, or 1 + whether a FIPS provider's
-    std::array<std::atomic<const Dispatch *>, kFetchedCiphers> dispatch{};  // NULL: undecided; &g_via_evp: EVP
-    std::array<std::atomic<EVP_CIPHER *>, 3> hp_ciphers{};    // QUIC header protection, by HpCipher
-    CipherSource *next = nullptr;
-
-    const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
-};
-
 namespace {
-
-constexpr std::array<const char *, kFetchedCiphers> kCipherNames = {
-    "AES-128-GCM", "AES-192-GCM", "AES-256-GCM", "ChaCha20-Poly1305", "AES-128-CCM", "AES-192-CCM", "AES-256-CCM",
-    "AES-128-GCM-SIV", "AES-192-GCM-SIV", "AES-256-GCM-SIV", "AES-128-OCB", "AES-192-OCB", "AES-256-OCB",
-    "AES-128-SIV", "AES-192-SIV", "AES-256-SIV"};
-constexpr std::array<int, kFetchedCiphers> kKeySizes = {16, 24, 32, 32, 16, 24, 32, 16, 24, 32, 16, 24, 32, 32, 48, 64};
-constexpr std::array<const char *, 3> kHpCipherNames = {"AES-128-ECB", "AES-256-ECB", "ChaCha20"};
-constexpr std::array<int, 3> kHpKeySizes = {16, 32, 32};
 
 CipherSource g_default_source;                   // NULL / "": no list walk on the 1.0 constructor's path
 std::atomic<CipherSource *> g_sources{nullptr};  // every other query, newest first
@@ -132,149 +109,6 @@ bool remembered(std::atomic<int> &state, Ask ask) noexcept {
 
 std::atomic<int> g_drbg_fips{0};
 
-// ---- Direct dispatch: the provider's own functions for a fetched cipher ----
-
-// AEAD_DISPATCH=evp: every cipher through EVP (for diagnosis, and the tests' second pass). Read once, when
-// libaead is loaded, so the choice is fixed before any context exists.
-const bool g_force_evp = [] {
-    const char *v = std::getenv("AEAD_DISPATCH");
-    return v != nullptr && std::strcmp(v, "evp") == 0;  // GCOVR_EXCL_BR_LINE AEAD_DISPATCH set to anything else: no stage does
-}();
-
-const Dispatch g_via_evp{};  // the "decided: through EVP" mark in CipherSource::dispatch
-
-// Whether an OSSL_ALGORITHM's names ("AES-128-GCM:id-aes128-GCM:2.16...") start with exactly `name`:
-// the whole first name, so that AES-128-GCM does not match AES-128-GCM-SIV.
-bool first_name_is(const char *names, const char *name) noexcept {
-    if (names == nullptr || name == nullptr) return false;  // GCOVR_EXCL_BR_LINE OpenSSL's tables name every algorithm
-    const size_t n = std::strlen(name);
-    return std::strncmp(names, name, n) == 0 && (names[n] == 0 || names[n] == ':');
-}
-
-// The functions libaead calls, from one implementation's table; false if one it needs is missing.
-bool take_functions(const OSSL_DISPATCH *fns, Dispatch &d) noexcept {
-    for (const OSSL_DISPATCH *f = fns; f != nullptr && f->function_id != 0; ++f) {  // GCOVR_EXCL_BR_START OpenSSL's own providers' tables have every function libaead calls
-        switch (f->function_id) {
-#define AEAD_TAKE(id, member, type) \
-    case id: d.member = OSSL_FUNC_##type(f); break
-            AEAD_TAKE(OSSL_FUNC_CIPHER_NEWCTX, newctx, cipher_newctx);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_FREECTX, freectx, cipher_freectx);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_DUPCTX, dupctx, cipher_dupctx);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_ENCRYPT_INIT, encrypt_init, cipher_encrypt_init);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_DECRYPT_INIT, decrypt_init, cipher_decrypt_init);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_UPDATE, update, cipher_update);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_FINAL, final, cipher_final);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, get_ctx_params, cipher_get_ctx_params);
-            AEAD_TAKE(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, set_ctx_params, cipher_set_ctx_params);
-#undef AEAD_TAKE
-            default:
-                break;
-        }
-    }
-    return d.newctx != nullptr && d.freectx != nullptr && d.encrypt_init != nullptr && d.decrypt_init != nullptr &&
-           d.update != nullptr && d.final != nullptr && d.get_ctx_params != nullptr && d.set_ctx_params != nullptr;  // GCOVR_EXCL_BR_STOP
-}
-
-// The table of the one implementation in `prov` whose first name is the fetched cipher's. The provider's
-// algorithm array is handed back with unquery whatever is found (its function pointers stay valid: they
-// are the provider's code, loaded while the fetched cipher holds the provider).
-bool find_functions(const OSSL_PROVIDER *prov, const char *name, Dispatch &d) noexcept {
-    int no_store = 0;
-    const OSSL_ALGORITHM *algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_store);
-    if (algs == nullptr) return false;  // GCOVR_EXCL_BR_START OpenSSL's own providers answer the query and name each cipher once
-    const OSSL_ALGORITHM *found = nullptr;
-    int matches = 0;
-    for (const OSSL_ALGORITHM *a = algs; a->algorithm_names != nullptr; ++a)
-        if (first_name_is(a->algorithm_names, name)) {
-            found = a;
-            ++matches;
-        }
-    const bool ok = matches == 1 && take_functions(found->implementation, d);  // GCOVR_EXCL_BR_STOP
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
-    return ok;
-}
-
-enum class Check { same, differs, inconclusive };
-
-// One seal and opens of a fixed message with a 12-byte and then a 16-byte nonce on a provider context
-// made from d, against EVP on the fetched cipher: the direct calls must produce EVP's bytes exactly,
-// accept the right tag and refuse a wrong one. A failure to allocate proves nothing: inconclusive.
-Check known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
-    static constexpr unsigned char nonce[16] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 1, 2, 3, 4, 5, 6};
-    static constexpr unsigned char aad[13] = {1, 2, 3};
-    static constexpr unsigned char msg[40] = {42, 43};
-    std::array<unsigned char, 32> key{};
-    for (size_t i = 0; i < key.size(); ++i) key[i] = static_cast<unsigned char>(0x3C ^ (i * 5));
-    const size_t key_len = static_cast<size_t>(EVP_CIPHER_get_key_length(cipher));
-    if (key_len > key.size()) return Check::differs;  // GCOVR_EXCL_BR_START a provider's direct calls disagreeing with its own EVP path, or failing: not OpenSSL's
-    CipherCtxPtr evp(EVP_CIPHER_CTX_new());
-    ProvCtxPtr direct(d.newctx(d.provctx), ProvCtxFree{d.freectx});
-    if (!evp || !direct) return Check::inconclusive;
-    if (EVP_CipherInit_ex2(evp.get(), cipher, key.data(), nullptr, 1, nullptr) != 1) return Check::inconclusive;
-    if (d.encrypt_init(direct.get(), key.data(), key_len, nullptr, 0, nullptr) != 1) return Check::differs;
-    const bool gcm = EVP_CIPHER_get_mode(cipher) == EVP_CIPH_GCM_MODE;
-    for (const size_t iv_len : {size_t{12}, size_t{16}}) {
-        if (iv_len != 12 && !gcm) break;  // ChaCha20-Poly1305 takes 12-byte nonces only
-        std::array<unsigned char, sizeof msg + 16> want{}, got{}, back{};
-        int n = 0;
-        OSSL_PARAM ivlen[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, const_cast<size_t *>(&iv_len)),
-                              OSSL_PARAM_END};
-        OSSL_PARAM tag_out[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, want.data() + sizeof msg, 16),
-                                OSSL_PARAM_END};
-        if (EVP_CIPHER_CTX_set_params(evp.get(), ivlen) != 1 ||
-            EVP_CipherInit_ex2(evp.get(), nullptr, nullptr, nonce, 1, nullptr) != 1 ||
-            EVP_CipherUpdate(evp.get(), nullptr, &n, aad, sizeof aad) != 1 ||
-            EVP_CipherUpdate(evp.get(), want.data(), &n, msg, sizeof msg) != 1 ||
-            EVP_CipherFinal_ex(evp.get(), want.data() + sizeof msg, &n) != 1 || EVP_CIPHER_CTX_get_params(evp.get(), tag_out) != 1)
-            return Check::inconclusive;  // GCOVR_EXCL_LINE as above
-        size_t outl = 0;
-        OSSL_PARAM tag_got[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, got.data() + sizeof msg, 16),
-                                OSSL_PARAM_END};
-        if (d.set_ctx_params(direct.get(), ivlen) != 1 || d.encrypt_init(direct.get(), nullptr, 0, nonce, iv_len, nullptr) != 1 ||
-            d.update(direct.get(), nullptr, &outl, sizeof aad, aad, sizeof aad) != 1 ||
-            d.update(direct.get(), got.data(), &outl, sizeof msg, msg, sizeof msg) != 1 || outl != sizeof msg ||
-            d.final(direct.get(), got.data() + sizeof msg, &outl, 0) != 1 || outl != 0 ||
-            d.get_ctx_params(direct.get(), tag_got) != 1 || got != want)
-            return Check::differs;  // GCOVR_EXCL_LINE as above
-        for (const bool forged : {false, true}) {
-            got[sizeof msg + 15] ^= forged ? 1 : 0;
-            OSSL_PARAM tag_in[] = {OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, got.data() + sizeof msg, 16),
-                                   OSSL_PARAM_END};
-            if (d.decrypt_init(direct.get(), nullptr, 0, nonce, iv_len, nullptr) != 1 ||
-                d.set_ctx_params(direct.get(), tag_in) != 1 ||
-                d.update(direct.get(), nullptr, &outl, sizeof aad, aad, sizeof aad) != 1 ||
-                d.update(direct.get(), back.data(), &outl, sizeof msg, got.data(), sizeof msg) != 1 ||
-                std::memcmp(back.data(), msg, sizeof msg) != 0)
-                return Check::differs;  // GCOVR_EXCL_LINE as above
-            if ((d.final(direct.get(), back.data() + sizeof msg, &outl, 0) == 1) == forged) return Check::differs;  // GCOVR_EXCL_BR_STOP
-        }
-    }
-    return Check::same;
-}
-
-// Whether the cipher may run on its provider's functions, and with which; nullptr: inconclusive.
-const Dispatch *choose_dispatch(CipherSource &src, int index, const EVP_CIPHER *cipher) noexcept {
-    if (g_force_evp) return &g_via_evp;
-    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher);
-    if (prov == nullptr) return &g_via_evp;  // GCOVR_EXCL_BR_START third-party providers and disagreeing tables: OpenSSL's own providers take one way
-    // OpenSSL's own providers only: a third-party provider may lean on what the EVP layer does for it.
-    const char *pname = OSSL_PROVIDER_get0_name(prov);
-    const bool own = pname != nullptr && (std::strcmp(pname, "default") == 0 || std::strcmp(pname, "fips") == 0);
-    if (!own && !cipher_provenance(src, index).fips) return &g_via_evp;
-    Dispatch d;
-    ERR_set_mark();  // whatever the search and the check push is theirs, not the caller's
-    const bool found = find_functions(prov, EVP_CIPHER_get0_name(cipher), d);
-    if (found) d.provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    const int first_family = static_cast<int>(Cipher::aes_128_ccm);
-    const Check k = !found                  ? Check::differs
-                    : index < first_family ? known_answer(cipher, d)
-                                           : static_cast<Check>(family_known_answer(cipher, d, index));
-    ERR_pop_to_mark();
-    if (k == Check::inconclusive) return nullptr;
-    if (k == Check::differs) return &g_via_evp;
-    auto *kept = new (std::nothrow) Dispatch(d);  // once per source and cipher, kept for the process  // GCOVR_EXCL_BR_STOP
-    return kept;  // NULL (out of memory): inconclusive
-}
 
 }  // namespace
 
@@ -316,7 +150,7 @@ namespace {
 // The cipher in slot, fetched by name with the source's query on first use; NULL if no provider offers
 // it with that key length.
 const EVP_CIPHER *fetch_once(std::atomic<EVP_CIPHER *> &slot, const CipherSource &src, const char *name,
-                             int key_len) noexcept {
+                             size_t key_len) noexcept {
     EVP_CIPHER *c = slot.load(std::memory_order_acquire);
     if (c != nullptr) return c;
     c = EVP_CIPHER_fetch(nullptr, name, src.query());
@@ -325,7 +159,7 @@ const EVP_CIPHER *fetch_once(std::atomic<EVP_CIPHER *> &slot, const CipherSource
         return nullptr;
     }
     // GCOVR_EXCL_START a provider's cipher of this name with another key size: not OpenSSL's
-    if (EVP_CIPHER_get_key_length(c) != key_len) {
+    if (static_cast<size_t>(EVP_CIPHER_get_key_length(c)) != key_len) {
         EVP_CIPHER_free(c);
         return nullptr;
     }
@@ -340,21 +174,21 @@ const EVP_CIPHER *fetch_once(std::atomic<EVP_CIPHER *> &slot, const CipherSource
 
 }  // namespace
 
-const EVP_CIPHER *fetched_cipher(CipherSource &src, int index) noexcept {
-    const auto i = static_cast<size_t>(index);
-    return fetch_once(src.ciphers[i], src, kCipherNames[i], kKeySizes[i]);
+const EVP_CIPHER *fetched_cipher(CipherSource &src, int slot) noexcept {
+    const auto i = static_cast<size_t>(slot);
+    return fetch_once(src.ciphers[i], src, kRows[i].name, kRows[i].key_size);  // a slot's owner is the row at its index
 }
 
 const EVP_CIPHER *fetched_hp_cipher(CipherSource &src, HpCipher c) noexcept {
     const auto i = static_cast<size_t>(c);
-    return fetch_once(src.hp_ciphers[i], src, kHpCipherNames[i], kHpKeySizes[i]);
+    return fetch_once(src.hp_ciphers[i], src, kHpRows[i].name, kHpRows[i].key_size);
 }
 
-bool context_copy_works(CipherSource &src, int index) noexcept {
-    auto &state = src.copy_probe[static_cast<size_t>(index)];
+bool context_copy_works(CipherSource &src, int slot) noexcept {
+    auto &state = src.copy_probe[static_cast<size_t>(slot)];
     const int s = state.load(std::memory_order_acquire);
     if (s != CipherSource::kProbeUnknown) return s == CipherSource::kCopyWorks;
-    const EVP_CIPHER *cipher = fetched_cipher(src, index);
+    const EVP_CIPHER *cipher = fetched_cipher(src, slot);
     const Probe p = cipher != nullptr ? probe_copy(cipher) : Probe::inconclusive;  // GCOVR_EXCL_BR_START no cipher, an inconclusive probe: each libcrypto answers one way
     ERR_clear_error();
     if (p == Probe::inconclusive) return false;  // not remembered: ask again next time
@@ -364,36 +198,20 @@ bool context_copy_works(CipherSource &src, int index) noexcept {
 
 // Asked once per source and cipher (a fetch costs, and allocates): the answer cannot change while the
 // fetched cipher, which is kept for the process, exists.
-Provenance cipher_provenance(CipherSource &src, int index) noexcept {
+Provenance cipher_provenance(CipherSource &src, int slot) noexcept {
     Provenance p;
-    const EVP_CIPHER *cipher = fetched_cipher(src, index);
+    const EVP_CIPHER *cipher = fetched_cipher(src, slot);
     if (cipher == nullptr) return p;  // GCOVR_EXCL_BR_START a fetched cipher always has its provider
     if (const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(cipher)) p.provider = OSSL_PROVIDER_get0_name(prov);  // GCOVR_EXCL_BR_STOP
-    p.fips = remembered(src.fips[static_cast<size_t>(index)], [&] {
+    p.fips = remembered(src.fips[static_cast<size_t>(slot)], [&] {
         return from_fips_provider(cipher, EVP_CIPHER_get0_name(cipher), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
                                   EVP_CIPHER_free);
     });
     return p;
 }
 
-const Dispatch *cipher_dispatch(CipherSource &src, int index) noexcept {
-    auto &slot = src.dispatch[static_cast<size_t>(index)];
-    const Dispatch *d = slot.load(std::memory_order_acquire);
-    if (d == nullptr) {
-        const EVP_CIPHER *cipher = fetched_cipher(src, index);
-        if (cipher == nullptr) return nullptr;  // GCOVR_EXCL_BR_START no cipher, or two threads deciding at once
-        d = choose_dispatch(src, index, cipher);
-        if (d == nullptr) return nullptr;  // inconclusive: through EVP this time, asked again next time
-        const Dispatch *expected = nullptr;
-        if (!slot.compare_exchange_strong(expected, d, std::memory_order_acq_rel)) {
-            if (d != &g_via_evp) delete d;  // another thread decided first  GCOVR_EXCL_LINE timing  GCOVR_EXCL_BR_STOP
-            d = expected;  // GCOVR_EXCL_LINE as above
-        }
-    }
-    return d == &g_via_evp ? nullptr : d;
-}
+Provenance libcrypto_provenance(const Template &t) noexcept { return cipher_provenance(*t.source, t.row->slot); }
 
-bool dispatch_forced_evp() noexcept { return g_force_evp; }
 
 // The library context's DRBG is set up once per process, so its provider is asked once too.
 bool drbg_is_fips() noexcept {

@@ -6,6 +6,7 @@
 
 #include "fault_injection.h"
 #include "openssl_owners.h"
+#include "registry.h"
 
 namespace aead::shim {
 
@@ -25,15 +26,9 @@ struct HpWorker {
     HpCipher kind = HpCipher::aes_128_ecb;
 };
 
-namespace {
-
-constexpr std::array<size_t, 3> kKeySizes = {16, 32, 32};
-
-}  // namespace
-
 int hp_key_new(HpKey **out, CipherSource &src, HpCipher c, Bytes key) noexcept {
     *out = nullptr;
-    if (key.size != kKeySizes[static_cast<size_t>(c)]) return AEAD_ERR_KEY_SIZE;
+    if (key.size != kHpRows[static_cast<size_t>(c)].key_size) return AEAD_ERR_KEY_SIZE;
     const EVP_CIPHER *cipher = fetched_hp_cipher(src, c);
     if (cipher == nullptr) return AEAD_ERR_UNSUPPORTED;
     auto *k = new (std::nothrow) HpKey;

@@ -55,35 +55,29 @@ inline int failure_code() noexcept {
     return code;
 }
 
-// The fetched cipher for one algorithm and property query, fetched once per process (never through
+// The fetched cipher of a slot (registry.h) for one property query, fetched once per process (never through
 // EVP_aes_*_gcm(), whose implicit fetch on every init costs time and contends on a lock). NULL if no
 // provider offers it for that query.
-const EVP_CIPHER *fetched_cipher(CipherSource &src, int cipher_index) noexcept;
+const EVP_CIPHER *fetched_cipher(CipherSource &src, int slot) noexcept;
 
 // The same for a QUIC header-protection cipher (AES-ECB, ChaCha20).
 const EVP_CIPHER *fetched_hp_cipher(CipherSource &src, HpCipher cipher) noexcept;
 
 // Whether EVP_CIPHER_CTX_copy yields an independent, working AEAD context for that source's cipher
 // (broken before 3.0.13 / 3.1.5; refused by some FIPS providers).
-bool context_copy_works(CipherSource &src, int cipher_index) noexcept;
+bool context_copy_works(CipherSource &src, int slot) noexcept;
 
 // The dispatch table to run a source's cipher with directly, or NULL where it runs through EVP: the
 // provider is not one of OpenSSL's own (default, fips), its table lacks a function libaead calls, the
 // implementation cannot be identified uniquely, a known-answer check of the direct calls against EVP
 // failed, or AEAD_DISPATCH=evp was set when libaead was loaded. Decided once per source and cipher (a
 // probe that fails for want of memory is not remembered: NULL this time, asked again next time).
-const Dispatch *cipher_dispatch(CipherSource &src, int cipher_index) noexcept;
-
-// The known-answer check of a family's direct calls (CCM, GCM-SIV, OCB, SIV: cipher indices 4..15) against
-// EVP on the same steps: 0 the same, 1 they differ, 2 inconclusive (out of memory). one_shot.cpp; SIV's
-// (which also needs the provider's dupctx: without it, 1) in siv.cpp.
-int family_known_answer(const EVP_CIPHER *cipher, const Dispatch &d, int cipher_index) noexcept;
-int siv_known_answer(const EVP_CIPHER *cipher, const Dispatch &d) noexcept;
+const Dispatch *cipher_dispatch(CipherSource &src, int slot) noexcept;
 
 // Whether AEAD_DISPATCH=evp was set in the environment when libaead was loaded.
 bool dispatch_forced_evp() noexcept;
 
 // Which provider made a source's cipher, and whether it is a FIPS provider.
-Provenance cipher_provenance(CipherSource &src, int cipher_index) noexcept;
+Provenance cipher_provenance(CipherSource &src, int slot) noexcept;
 
 }  // namespace aead::shim

@@ -7,8 +7,8 @@
 
 namespace aead::shim {
 
-// The fetched ciphers, in the order of their names in ciphers.cpp. xchacha20_poly1305 is not one: it runs
-// on ChaCha20-Poly1305 (and ChaCha20 for its subkey).
+// The algorithms, each a row of the registry (registry.h), in this order. xchacha20_poly1305 has no
+// fetched cipher of its own: it runs on ChaCha20-Poly1305's (and ChaCha20 for its subkey).
 enum class Cipher : int {
     aes_128_gcm, aes_192_gcm, aes_256_gcm, chacha20_poly1305,
     aes_128_ccm, aes_192_ccm, aes_256_ccm,
