@@ -6,6 +6,10 @@
 
 namespace aead {
 
+// A seal of a record number commits it as it is; the AAD rule that compares the AAD with the nonce's
+// field (DTLS 1.2) is applied only to caller nonces (seal_open.cpp), so no record-layer row has it.
+static_assert(kQuic.aad != AadRule::dtls12_seq_num && kDtls13.aad != AadRule::dtls12_seq_num);
+
 int64_t seal_sequence(aead_ctx &ctx, uint64_t n, uint8_t *record, size_t header_len, size_t payload_len,
                       size_t record_cap) noexcept {
     uint8_t nonce[kSequencedNonceSize];

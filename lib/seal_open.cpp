@@ -127,16 +127,18 @@ template <int Op>
             // A copy of this context's sequence may live on in the parent (or a sibling) of a fork():
             // only the process that made the context seals on it (aead.h, AEAD_ERR_FORKED).
             if (aead::fork_generation() != ctx.born) [[unlikely]] return AEAD_ERR_FORKED;
-            if (number == nullptr) {
+            if (number != nullptr) {
+                // The record layer's rows (QUIC, DTLS 1.3) have no AAD rule past check_call's.
+                if (const int rc = ctx.nonces.commit(*number)) return rc;
+            } else {
                 std::memcpy(own_nonce, nonce, kPolicyNonceSize);
                 n = Bytes{own_nonce, kPolicyNonceSize};
+                if (ctx.nonces.aad_carries_field()) [[unlikely]] {
+                    if (const int rc = aad_with_field(ctx, ctx.nonces.field_of(own_nonce), aad, aad_len, own_aad)) return rc;
+                    a = Bytes{own_aad, aad_len};
+                }
+                if (const int rc = ctx.nonces.check_and_commit(own_nonce)) return rc;
             }
-            if (ctx.nonces.aad_carries_field()) [[unlikely]] {
-                const uint64_t field = number ? ctx.nonces.field_of_number(*number) : ctx.nonces.field_of(own_nonce);
-                if (const int rc = aad_with_field(ctx, field, aad, aad_len, own_aad)) return rc;
-                a = Bytes{own_aad, aad_len};
-            }
-            if (const int rc = number ? ctx.nonces.commit(*number) : ctx.nonces.check_and_commit(own_nonce)) return rc;
         } else if (ctx.nonces.random()) {
             if (const int rc = ctx.nonces.reserve_random_seal()) return rc;  // a refusal: nothing written
         }
