@@ -29,11 +29,9 @@ uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     return bits;
 }
 
-bool is_dtls(int policy) noexcept { return policy == AEAD_POLICY_DTLS12 || policy == AEAD_POLICY_DTLS13; }
-
 // What aead_ctx_new_dtls adds: the epoch and the replay window. `windowed` says the caller came through
-// it: the DTLS policies exist only there (their epoch and IV are part of the rule), and a QUIC context
-// gets a window only when asked for one (window > 0).
+// it: the policies whose row requires a window exist only there (their epoch and IV are part of the
+// rule), and one whose row offers it (QUIC) gets a window only when asked for one (window > 0).
 struct RecordParams {
     bool windowed = false;
     uint64_t epoch = 0;
@@ -48,19 +46,19 @@ int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size
     if (a == nullptr || !aead::valid_policy(*a, policy) || (key == nullptr && key_len != 0) ||
         (iv == nullptr && iv_len != 0))
         return AEAD_ERR_ARG;
-    if (is_dtls(policy) && !rp.windowed) return AEAD_ERR_ARG;  // DTLS contexts come from aead_ctx_new_dtls
+    const aead::Schedule &s = aead::schedule_of(*a, policy);
+    if (s.window == aead::Window::required && !rp.windowed) return AEAD_ERR_ARG;  // DTLS: aead_ctx_new_dtls
     if (rp.windowed) {
-        if (!is_dtls(policy) && policy != AEAD_POLICY_QUIC) return AEAD_ERR_ARG;
-        if (is_dtls(policy) && rp.window == 0) rp.window = AEAD_DTLS_DEFAULT_WINDOW;
+        if (s.window == aead::Window::none) return AEAD_ERR_ARG;
+        if (s.window == aead::Window::required && rp.window == 0) rp.window = AEAD_DTLS_DEFAULT_WINDOW;
         if (rp.window != 0 && !aead::ReplayWindow::valid_width(rp.window)) return AEAD_ERR_ARG;
-        // DTLS 1.2's epoch is 16 bits of every nonce; QUIC has none.
-        if ((policy == AEAD_POLICY_DTLS12 && rp.epoch > UINT16_MAX) || (policy == AEAD_POLICY_QUIC && rp.epoch != 0))
-            return AEAD_ERR_ARG;
+        // DTLS 1.2's epoch is 16 bits of every nonce; QUIC has none; DTLS 1.3 headers carry its low bits.
+        if (rp.epoch > s.max_epoch()) return AEAD_ERR_ARG;
     }
     if (key_len != a->key_size) return AEAD_ERR_KEY_SIZE;
     if (tag_len == 0) tag_len = aead::kDefaultTagSize;
     if (!aead::valid_tag_size(*a, policy, tag_len)) return AEAD_ERR_TAG_SIZE;
-    if (!aead::NoncePolicy::valid_iv_size(policy, aead::tls12_explicit_counter(*a), iv_len)) return AEAD_ERR_NONCE_SIZE;
+    if (!s.takes_iv(iv_len)) return AEAD_ERR_NONCE_SIZE;
 
     aead::shim::CipherSource *source = nullptr;
     if (const int rc = aead::shim::cipher_source(properties, &source)) return rc;

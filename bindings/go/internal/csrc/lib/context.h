@@ -32,7 +32,7 @@ struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
              size_t iv_len, uint64_t e = 0) noexcept
         : alg(a), policy(p), epoch(e), tag_size(tag), key(t),
-          nonces(p, aead::tls12_explicit_counter(a), iv, iv_len, aead::seal_limit(a, p), e),
+          nonces(aead::schedule_of(a, p), iv, iv_len, aead::seal_limit(a, p), e),
           nonce_min(aead::min_nonce_size(a, p)), nonce_max(aead::max_nonce_size(a, p)),
           prefix(aead::nonce_prefix_size(a, p)), siv(a.family == aead::Family::siv),
           lead(siv ? aead::kSivSize : prefix), overhead(siv ? aead::kSivSize : prefix + tag),
@@ -52,7 +52,7 @@ struct aead_ctx {
     const aead::TemplateOwner key;
     aead::WorkerCache workers;
     aead::NoncePolicy nonces;
-    // What every call checks, derived once from the rules in algorithm.h and nonce_policy.h.
+    // What every call checks, derived once from the rules in algorithm.h and nonce_schedule.h.
     const size_t nonce_min, nonce_max;  // accepted nonce lengths
     const size_t prefix;                // nonce bytes before the ciphertext (random policy: 12)
     const bool siv;                     // AES-SIV: S2V components, through the SIV path (seal_open.cpp)

@@ -1,12 +1,13 @@
 // DTLS 1.3 records in one call (RFC 9147): the unified header's sequence number and length written by
-// the library, the AEAD through aead_seal_open (whose DTLS 1.3 policy and replay window apply unchanged),
-// and record number encryption with an aead_hp key.
+// the library, the AEAD through the record layer (the DTLS 1.3 policy and replay window applied to the
+// record number), and record number encryption with an aead_hp key.
 #include <cstring>
 
 #include "aead.h"
 #include "context.h"
 #include "header_protection.h"
 #include "ranges.h"
+#include "record_layer.h"
 #include "record_number.h"
 
 namespace {
@@ -16,7 +17,6 @@ using aead::bad_range;
 constexpr size_t kSampleSize = 16;  // RFC 9147 section 4.2.3: the first 16 bytes of the ciphertext
 constexpr size_t kMaskSize = 5;
 constexpr size_t kTagSize = 16;
-constexpr size_t kNonceSize = 12;
 
 // The unified header's first byte (RFC 9147 section 4): 0 0 1 C S L E E.
 constexpr uint8_t kFixedBits = 0xe0, kFixed = 0x20, kCid = 0x10, kSeq16 = 0x08, kLength = 0x04, kEpochBits = 0x03;
@@ -35,8 +35,6 @@ bool layout_of(uint8_t first, size_t cid_len, Layout &l) noexcept {
     l.header_len = l.length_offset + ((first & kLength) != 0 ? 2 : 0);
     return true;
 }
-
-bool is_failure(int64_t rc) noexcept { return rc == AEAD_ERR_NOMEM || rc == AEAD_ERR_CRYPTO; }
 
 }  // namespace
 
@@ -69,20 +67,17 @@ AEAD_API int64_t aead_dtls13_protect(aead_ctx *ctx, aead_hp *hp, uint64_t seq, u
         record[l.length_offset] = static_cast<uint8_t>(body >> 8);
         record[l.length_offset + 1] = static_cast<uint8_t>(body);
     }
-    uint8_t nonce[kNonceSize];
-    ctx->nonces.quic_nonce(seq, nonce);  // IV XOR (0^4 || BE64(seq)): RFC 9147 section 4, as QUIC's
-    uint8_t *payload = record + header_len;
-    const int64_t sealed = aead_seal_open(ctx, AEAD_SEAL, nonce, sizeof nonce, record, header_len, payload,
-                                          payload_len, payload, record_cap - header_len);
+    // The nonce is IV XOR (0^4 || BE64(seq)): RFC 9147 section 4, as QUIC's (nonce_schedule.h).
+    const int64_t sealed = aead::seal_sequence(*ctx, seq, record, header_len, payload_len, record_cap);
     if (sealed < 0) {
-        if (is_failure(sealed)) std::memset(record, 0, total);
+        if (aead::is_failure(sealed)) std::memset(record, 0, total);
         else std::memcpy(record + l.seq_offset, saved, written);
         return sealed;
     }
     // Record number encryption (RFC 9147 section 4.2.3): the mask from the first 16 bytes of the
     // encrypted record (always there: the tag alone is 16), over the sequence number bytes only.
     uint8_t sample[kSampleSize], mask[kMaskSize];
-    std::memcpy(sample, payload, sizeof sample);
+    std::memcpy(sample, record + header_len, sizeof sample);
     if (const int rc = aead::mask_of(*hp, sample, mask)) {
         std::memset(record, 0, total);  // the sequence number stays consumed, as after any failed seal
         return rc;
@@ -123,11 +118,7 @@ AEAD_API int64_t aead_dtls13_unprotect(aead_ctx *ctx, aead_hp *hp, uint8_t *reco
     const uint64_t largest = ctx->window ? ctx->window->largest() : UINT64_MAX;
     const uint64_t seq = aead::reconstruct_number(largest, truncated, static_cast<unsigned>(8 * l.seq_len),
                                                   AEAD_DTLS_MAX_SEQUENCE + 1);
-    uint8_t nonce[kNonceSize];
-    ctx->nonces.quic_nonce(seq, nonce);
-    uint8_t *payload = record + l.header_len;
-    const int64_t opened = aead_seal_open(ctx, AEAD_OPEN, nonce, sizeof nonce, record, l.header_len, payload, body,
-                                          payload, body);
+    const int64_t opened = aead::open_sequence(*ctx, seq, record, l.header_len, body);
     if (opened < 0) {
         // The header goes back as it arrived; the payload was zeroed by a failed open (or, after a
         // refusal, never touched).

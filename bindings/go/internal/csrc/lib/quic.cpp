@@ -1,5 +1,5 @@
 // QUIC packet protection (RFC 9001): header-protection keys, and protect / unprotect of one packet in
-// one call (the AEAD through aead_seal_open, whose checks and QUIC policy apply unchanged).
+// one call (the AEAD through the record layer, where aead_seal_open's checks and the QUIC policy apply).
 #include <cstring>
 #include <new>
 
@@ -7,6 +7,7 @@
 #include "context.h"
 #include "header_protection.h"
 #include "ranges.h"
+#include "record_layer.h"
 #include "record_number.h"
 
 namespace {
@@ -17,7 +18,6 @@ using HpLease = aead::WorkerCacheOf<shim::HpWorker>::Lease;
 constexpr size_t kSampleSize = 16;
 constexpr size_t kMaskSize = 5;
 constexpr size_t kTagSize = 16;
-constexpr size_t kNonceSize = 12;
 
 using aead::bad_range;
 
@@ -47,8 +47,6 @@ constexpr uint8_t first_byte_mask(uint8_t first) noexcept { return (first & 0x80
 uint64_t decode_packet_number(uint64_t largest, uint64_t truncated, size_t pn_len) noexcept {
     return aead::reconstruct_number(largest, truncated, static_cast<unsigned>(8 * pn_len), uint64_t{1} << 62);
 }
-
-bool is_failure(int64_t rc) noexcept { return rc == AEAD_ERR_NOMEM || rc == AEAD_ERR_CRYPTO; }
 
 }  // namespace
 
@@ -126,13 +124,9 @@ AEAD_API int64_t aead_quic_protect(aead_ctx *ctx, aead_hp *hp, uint64_t pn, uint
     uint8_t saved[4];
     std::memcpy(saved, packet + pn_offset, pn_len);
     for (size_t i = 0; i < pn_len; ++i) packet[pn_offset + i] = static_cast<uint8_t>(pn >> (8 * (pn_len - 1 - i)));
-    uint8_t nonce[kNonceSize];
-    ctx->nonces.quic_nonce(pn, nonce);
-    uint8_t *payload = packet + header_len;
-    const int64_t sealed = aead_seal_open(ctx, AEAD_SEAL, nonce, sizeof nonce, packet, header_len, payload,
-                                          payload_len, payload, packet_cap - header_len);
+    const int64_t sealed = aead::seal_sequence(*ctx, pn, packet, header_len, payload_len, packet_cap);
     if (sealed < 0) {
-        if (is_failure(sealed)) std::memset(packet, 0, total);
+        if (aead::is_failure(sealed)) std::memset(packet, 0, total);
         else std::memcpy(packet + pn_offset, saved, pn_len);
         return sealed;
     }
@@ -175,12 +169,7 @@ AEAD_API int64_t aead_quic_unprotect(aead_ctx *ctx, aead_hp *hp, uint64_t larges
     }
     packet[0] = plain_first;
     const uint64_t pn = decode_packet_number(largest_pn, truncated, pn_len);
-    uint8_t nonce[kNonceSize];
-    ctx->nonces.quic_nonce(pn, nonce);
-    uint8_t *payload = packet + header_len;
-    const size_t body = packet_len - header_len;
-    const int64_t opened = aead_seal_open(ctx, AEAD_OPEN, nonce, sizeof nonce, packet, header_len, payload, body,
-                                          payload, body);
+    const int64_t opened = aead::open_sequence(*ctx, pn, packet, header_len, packet_len - header_len);
     if (opened < 0) {
         // The header goes back as it arrived; the payload was zeroed by the failed open (or, after a
         // refusal, never touched).

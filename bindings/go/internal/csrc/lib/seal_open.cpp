@@ -5,6 +5,7 @@
 #include "aead.h"
 #include "context.h"
 #include "ranges.h"
+#include "seal_open.h"
 
 namespace {
 
@@ -16,7 +17,7 @@ using Lease = aead::WorkerCache::Lease;
 // draws ctx.prefix bytes (12, or 24 for XChaCha20-Poly1305).
 constexpr size_t kPolicyNonceSize = 12;
 static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceSize == kPolicyNonceSize);
-static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize);
+static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize && aead::kSequencedNonceSize == kPolicyNonceSize);
 
 using aead::bad_range;
 
@@ -70,17 +71,18 @@ template <int Op>
 }
 
 // DTLS 1.2 (RFC 6347 section 4.1.2.1): the AAD is seq_num(8) || type || version || length, and its
-// seq_num must be the epoch || seq the nonce carries: a record whose header disagrees with its nonce is
-// refused (a receiver would otherwise accept it under one number and the window track another). The
-// AAD is copied into own_aad, which is what libcrypto gets.
-constexpr size_t kDtls12AadSize = 13;
-int dtls12_aad(const aead_ctx &ctx, const uint8_t *nonce, const uint8_t *aad, size_t aad_len,
-               uint8_t (&own_aad)[kDtls12AadSize]) noexcept {
-    if (aad_len != kDtls12AadSize) return AEAD_ERR_AAD_SIZE;
-    std::memcpy(own_aad, aad, kDtls12AadSize);
-    uint64_t field = 0;
-    for (size_t i = 0; i < 8; ++i) field = field << 8 | own_aad[i];
-    return field == ctx.nonces.seq_num_field(nonce) ? 0 : AEAD_ERR_AAD_MISMATCH;
+// seq_num must be the field (epoch || seq) the nonce carries: a record whose header disagrees with its
+// nonce is refused (a receiver would otherwise accept it under one number and the window track another).
+// The AAD is copied into own_aad, which is what libcrypto gets.
+constexpr size_t kMaxRuleAadSize = 13;
+static_assert(aead::kDtls12Explicit.aad_size <= kMaxRuleAadSize && aead::kDtls12Xor.aad_size <= kMaxRuleAadSize);
+int aad_with_field(const aead_ctx &ctx, uint64_t field, const uint8_t *aad, size_t aad_len,
+                   uint8_t (&own_aad)[kMaxRuleAadSize]) noexcept {
+    if (aad_len != ctx.nonces.schedule().aad_size) return AEAD_ERR_AAD_SIZE;
+    std::memcpy(own_aad, aad, aad_len);
+    uint64_t seq_num = 0;
+    for (size_t i = 0; i < 8; ++i) seq_num = seq_num << 8 | own_aad[i];
+    return seq_num == field ? 0 : AEAD_ERR_AAD_MISMATCH;
 }
 
 // After a failure past the checks: a worker that failed midway is not trusted again, and the output
@@ -96,12 +98,12 @@ int dtls12_aad(const aead_ctx &ctx, const uint8_t *nonce, const uint8_t *aad, si
 }
 
 // One operation on a worker taken into `lease` (empty on entry); a worker that failed midway is dropped
-// and the lease emptied. The caller gives back what is left.
+// and the lease emptied. The caller gives back what is left. number: as seal_open_call's.
 template <int Op>
 [[gnu::always_inline]] inline int64_t seal_open_one(aead_ctx &ctx, Lease &lease, const uint8_t *nonce,
                                                    size_t nonce_len, const uint8_t *aad, size_t aad_len,
                                                    const uint8_t *in, size_t in_len, uint8_t *out,
-                                                   size_t out_cap) noexcept {
+                                                   size_t out_cap, const uint64_t *number) noexcept {
     size_t out_len = 0;
     if (const int64_t refused = check_call<Op>(ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap, out_len))
         return refused;
@@ -113,9 +115,10 @@ template <int Op>
     // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
     // caller's buffer read twice could change in between (another thread, shared memory) and have a
     // record sealed under a nonce that was never checked. Sequenced nonces are 12 bytes, random 12 or 24.
-    // DTLS 1.2's AAD is checked against the nonce, so it is copied too (13 bytes).
+    // DTLS 1.2's AAD is checked against the nonce, so it is copied too (13 bytes). A record number's
+    // nonce is the library's already.
     uint8_t own_nonce[aead::kMaxRandomNonceSize];
-    uint8_t own_aad[kDtls12AadSize];
+    uint8_t own_aad[kMaxRuleAadSize];
     uint64_t record = 0;  // the record number an open on a windowed context commits
     // Taken after the worker, so a failed allocation cannot burn a sequence number; a refused nonce is
     // a refusal like the checks above and writes nothing.
@@ -124,30 +127,40 @@ template <int Op>
             // A copy of this context's sequence may live on in the parent (or a sibling) of a fork():
             // only the process that made the context seals on it (aead.h, AEAD_ERR_FORKED).
             if (aead::fork_generation() != ctx.born) [[unlikely]] return AEAD_ERR_FORKED;
-            std::memcpy(own_nonce, nonce, kPolicyNonceSize);
-            if (ctx.nonces.dtls12()) [[unlikely]] {
-                if (const int rc = dtls12_aad(ctx, own_nonce, aad, aad_len, own_aad)) return rc;
-                a = Bytes{own_aad, sizeof own_aad};
+            if (number != nullptr) {
+                // The record layer's rows (QUIC, DTLS 1.3) have no AAD rule past check_call's.
+                if (const int rc = ctx.nonces.commit(*number)) return rc;
+            } else {
+                std::memcpy(own_nonce, nonce, kPolicyNonceSize);
+                n = Bytes{own_nonce, kPolicyNonceSize};
+                if (ctx.nonces.aad_carries_field()) [[unlikely]] {
+                    if (const int rc = aad_with_field(ctx, ctx.nonces.field_of(own_nonce), aad, aad_len, own_aad)) return rc;
+                    a = Bytes{own_aad, aad_len};
+                }
+                if (const int rc = ctx.nonces.check_and_commit(own_nonce)) return rc;
             }
-            if (const int rc = ctx.nonces.check_and_commit(own_nonce)) return rc;
-            n = Bytes{own_nonce, kPolicyNonceSize};
         } else if (ctx.nonces.random()) {
             if (const int rc = ctx.nonces.reserve_random_seal()) return rc;  // a refusal: nothing written
         }
     } else if (ctx.window) [[unlikely]] {
         // The replay window's first half: a record number already accepted, or left of the window, is
         // refused before any decryption, and this check writes nothing.
-        std::memcpy(own_nonce, nonce, kPolicyNonceSize);
-        if (const int rc = ctx.nonces.record_number(own_nonce, record)) return rc;
-        if (ctx.nonces.dtls12()) {
-            if (const int rc = dtls12_aad(ctx, own_nonce, aad, aad_len, own_aad)) return rc;
-            a = Bytes{own_aad, sizeof own_aad};
+        if (number == nullptr) {
+            std::memcpy(own_nonce, nonce, kPolicyNonceSize);
+            n = Bytes{own_nonce, kPolicyNonceSize};
+            if (const int rc = ctx.nonces.record_number(own_nonce, record)) return rc;
+        } else {
+            if (const int rc = ctx.nonces.check_number(*number)) return rc;
+            record = *number;
+        }
+        if (ctx.nonces.aad_carries_field()) {
+            if (const int rc = aad_with_field(ctx, ctx.nonces.field_of_number(record), aad, aad_len, own_aad)) return rc;
+            a = Bytes{own_aad, aad_len};
         }
         if (ctx.window->seen(record)) {
             ctx.replays.fetch_add(1, std::memory_order_relaxed);
             return AEAD_ERR_REPLAY;
         }
-        n = Bytes{own_nonce, kPolicyNonceSize};
     }
     // The random policy (nonce || ciphertext || tag): the nonce is drawn here and written to out, or
     // read from in on open.
@@ -213,33 +226,52 @@ template <int Op>
     return r;
 }
 
-template <int Op>
-[[gnu::always_inline]] inline int64_t one_call(aead_ctx &ctx, const uint8_t *nonce, size_t nonce_len,
-                                              const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
-                                              uint8_t *out, size_t out_cap) noexcept {
-    if (ctx.siv) [[unlikely]] {  // one component, the AAD (even when empty): RFC 5297 section 6's AEAD form
-        Bytes components[2] = {{aad, aad_len}, {nullptr, 0}};
-        return siv_one<Op>(ctx, nonce, nonce_len, components, 1, in, in_len, out, out_cap);
-    }
-    Lease lease;
-    const int64_t r = seal_open_one<Op>(ctx, lease, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
-    if (lease.worker != nullptr) ctx.workers.give(lease);
-    return r;
+// AES-SIV with one component, the AAD (even when empty): RFC 5297 section 6's AEAD form. Out of line, with
+// aead_seal_open's arguments in their places, so that the other families' path is a few checks and a jump.
+[[gnu::noinline, gnu::cold]] int64_t siv_aead(aead_ctx &ctx, int op, const uint8_t *nonce, size_t nonce_len,
+                                             const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
+                                             uint8_t *out, size_t out_cap) noexcept {
+    Bytes components[2] = {{aad, aad_len}, {nullptr, 0}};
+    return op == AEAD_SEAL ? siv_one<AEAD_SEAL>(ctx, nonce, nonce_len, components, 1, in, in_len, out, out_cap)
+                           : siv_one<AEAD_OPEN>(ctx, nonce, nonce_len, components, 1, in, in_len, out, out_cap);
+}
+
+// aead_seal_open's work, for it and for the batches (entry points are not called from inside).
+[[gnu::always_inline]] inline int64_t seal_open(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len,
+                                                const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
+                                                uint8_t *out, size_t out_cap) noexcept {
+    if (ctx == nullptr || (op != AEAD_SEAL && op != AEAD_OPEN)) return AEAD_ERR_ARG;
+    if (ctx->siv) [[unlikely]] return siv_aead(*ctx, op, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
+    return op == AEAD_SEAL
+               ? aead::seal_open_call<AEAD_SEAL>(*ctx, nullptr, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap)
+               : aead::seal_open_call<AEAD_OPEN>(*ctx, nullptr, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
 }
 
 }  // namespace
 
 // The whole call is this one function: the shim's seal and open (another translation unit, joined by
-// LTO) are inlined into it only while it is their one call site, so batches call it rather than
-// inlining it a second time (noinline; callgrind: about 50 instructions per call saved).
-extern "C" AEAD_API __attribute__((noinline)) int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t *nonce,
-                                                             size_t nonce_len, const uint8_t *aad, size_t aad_len,
-                                                             const uint8_t *in, size_t in_len, uint8_t *out,
-                                                             size_t out_cap) noexcept {
-    if (ctx == nullptr) return AEAD_ERR_ARG;
-    if (op == AEAD_SEAL) return one_call<AEAD_SEAL>(*ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
-    if (op == AEAD_OPEN) return one_call<AEAD_OPEN>(*ctx, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
-    return AEAD_ERR_ARG;
+// LTO) are inlined into it only while it is their one call site, so every entry point and the record
+// layer call it rather than inlining it again (noinline; callgrind: about 50 instructions per call saved).
+template <int Op>
+[[gnu::noinline]] int64_t aead::seal_open_call(aead_ctx &ctx, const uint64_t *number, const uint8_t *nonce,
+                                               size_t nonce_len, const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                                               size_t in_len, uint8_t *out, size_t out_cap) noexcept {
+    Lease lease;
+    const int64_t r = seal_open_one<Op>(ctx, lease, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap, number);
+    if (lease.worker != nullptr) ctx.workers.give(lease);
+    return r;
+}
+// (number where aead_seal_open has op: its arguments stay in their registers and stack slots, and the
+// call compiles to a jump.)
+template int64_t aead::seal_open_call<AEAD_SEAL>(aead_ctx &, const uint64_t *, const uint8_t *, size_t,
+                                                 const uint8_t *, size_t, const uint8_t *, size_t, uint8_t *, size_t) noexcept;
+template int64_t aead::seal_open_call<AEAD_OPEN>(aead_ctx &, const uint64_t *, const uint8_t *, size_t,
+                                                 const uint8_t *, size_t, const uint8_t *, size_t, uint8_t *, size_t) noexcept;
+
+extern "C" AEAD_API int64_t aead_seal_open(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len,
+                                           const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t in_len,
+                                           uint8_t *out, size_t out_cap) noexcept {
+    return seal_open(ctx, op, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap);
 }
 
 // Records in order, each exactly as one call of `one` (each its own worker lease: uncontended, one
@@ -262,21 +294,21 @@ int64_t batch(aead_ctx *ctx, int op, Record *records, size_t count, One one) noe
 extern "C" AEAD_API int64_t aead_seal_open_many(aead_ctx *ctx, int op, aead_record *records,
                                                 size_t count) noexcept {
     return batch(ctx, op, records, count, [&](const aead_record &r) {
-        return aead_seal_open(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_len, r.in, r.in_len, r.out, r.out_cap);
+        return seal_open(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_len, r.in, r.in_len, r.out, r.out_cap);
     });
 }
 
 // The AAD as components: copied once (a caller's array changing under the call changes nothing checked),
-// then SIV's path, or for every other family aead_seal_open with its one AAD.
-extern "C" AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len,
-                                             const aead_buf *aad, size_t aad_count, const uint8_t *in,
-                                             size_t in_len, uint8_t *out, size_t out_cap) noexcept {
+// then SIV's path, or for every other family aead_seal_open's with its one AAD.
+namespace {
+int64_t seal_open_v(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len, const aead_buf *aad,
+                    size_t aad_count, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap) noexcept {
     if (ctx == nullptr || (op != AEAD_SEAL && op != AEAD_OPEN) || (aad == nullptr && aad_count != 0))
         return AEAD_ERR_ARG;
     if (!ctx->siv) {
         if (aad_count > 1) return AEAD_ERR_ARG;
         const aead_buf one = aad_count == 1 ? aad[0] : aead_buf{nullptr, 0};
-        return aead_seal_open(ctx, op, nonce, nonce_len, one.data, one.len, in, in_len, out, out_cap);
+        return seal_open(ctx, op, nonce, nonce_len, one.data, one.len, in, in_len, out, out_cap);
     }
     if (aad_count > aead::kSivMaxComponents) return AEAD_ERR_TOO_LONG;
     Bytes components[aead::kSivMaxComponents];
@@ -284,10 +316,17 @@ extern "C" AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op, const uint8_
     return op == AEAD_SEAL ? siv_one<AEAD_SEAL>(*ctx, nonce, nonce_len, components, aad_count, in, in_len, out, out_cap)
                            : siv_one<AEAD_OPEN>(*ctx, nonce, nonce_len, components, aad_count, in, in_len, out, out_cap);
 }
+}  // namespace
+
+extern "C" AEAD_API int64_t aead_seal_open_v(aead_ctx *ctx, int op, const uint8_t *nonce, size_t nonce_len,
+                                             const aead_buf *aad, size_t aad_count, const uint8_t *in,
+                                             size_t in_len, uint8_t *out, size_t out_cap) noexcept {
+    return seal_open_v(ctx, op, nonce, nonce_len, aad, aad_count, in, in_len, out, out_cap);
+}
 
 extern "C" AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records,
                                                   size_t count) noexcept {
     return batch(ctx, op, records, count, [&](const aead_record_v &r) {
-        return aead_seal_open_v(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_count, r.in, r.in_len, r.out, r.out_cap);
+        return seal_open_v(ctx, op, r.nonce, r.nonce_len, r.aad, r.aad_count, r.in, r.in_len, r.out, r.out_cap);
     });
 }
