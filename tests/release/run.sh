@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The release stage (tests/run-all.sh release): the version check, the C source tarball built and
-# tested on its own, the Go module fetched with `go get` from a file GOPROXY, the Rust crates, the Python
+# tested on its own, `meson install` of a vendored build (its licences), the Go module fetched with `go get` from a file GOPROXY, the Rust crates, the Python
 # sdist and abi3 wheel, the npm package, the Java jar. Every part runs even if an earlier one failed; then one table: artifact, size,
 # build/install time, tests. docs/releasing.md.
 set -uo pipefail
@@ -42,6 +42,8 @@ versions() {
 
 part versions versions
 part "C source tarball" bash "$REPO/tests/release/dist-check.sh"
+# meson install of a vendored build: OpenSSL's licence and the NOTICE naming its version installed with it.
+part "meson install (vendored)" bash "$REPO/tests/release/meson-install.sh"
 part "Go module" bash "$REPO/bindings/go/test-module.sh"
 # The .crate files into dist/, then each tested from its package: rustls-libaead's suite against the
 # libaead package (test-package.sh), and the libaead package in its pkg-config mode on build/ (the
@@ -78,7 +80,7 @@ java_jar() {
     out=$(bash "$REPO/bindings/java/test-release.sh" "$AEAD_DIST_DIR/$(basename "$jar")") || { echo "$out"; return 1; }
     echo "$out"
     printf 'Java jar (%s)\t%s\t%s s\t%s\n' "$(basename "$jar")" "$(du -h "$jar" | cut -f1)" "$(($(date +%s) - start))" \
-        "by coordinates: module path and class path ok" >>"$AEAD_RELEASE_TABLE"
+        "by coordinates: module path and class path ok; META-INF NOTICE + OpenSSL licence ok" >>"$AEAD_RELEASE_TABLE"
 }
 part "Java jar" java_jar
 # The npm tarball: the prebuild loads with no compiler on PATH, and without it the fallback builds from
