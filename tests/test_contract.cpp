@@ -544,7 +544,7 @@ TEST_CASE("AES-GCM-SIV needs OpenSSL >= 3.2: otherwise refused at creation, nami
 extern "C" long aead_test_fail_call(long n) noexcept;  // fault builds only
 
 namespace {
-// AEAD_TEST_CHUNK (fault builds only, shim/one_shot.cpp) for the life of one scope.
+// AEAD_TEST_CHUNK (fault builds only, shim/family_ops.h) for the life of one scope.
 struct ChunkOf {
     explicit ChunkOf(const char *n) { setenv("AEAD_TEST_CHUNK", n, 1); }
     ~ChunkOf() { unsetenv("AEAD_TEST_CHUNK"); }

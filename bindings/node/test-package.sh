@@ -23,7 +23,7 @@ tarball="$DIST/$(npm pack --silent --pack-destination "$DIST" | tail -n 1)"
 [ -f "$tarball" ] || fail "npm pack made no tarball"
 list="$(tar tzf "$tarball")"
 for f in package/prebuilds/linux-x64/libaead.node package/csrc/include/aead.h package/csrc/lib/seal_open.cpp \
-    package/csrc/shim/one_shot.cpp package/csrc/build_config.h package/csrc/sources.txt package/scripts/sources.js package/binding.gyp package/src/addon.cc \
+    package/csrc/shim/template.cpp package/csrc/build_config.h package/csrc/sources.txt package/scripts/sources.js package/binding.gyp package/src/addon.cc \
     package/index.js package/index.mjs package/index.d.ts package/LICENSE package/NOTICE package/LICENSE-OpenSSL.txt; do
     grep -qx "$f" <<<"$list" || fail "$f is not in $(basename "$tarball")"
 done

@@ -103,7 +103,7 @@ fn bundled_library_works() {
     assert_eq!(theirs.decrypt(&n, &sealed[12..]).unwrap(), b"random");
 }
 
-/// The library 1.2 families are compiled in (shim/one_shot.cpp and friends) and agree with
+/// The library 1.2 families are compiled in (shim/registry.h: a FamilyOps per family) and agree with
 /// RustCrypto; AES-GCM-SIV exactly where the libcrypto has it (OpenSSL >= 3.2).
 #[test]
 fn bundled_families_work() {
