@@ -57,16 +57,6 @@ Check ccm_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 
 }  // namespace
 
-const FamilyOps kCcmFamily = {
-    .uses_copies = false,
-    .template_new = kept_key_template,
-    .template_free = free_template<KeyedTemplate>,
-    .worker_new = variant_worker<Ccm>,
-    .worker_free = free_worker<Ccm::W>,
-    .seal = variant_seal<Ccm>,
-    .open = variant_open<Ccm>,
-    .self_test = ccm_self_test,
-    .provenance = libcrypto_provenance,
-};
+constinit const FamilyOps kCcmFamily = keyed_family_ops<Ccm>(ccm_self_test);
 
 }  // namespace aead::shim

@@ -35,16 +35,6 @@ Check gcm_siv_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 
 }  // namespace
 
-const FamilyOps kGcmSivFamily = {
-    .uses_copies = false,
-    .template_new = kept_key_template,
-    .template_free = free_template<KeyedTemplate>,
-    .worker_new = variant_worker<GcmSiv>,
-    .worker_free = free_worker<GcmSiv::W>,
-    .seal = variant_seal<GcmSiv>,
-    .open = variant_open<GcmSiv>,
-    .self_test = gcm_siv_self_test,
-    .provenance = libcrypto_provenance,
-};
+constinit const FamilyOps kGcmSivFamily = keyed_family_ops<GcmSiv>(gcm_siv_self_test);
 
 }  // namespace aead::shim

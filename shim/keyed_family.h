@@ -145,6 +145,23 @@ int variant_worker(const Template &t, Worker **out) noexcept {
     return variant_worker_new<typename F::W>(t, out, F::variant(F::kFirstNonce, true), b.params());
 }
 
+// The method table of a keyed family F (CCM, GCM-SIV, OCB): the shared template, worker, seal and open
+// over F's steps, with F's own self-test.
+template <typename F>
+constexpr FamilyOps keyed_family_ops(Check (*self_test)(const EVP_CIPHER *, const Dispatch &) noexcept) noexcept {
+    return {
+        .uses_copies = false,
+        .template_new = kept_key_template,
+        .template_free = free_template<KeyedTemplate>,
+        .worker_new = variant_worker<F>,
+        .worker_free = free_worker<typename F::W>,
+        .seal = variant_seal<F>,
+        .open = variant_open<F>,
+        .self_test = self_test,
+        .provenance = libcrypto_provenance,
+    };
+}
+
 // Seals and opens a fixed message the same way through EVP and through d, on contexts made here (with
 // before_key, for a nonce of nonce_len bytes and a 16-byte tag): the direct calls must give EVP's bytes
 // and verdicts. make_steps(size_t *iv_len) gives the Steps of one context.

@@ -31,16 +31,6 @@ Check ocb_self_test(const EVP_CIPHER *cipher, const Dispatch &d) noexcept {
 
 }  // namespace
 
-const FamilyOps kOcbFamily = {
-    .uses_copies = false,
-    .template_new = kept_key_template,
-    .template_free = free_template<KeyedTemplate>,
-    .worker_new = variant_worker<Ocb>,
-    .worker_free = free_worker<Ocb::W>,
-    .seal = variant_seal<Ocb>,
-    .open = variant_open<Ocb>,
-    .self_test = ocb_self_test,
-    .provenance = libcrypto_provenance,
-};
+constinit const FamilyOps kOcbFamily = keyed_family_ops<Ocb>(ocb_self_test);
 
 }  // namespace aead::shim
