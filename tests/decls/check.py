@@ -507,6 +507,18 @@ def compare_c_like(binding, header, decl, omitted, extra, names=True):
     return len(funcs), len(consts), len(structs)
 
 
+def verdict(tag, failures, ok, total=None):
+    """Prints each failure on stderr (and `total`, if given, after them) or the `ok` line; the exit status."""
+    for line in failures:
+        print("%s: FAIL %s" % (tag, line), file=sys.stderr)
+    if failures:
+        if total:
+            print("%s: %s" % (tag, total), file=sys.stderr)
+        return 1
+    print("%s: %s" % (tag, ok))
+    return 0
+
+
 def main():
     header = clang_decls('#include "%s"\n' % HEADER, "include/aead.h")
     hfuncs, hconsts, hstructs = header
@@ -524,14 +536,8 @@ def main():
     summary.append("node %d functions called, %d constants" % (len(called), nc))
     print("decls: include/aead.h has %d functions, %d constants, %d structs; checked %s" % (
         len(hfuncs), len(hconsts), len(hstructs), "; ".join(summary)))
-    for line in failures:
-        print("decls: FAIL " + line, file=sys.stderr)
-    if failures:
-        print("decls: %d difference(s) between include/aead.h and the bindings' declarations" % len(failures),
-              file=sys.stderr)
-        return 1
-    print("decls: every binding agrees with include/aead.h")
-    return 0
+    return verdict("decls", failures, "every binding agrees with include/aead.h",
+                   "%d difference(s) between include/aead.h and the bindings' declarations" % len(failures))
 
 
 if __name__ == "__main__":

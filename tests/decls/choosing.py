@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check import HEADER, REPO, clang_decls, strip_comments  # noqa: E402
+from check import HEADER, REPO, clang_decls, strip_comments, verdict  # noqa: E402
 
 DOC = "docs/choosing.md"
 COLUMNS = ("C", "Go", "Python", "Rust", "Java", "Node")
@@ -98,12 +98,7 @@ def main():
                     if not have[col](part):
                         failures.append("%s:%d: %s: `%s`: no %s in the %s API" % (DOC, n, col, span, part, col))
     print("choosing: %d rows, %d names checked in %s" % (len(rows), checked, DOC))
-    for f in failures:
-        print("choosing: FAIL " + f, file=sys.stderr)
-    if failures:
-        return 1
-    print("choosing: every name in the table exists in its binding")
-    return 0
+    return verdict("choosing", failures, "every name in the table exists in its binding")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check import HEADER, REPO, clang_decls, strip_comments  # noqa: E402
+from check import HEADER, REPO, clang_decls, strip_comments, verdict  # noqa: E402
 
 DOC = "docs/abi.md"
 BEGIN, END = "<!-- errors:begin -->", "<!-- errors:end -->"
@@ -323,12 +323,7 @@ def main():
     check_java(codes)
     print("errors: include/aead.h has %d codes (%d to %d); checked %s's table, %d documents and binding "
           "sources, the Rust, Node and Java lists" % (len(codes), max(codes.values()), min(codes.values()), DOC, files))
-    for f in failures:
-        print("errors: FAIL " + f, file=sys.stderr)
-    if failures:
-        return 1
-    print("errors: every error list agrees with include/aead.h and aead_strerror")
-    return 0
+    return verdict("errors", failures, "every error list agrees with include/aead.h and aead_strerror")
 
 
 if __name__ == "__main__":
