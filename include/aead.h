@@ -209,8 +209,8 @@ AEAD_API int aead_ctx_new_dtls(aead_ctx **ctx_out, int alg, int policy,
 AEAD_API void aead_ctx_free(aead_ctx *ctx) AEAD_NOEXCEPT;
 
 /* How much a context has been used: seals made (counted for AEAD_POLICY_QUIC and
- * AEAD_POLICY_RANDOM_NONCE contexts, since 1.4 also the DTLS policies and AEAD_POLICY_TLS13 with AES-GCM;
- * 0 for the others) and opens that failed authentication (every context). aead_ctx_usage_ex (since
+ * AEAD_POLICY_RANDOM_NONCE contexts, since 1.4 also the DTLS policies and AEAD_POLICY_TLS13 with AES-GCM,
+ * since 1.5 AEAD_POLICY_SSH; 0 for the others) and opens that failed authentication (every context). aead_ctx_usage_ex (since
  * 1.4) gives these and the replay window's counts. Either pointer may be NULL. Returns 0, or
  * AEAD_ERR_ARG for a NULL ctx.
  * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free; the values are a
@@ -220,7 +220,7 @@ AEAD_API int aead_ctx_usage(const aead_ctx *ctx, uint64_t *seals, uint64_t *forg
 /* What aead_ctx_usage_ex reports. Fields may be added at the end in later versions: pass sizeof.
  * Since 1.4. */
 typedef struct aead_usage {
-    uint64_t seals;         /* seals counted against a limit (QUIC, random nonce, DTLS, TLS 1.3 AES-GCM) */
+    uint64_t seals;         /* seals counted (QUIC, random nonce, DTLS, TLS 1.3 AES-GCM, SSH) */
     uint64_t forgeries;     /* opens that failed authentication */
     uint64_t replays;       /* opens refused by the replay window (before or after decrypting) */
     uint64_t accepted;      /* records accepted into the replay window */
@@ -228,6 +228,8 @@ typedef struct aead_usage {
     uint64_t forgery_limit; /* failed opens after which opens are refused; UINT64_MAX: no limit */
     uint64_t window;        /* the replay window's width; 0: no window */
     uint64_t largest;       /* the largest record number accepted; UINT64_MAX: none yet (or no window) */
+    uint64_t rekey_after;   /* since 1.5: seals after which the protocol says to change keys (SSH: 2^32,
+                               RFC 4344 section 3.1); nothing is refused there. UINT64_MAX: none */
 } aead_usage;
 
 /* Fills the first min(usage_size, sizeof(aead_usage)) bytes of *usage with a snapshot of ctx's counters.
@@ -373,7 +375,10 @@ AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *rec
  *   AEAD_POLICY_QUIC          AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305
  *   AEAD_POLICY_DTLS12        AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, AES-128-CCM, AES-256-CCM
  *   AEAD_POLICY_DTLS13        AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, AES-128-CCM
- * The sequenced policies are TLS12, TLS13, QUIC, DTLS12 and DTLS13.
+ *   AEAD_POLICY_COUNTER,      AES-128/192/256-GCM, ChaCha20-Poly1305
+ *     _XOR_COUNTER
+ *   AEAD_POLICY_SSH           AES-128-GCM, AES-256-GCM
+ * The sequenced policies are TLS12, TLS13, QUIC, DTLS12, DTLS13, COUNTER, XOR_COUNTER and SSH.
  */
 enum {
     AEAD_POLICY_NONE = 0,         /* since 1.0 */
@@ -382,7 +387,10 @@ enum {
     AEAD_POLICY_RANDOM_NONCE = 3, /* since 1.1 */
     AEAD_POLICY_QUIC = 4,         /* since 1.2 */
     AEAD_POLICY_DTLS12 = 5,       /* since 1.4 */
-    AEAD_POLICY_DTLS13 = 6        /* since 1.4 */
+    AEAD_POLICY_DTLS13 = 6,       /* since 1.4 */
+    AEAD_POLICY_COUNTER = 7,      /* since 1.5 */
+    AEAD_POLICY_XOR_COUNTER = 8,  /* since 1.5 */
+    AEAD_POLICY_SSH = 9           /* since 1.5 */
 };
 
 /*
@@ -459,6 +467,27 @@ enum {
  *   The window is RFC 4303 section 3.4.3's (RFC 6347 section 4.1.2.6), kept as RFC 6479's bitmap.
  *   aead_seal_open_many and _v open their records through it one by one, in array order (a batch
  *   holding one record twice opens it once). A forked child inherits a copy of the window.
+ *
+ * Counter nonces for any protocol (since 1.5; docs/fips.md: FIPS 140-3 IG C.H scenario 3, and 1.d for
+ * SSH). Each takes 12-byte nonces and 16-byte tags; aead_ctx_new learns the fixed part (and the counter's
+ * origin or mask) from the first seal, aead_ctx_new_ex takes them as a 12-byte iv up front. Seal checks
+ * and commits the counter in one atomic step, as for TLS (thread-safe, refused in a forked child with
+ * AEAD_ERR_FORKED); a refused seal writes nothing. Open checks nothing. Byte-compatible with, and
+ * accepting exactly the nonces of, Go's FIPS module's NewGCMWithCounterNonce, NewGCMWithXORCounterNonce
+ * and NewGCMForSSH (which, unlike these, are not safe for concurrent use).
+ * AEAD_POLICY_COUNTER: nonce = fixed(4) || BE64(c), c = start + n mod 2^64. fixed and start are the first
+ *   seal's (or iv's: fixed || BE64(start)). fixed never changes (else AEAD_ERR_NONCE_PREFIX); n = c - start
+ *   mod 2^64 must be greater than every n sealed before (else AEAD_ERR_NONCE_ORDER; gaps allowed) and
+ *   below 2^64-1 (else AEAD_ERR_NONCE_EXHAUSTED): the counter may wrap past 2^64-1 but never come back to
+ *   its start. Any AAD.
+ * AEAD_POLICY_XOR_COUNTER: nonce = fixed(4) || BE64(mask XOR n), n from 0; fixed and mask are the first
+ *   seal's (it is n = 0) or iv's (fixed || mask). The rules for fixed and n are AEAD_POLICY_COUNTER's (as
+ *   AEAD_POLICY_TLS13's, with any AAD).
+ * AEAD_POLICY_SSH (RFC 5647 section 7.1, AES-GCM in SSH): the IV is fixed(4) || invocation counter(8), the
+ *   counter incremented mod 2^64 per packet: the rules of AEAD_POLICY_COUNTER, with iv the key exchange's
+ *   initial IV. AAD exactly 4 bytes (the packet length; else AEAD_ERR_AAD_SIZE). Seals are counted
+ *   (aead_ctx_usage); aead_usage.rekey_after is 2^32, RFC 4344 section 3.1's rekey point: a context that
+ *   has made that many seals should be replaced by a key exchange (nothing is refused there).
  *
  * fork() (since 1.2; docs/security.md, "What a caller can and cannot break"): a process that forks keeps
  * every context working in the parent. In the child:
@@ -595,8 +624,11 @@ enum {
     AEAD_IND_SEAL_APPROVED = 2, /* seals are approved: FIPS provider, AES-GCM, 16-byte tag, and a
                                    nonce construction of FIPS 140-3 IG C.H that libaead enforces:
                                    TLS12 / TLS13 (scenario 1.a), RANDOM_NONCE with the DRBG from
-                                   a FIPS provider (scenario 2), since 1.2 QUIC (scenario 5).
-                                   Never for AEAD_POLICY_NONE. Since 1.2 also every AES-CCM seal. */
+                                   a FIPS provider (scenario 2), since 1.2 QUIC (scenario 5),
+                                   since 1.5 COUNTER / XOR_COUNTER (scenario 3) and SSH
+                                   (scenario 1.d). Never for AES-GCM under AEAD_POLICY_NONE or
+                                   the DTLS policies. Since 1.2 also every AES-CCM seal, under
+                                   every policy (SP 800-38C sets no IV construction). */
     AEAD_IND_OPEN_APPROVED = 4  /* opens are approved: FIPS provider, AES-GCM (16-byte tag); since
                                    1.2 also AES-CCM */
 };
@@ -661,19 +693,19 @@ enum {
     AEAD_ERR_KEY_SIZE = -3,          /* since 1.0; key length not valid for the algorithm */
     AEAD_ERR_NONCE_SIZE = -4,        /* since 1.0; nonce length not valid for the algorithm or policy */
     AEAD_ERR_TAG_SIZE = -5,          /* since 1.0; tag length not valid for the algorithm or policy */
-    AEAD_ERR_AAD_SIZE = -6,          /* since 1.0; TLS policy seal: AAD is not 13 (TLS 1.2) or 5 (TLS 1.3) bytes */
+    AEAD_ERR_AAD_SIZE = -6,          /* since 1.0; sequenced seal: AAD not the policy's length (13, 5, SSH 4) */
     AEAD_ERR_TOO_LONG = -7,          /* since 1.0; plaintext or AAD over the algorithm's limit */
     AEAD_ERR_BUFFER_TOO_SMALL = -8,  /* since 1.0; out_cap below the output length; nothing written */
     AEAD_ERR_OVERLAP = -9,           /* since 1.0; out partially overlaps in, or overlaps aad or nonce */
-    AEAD_ERR_NONCE_ORDER = -10,      /* since 1.0; TLS seal: sequence not greater than the last accepted one */
-    AEAD_ERR_NONCE_EXHAUSTED = -11,  /* since 1.0; TLS seal: sequence 2^64-1 */
-    AEAD_ERR_NONCE_PREFIX = -12,     /* since 1.0; TLS seal: fixed prefix differs from the one learned */
+    AEAD_ERR_NONCE_ORDER = -10,      /* since 1.0; sequenced seal: counter not above the last accepted one */
+    AEAD_ERR_NONCE_EXHAUSTED = -11,  /* since 1.0; sequenced seal: counter past the policy's last */
+    AEAD_ERR_NONCE_PREFIX = -12,     /* since 1.0; sequenced seal: fixed part differs from the context's */
     AEAD_ERR_UNSUPPORTED = -13,      /* since 1.0; the algorithm is not available from the loaded providers */
     AEAD_ERR_NOMEM = -14,            /* since 1.0; an allocation failed */
     AEAD_ERR_CRYPTO = -15,           /* since 1.0; libcrypto reported an unexpected failure */
     AEAD_ERR_NONCE_LIMIT = -16,      /* since 1.1; random-nonce seal: this context has made 2^32 seals (refused) */
-    AEAD_ERR_FORKED = -17,           /* since 1.2; seal on a context of a sequenced policy (TLS, QUIC, DTLS)
-                                        inherited across fork() (refused; open works; "Nonce policies") */
+    AEAD_ERR_FORKED = -17,           /* since 1.2; seal on a context of a sequenced policy (TLS, QUIC, DTLS,
+                                        counters, SSH) inherited across fork() (refused; open works; "Nonce policies") */
     AEAD_ERR_KEY_LIMIT = -18,        /* since 1.2; QUIC (since 1.4 also DTLS 1.3, TLS 1.3 AES-GCM): the key's
                                         confidentiality (seals) or integrity (failed opens) limit is reached */
     AEAD_ERR_REPLAY = -19,           /* since 1.4; open: record number left of the replay window or already accepted */
@@ -698,7 +730,7 @@ AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
  * Since 1.1. A caller that needs release 1.N checks aead_version_number() >= 10000 + 100 * N (or simply
  * links against a function added in 1.N: the loader refuses an older library, which lacks the
  * LIBAEAD_1.N node). */
-#define AEAD_VERSION_NUMBER 10400
+#define AEAD_VERSION_NUMBER 10500
 
 /* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. Since 1.0. */
 AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;

@@ -71,7 +71,8 @@ inline constexpr size_t kMaxRandomNonceSize = 24;
 // section 5.3: no AES-192); the TLS policies for AES-GCM, ChaCha20-Poly1305 and AES-CCM (RFC 6655,
 // TLS_AES_128_CCM_SHA256). AES-GCM-SIV, AES-OCB3 and AES-SIV take caller nonces only.
 // The DTLS policies take the suites DTLS defines: AES-128/256-GCM, ChaCha20-Poly1305 and AES-128/256-CCM
-// for DTLS 1.2 (RFC 6655, RFC 7251), and TLS 1.3's for DTLS 1.3 (AES-128-CCM its only CCM).
+// for DTLS 1.2 (RFC 6655, RFC 7251), and TLS 1.3's for DTLS 1.3 (AES-128-CCM its only CCM). The counter
+// policies take the 12-byte-nonce AEADs of IG C.H and RFC 8439; SSH the two of RFC 5647.
 constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
     switch (a.family) {
         case Family::gcm:
@@ -79,7 +80,9 @@ constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
                    (policy == AEAD_POLICY_RANDOM_NONCE && a.gcm) ||
                    ((policy == AEAD_POLICY_QUIC || policy == AEAD_POLICY_DTLS12 || policy == AEAD_POLICY_DTLS13) &&
-                    a.id != AEAD_AES_192_GCM);
+                    a.id != AEAD_AES_192_GCM) ||
+                   policy == AEAD_POLICY_COUNTER || policy == AEAD_POLICY_XOR_COUNTER ||
+                   (policy == AEAD_POLICY_SSH && (a.id == AEAD_AES_128_GCM || a.id == AEAD_AES_256_GCM));
         case Family::ccm:
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
                    (policy == AEAD_POLICY_DTLS12 && a.id != AEAD_AES_192_CCM) ||

@@ -21,17 +21,19 @@ NoncePolicy::NoncePolicy(const Schedule &s, const uint8_t *iv, size_t iv_len, ui
       seal_limit_(seal_limit),
       next_(s.sequenced() ? s.first : 0) {
     // An IV given up front: nothing is learned, so there is no first-seal race. A 12-byte IV is
-    // fixed || mask; a 4-byte one is the fixed part alone (a concat row's field is then the counter).
+    // fixed || mask (an offset row's: fixed || base); a 4-byte one is the fixed part alone (a concat
+    // row's field is then the counter).
     if (iv_len >= kFixedSize && sequenced()) {
         prefix_ = load_be32(iv);
-        mask_ = iv_len == kSequencedNonceSize ? load_field(iv + kFixedSize) : 0;
+        const uint64_t last8 = iv_len == kSequencedNonceSize ? load_field(iv + kFixedSize) : 0;
+        (s.form == Form::offset ? base_ : mask_) = last8;
         phase_.store(kLearned, std::memory_order_relaxed);
     }
 }
 
 void NoncePolicy::nonce_of(uint64_t n, uint8_t out[kSequencedNonceSize]) const noexcept {
     for (size_t i = 0; i < kFixedSize; ++i) out[i] = static_cast<uint8_t>(prefix_ >> (24 - 8 * i));
-    store_field(s_.order, field_of_number(n) ^ mask_, out + kFixedSize);
+    store_field(s_.order, (field_of_number(n) + base_) ^ mask_, out + kFixedSize);
 }
 
 int NoncePolicy::counter_of(uint64_t field, uint64_t &n) const noexcept {
@@ -67,6 +69,7 @@ void NoncePolicy::learn(uint32_t prefix, uint64_t last8) noexcept {
     if (phase_.compare_exchange_strong(expected, kLearning, std::memory_order_acq_rel)) {
         prefix_ = prefix;
         mask_ = s_.form == Form::xor_iv ? last8 ^ s_.first : 0;  // the first nonce is counter `first`
+        base_ = s_.form == Form::offset ? last8 - s_.first : 0;
         phase_.store(kLearned, std::memory_order_release);
         return;
     }
@@ -77,14 +80,14 @@ int NoncePolicy::check_and_commit(const uint8_t *nonce) noexcept {
     const uint32_t prefix = load_be32(nonce);
     const uint64_t last8 = load_field(nonce + kFixedSize);
     if (phase_.load(std::memory_order_acquire) != kLearned) {
-        // Refuse an unusable first nonce before it can fix the prefix. (An XOR row's first nonce is
+        // Refuse an unusable first nonce before it can fix the prefix. (An XOR or offset row's first nonce is
         // counter `first` by definition, so only a concat row's counter can be past its limit here.)
         if (s_.form == Form::concat && last8 > s_.max) return AEAD_ERR_NONCE_EXHAUSTED;
         learn(prefix, last8);
     }
     if (prefix != prefix_) return AEAD_ERR_NONCE_PREFIX;
     uint64_t n = 0;
-    if (const int rc = counter_of(last8 ^ mask_, n)) return rc;
+    if (const int rc = counter_of((last8 ^ mask_) - base_, n)) return rc;
     return commit(n);
 }
 

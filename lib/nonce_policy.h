@@ -28,7 +28,7 @@ public:
 
     // The field (the nonce's last 8 bytes, IV part removed) a 12-byte nonce carries: for DTLS 1.2 the
     // seq_num its AAD must begin with. Reads only; valid once the IV is known.
-    uint64_t field_of(const uint8_t *nonce) const noexcept { return load_field(nonce + kFixedSize) ^ mask_; }
+    uint64_t field_of(const uint8_t *nonce) const noexcept { return (load_field(nonce + kFixedSize) ^ mask_) - base_; }
     // The field of record number n (the epoch above it), with no nonce in between.
     uint64_t field_of_number(uint64_t n) const noexcept {
         return s_.epoch == Epoch::in_field ? epoch_ << s_.counter_bits | n : n;
@@ -78,6 +78,7 @@ private:
     std::atomic<uint32_t> phase_{kUnlearned};
     uint32_t prefix_ = 0;  // written once: by the constructor (IV given) or the thread that learns it
     uint64_t mask_ = 0;    // XOR mask of the field: the IV's last 8 bytes, or 0 (plain counter)
+    uint64_t base_ = 0;    // Form::offset: the counter's origin (the IV's last 8 bytes or the first seal's)
     uint64_t epoch_;       // the epoch every field carries above its counter (Epoch::in_field rows)
     uint64_t seal_limit_;  // the key's limit (UINT64_MAX: none), or the random policy's budget
     std::atomic<uint64_t> next_;      // sequenced: the smallest counter still acceptable; random: seals made

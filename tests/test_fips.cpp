@@ -76,6 +76,42 @@ TEST_CASE("FIPS stage: the indicator for each policy", "[fips]") {
     CHECK(make(AEAD_AES_128_GCM, AEAD_POLICY_NONE, 0, "provider=default").rc == AEAD_ERR_UNSUPPORTED);
 }
 
+TEST_CASE("FIPS stage: counter nonces (IG C.H scenario 3) and SSH (scenario 1.d) are approved seals", "[fips][counter]") {
+    for (int alg : {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM}) {
+        for (int policy : {AEAD_POLICY_COUNTER, AEAD_POLICY_XOR_COUNTER, AEAD_POLICY_SSH}) {
+            INFO("alg " << alg << " policy " << policy);
+            if (policy == AEAD_POLICY_SSH && alg == AEAD_AES_192_GCM) {
+                CHECK(make(alg, policy, 0, "fips=yes").rc == AEAD_ERR_ARG);  // RFC 5647: AES-128 and AES-256
+                continue;
+            }
+            const Made m = make(alg, policy, 0, "fips=yes");
+            REQUIRE(m.rc == 0);
+            CHECK(m.provider.find("fips") != std::string::npos);
+            CHECK(m.indicator == kAll);
+            // The seals the indicator approves are made by the FIPS provider and open with a plain context.
+            const Bytes key = test::random_bytes(aead_key_size(alg)), aad = test::random_bytes(4);
+            test::Ctx c(alg, policy, key);
+            REQUIRE(aead_ctx_indicator(c) == kAll);
+            test::Ctx plain(alg, AEAD_POLICY_NONE, key);
+            Bytes sealed(36), back(20);
+            const Bytes pt = test::random_bytes(20);
+            for (uint64_t n = 0; n < 3; ++n) {
+                // fixed || mask XOR n, or fixed || start + n, with mask and start 9
+                Bytes nonce{1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0};
+                nonce[11] = static_cast<uint8_t>(policy == AEAD_POLICY_XOR_COUNTER ? 9 ^ n : 9 + n);
+                REQUIRE(test::seal(c, nonce, aad, pt, sealed) == 36);
+                CHECK(test::seal(c, nonce, aad, pt, sealed) == AEAD_ERR_NONCE_ORDER);
+                REQUIRE(test::open(plain, nonce, aad, sealed, back) == 20);
+                CHECK(back == pt);
+            }
+            if (alg == AEAD_AES_256_GCM)
+                std::printf("indicator under the FIPS provider (%s): %s %u (1 fips provider, 2 seal approved, 4 open approved)\n",
+                            m.provider.c_str(), policy == AEAD_POLICY_COUNTER ? "COUNTER" : policy == AEAD_POLICY_SSH ? "SSH" : "XOR_COUNTER",
+                            m.indicator);
+        }
+    }
+}
+
 TEST_CASE("FIPS stage: seal and open agree with the oracle on the FIPS provider, from many threads", "[fips]") {
     // Whichever path the library took (copied template or re-keyed workers: the fault-injection build
     // runs this again with AEAD_TEST_NO_COPY=1 to force the re-key path), results must be the oracle's.

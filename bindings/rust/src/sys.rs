@@ -9,11 +9,11 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
-/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.4.0
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.5.0
 /// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
 /// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, and ABI 1.4's DTLS
 /// record protection with a replay window, `LIBAEAD_1.4`).
-pub const AEAD_VERSION_NUMBER: u32 = 10400;
+pub const AEAD_VERSION_NUMBER: u32 = 10500;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
@@ -162,6 +162,8 @@ pub struct aead_usage {
     pub forgery_limit: u64,
     pub window: u64,
     pub largest: u64,
+    /// Since 1.5: seals after which the protocol says to change keys (SSH: 2^32); `u64::MAX`: none.
+    pub rekey_after: u64,
 }
 
 /// ABI 1.3: one associated-data component (`data` may be NULL when `len` is 0).

@@ -12,7 +12,7 @@ namespace {
 
 // What libaead can say about a context under FIPS 140-3 (docs/fips.md): approved needs a FIPS
 // provider's AES-GCM with a full tag, and for seals a nonce construction of IG C.H that this library
-// enforces itself: the TLS policies (scenario 1.a) or DRBG-drawn random IVs (scenario 2), the DRBG
+// enforces itself: the TLS policies (scenario 1.a), QUIC (5), counters (3), SSH (1.d) or DRBG-drawn random IVs (scenario 2), the DRBG
 // being a FIPS provider's. An arbitrary caller nonce (AEAD_POLICY_NONE) is never an approved seal.
 uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     if (!fips_cipher) return 0;
@@ -24,6 +24,8 @@ uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     bits |= AEAD_IND_OPEN_APPROVED;
     const bool known_construction = ctx.policy == AEAD_POLICY_TLS12 || ctx.policy == AEAD_POLICY_TLS13 ||
                                     ctx.policy == AEAD_POLICY_QUIC ||  // IG C.H scenario 5 (Go: NewGCMForQUIC)
+                                    ctx.policy == AEAD_POLICY_COUNTER || ctx.policy == AEAD_POLICY_XOR_COUNTER ||  // scenario 3
+                                    ctx.policy == AEAD_POLICY_SSH ||  // scenario 1.d
                                     (ctx.policy == AEAD_POLICY_RANDOM_NONCE && aead::shim::drbg_is_fips());
     if (known_construction) bits |= AEAD_IND_SEAL_APPROVED;
     return bits;
@@ -159,6 +161,7 @@ AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t us
         ctx->forgery_limit,
         w != nullptr ? w->width() : 0,
         w != nullptr ? w->largest() : UINT64_MAX,
+        ctx->policy == AEAD_POLICY_SSH ? aead::kSshRekeyPackets : UINT64_MAX,
     };
     // A caller built against an older, shorter aead_usage gets its prefix (fields are only appended).
     std::memcpy(usage, &u, usage_size < sizeof u ? usage_size : sizeof u);
@@ -173,13 +176,13 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_KEY_SIZE: return "invalid key size for the algorithm";
         case AEAD_ERR_NONCE_SIZE: return "invalid nonce size for the algorithm or policy";
         case AEAD_ERR_TAG_SIZE: return "invalid tag size for the algorithm or policy";
-        case AEAD_ERR_AAD_SIZE: return "TLS policy: additional data must be 13 bytes (TLS 1.2) or 5 bytes (TLS 1.3)";
+        case AEAD_ERR_AAD_SIZE: return "sequenced policy: additional data of the wrong length (13 bytes for (D)TLS 1.2, 5 for TLS 1.3, 4 for SSH)";
         case AEAD_ERR_TOO_LONG: return "input longer than the algorithm allows";
         case AEAD_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
         case AEAD_ERR_OVERLAP: return "output overlaps an input (only exact in-place is allowed)";
-        case AEAD_ERR_NONCE_ORDER: return "TLS policy: record sequence number not greater than the last one sealed (nonce reuse)";
-        case AEAD_ERR_NONCE_EXHAUSTED: return "TLS policy: record sequence number 2^64-1 (sequence exhausted)";
-        case AEAD_ERR_NONCE_PREFIX: return "TLS policy: fixed nonce prefix changed";
+        case AEAD_ERR_NONCE_ORDER: return "sequenced policy: record number or counter not greater than the last one sealed (nonce reuse)";
+        case AEAD_ERR_NONCE_EXHAUSTED: return "sequenced policy: record number or counter past the policy's last one (sequence exhausted)";
+        case AEAD_ERR_NONCE_PREFIX: return "sequenced policy: the nonce's fixed part (or its DTLS 1.2 epoch) is not the context's";
         case AEAD_ERR_UNSUPPORTED: return "algorithm not available from the loaded OpenSSL providers (AES-GCM-SIV needs OpenSSL >= 3.2: build libaead with -Dlibcrypto=vendored; under fips=yes only AES-GCM and AES-CCM exist)";
         case AEAD_ERR_NOMEM: return "out of memory";
         case AEAD_ERR_CRYPTO: return "libcrypto failure";
@@ -187,7 +190,7 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_KEY_LIMIT: return "QUIC, DTLS 1.3 or TLS 1.3 AES-GCM: this key reached its confidentiality or integrity limit (RFC 9001 section 6.6, RFC 9147 section 4.5.3, RFC 8446 section 5.5); update keys";
         case AEAD_ERR_REPLAY: return "replay window: record number already accepted, or older than the window (duplicate or replayed record)";
         case AEAD_ERR_AAD_MISMATCH: return "DTLS 1.2: the additional data's seq_num (epoch || sequence) differs from the nonce's";
-        case AEAD_ERR_FORKED: return "TLS policy: this context was created before fork(); seal only in the process that created it (open works)";
+        case AEAD_ERR_FORKED: return "sequenced policy: this context was created before fork(); seal only in the process that created it (open works)";
         default: return code > 0 ? "success" : "unknown error code";
     }
 }

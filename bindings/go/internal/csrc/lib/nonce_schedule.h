@@ -17,6 +17,8 @@ enum class Form : uint8_t {
     concat,  // fixed(4) || field: an unknown IV is learned from the first seal's fixed part alone
     xor_iv,  // IV XOR (0^4 || field): an unknown IV is the first seal's nonce, which is counter `first`
     random,  // drawn by the library (the row's fields past `form` are unused but the limit code)
+    offset,  // fixed(4) || (base + field) mod 2^64: the counter counts from a base, the first seal's field
+             // when learned or a 12-byte IV's last 8 bytes (IG C.H scenario 3, RFC 5647's invocation counter)
 };
 enum class Order : uint8_t { big, little };  // the field's byte order in the nonce
 enum class AadRule : uint8_t {
@@ -45,7 +47,7 @@ struct Schedule {
     Window window;
     uint16_t iv_sizes;      // bit n: aead_ctx_new_ex takes an n-byte IV (0: learned on the first seal)
 
-    constexpr bool sequenced() const noexcept { return form == Form::concat || form == Form::xor_iv; }
+    constexpr bool sequenced() const noexcept { return form == Form::concat || form == Form::xor_iv || form == Form::offset; }
     constexpr bool takes_iv(size_t n) const noexcept { return n < 16 && (iv_sizes >> n & 1) != 0; }
     // The epoch's largest value (DTLS 1.2: what is left of the field above the counter, 16 bits).
     constexpr uint64_t max_epoch() const noexcept {
@@ -73,7 +75,19 @@ inline constexpr Schedule kDtls12Explicit = {Form::concat,  Order::big,  48,  Ep
 inline constexpr Schedule kDtls12Xor      = {Form::xor_iv,  Order::big,  48,  Epoch::in_field,  0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::dtls12_seq_num,  13,  Window::required,  kIv12};
 // DTLS 1.3 (RFC 9147 section 4): IV XOR 64-bit record sequence number, kept to 48 bits.
 inline constexpr Schedule kDtls13         = {Form::xor_iv,  Order::big,  64,  Epoch::header,    0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::any,             0,   Window::required,  kIv12};
+// Counter nonces for any protocol (IG C.H scenario 3, Go's NewGCMWithCounterNonce): fixed(4) || 64-bit
+// counter, counted from the first seal's (or the IV's) value, strictly increasing, up to the value before it.
+inline constexpr Schedule kCounter        = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0 | kIv12};
+// The same with the counter XORed with a fixed mask from 0 (Go's NewGCMWithXORCounterNonce): TLS 1.3's
+// schedule with any AAD.
+inline constexpr Schedule kXorCounter     = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0 | kIv12};
+// SSH AES-GCM (RFC 5647 section 7.1, IG C.H scenario 1.d): the invocation counter from the IV's value,
+// modulo 2^64, and the 4-byte packet length as AAD; seals are counted for RFC 4344's rekey point.
+inline constexpr Schedule kSsh            = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    true,   AadRule::exact,           4,   Window::none,      kIv0 | kIv12};
 // clang-format on
+
+// RFC 4344 section 3.1: an SSH key should be replaced after 2^32 packets (aead_usage.rekey_after).
+inline constexpr uint64_t kSshRekeyPackets = uint64_t{1} << 32;
 
 // The row of a context: (D)TLS 1.2 takes the explicit counter where the suite has one (AES-GCM, AES-CCM).
 constexpr const Schedule &schedule_of(const Algorithm &a, int policy) noexcept {
@@ -84,6 +98,9 @@ constexpr const Schedule &schedule_of(const Algorithm &a, int policy) noexcept {
         case AEAD_POLICY_QUIC: return kQuic;
         case AEAD_POLICY_DTLS12: return tls12_explicit_counter(a) ? kDtls12Explicit : kDtls12Xor;
         case AEAD_POLICY_DTLS13: return kDtls13;
+        case AEAD_POLICY_COUNTER: return kCounter;
+        case AEAD_POLICY_XOR_COUNTER: return kXorCounter;
+        case AEAD_POLICY_SSH: return kSsh;
         default: return kNone;
     }
 }
@@ -132,7 +149,7 @@ constexpr bool well_formed(const Schedule &s) noexcept {
 }
 static_assert(well_formed(kNone) && well_formed(kRandom) && well_formed(kTls12Explicit) && well_formed(kTls12Xor) &&
               well_formed(kTls13) && well_formed(kQuic) && well_formed(kDtls12Explicit) && well_formed(kDtls12Xor) &&
-              well_formed(kDtls13));
+              well_formed(kDtls13) && well_formed(kCounter) && well_formed(kXorCounter) && well_formed(kSsh));
 }  // namespace schedule_checks
 
 }  // namespace aead
