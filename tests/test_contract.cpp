@@ -380,8 +380,9 @@ TEST_CASE("families: sizes, key sizes and the policies each takes", "[contract][
         CHECK(make(&c, f.alg, AEAD_POLICY_NONE, f.key + 1, 0) == AEAD_ERR_KEY_SIZE);
         CHECK(c == nullptr);
         const bool ccm = f.alg <= AEAD_AES_256_CCM, xchacha = f.alg == AEAD_XCHACHA20_POLY1305;
-        // TLS for CCM only; random nonces for XChaCha only; QUIC for none of them.
-        for (const int p : {int{AEAD_POLICY_TLS12}, int{AEAD_POLICY_TLS13}, int{AEAD_POLICY_RANDOM_NONCE}, int{AEAD_POLICY_QUIC}}) {
+        // TLS for CCM only; random nonces for XChaCha only; QUIC and the counter policies for none of them.
+        for (const int p : {int{AEAD_POLICY_TLS12}, int{AEAD_POLICY_TLS13}, int{AEAD_POLICY_RANDOM_NONCE}, int{AEAD_POLICY_QUIC},
+                            int{AEAD_POLICY_COUNTER}, int{AEAD_POLICY_XOR_COUNTER}, int{AEAD_POLICY_SSH}}) {
             const bool ok = (ccm && (p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13)) || (xchacha && p == AEAD_POLICY_RANDOM_NONCE);
             c = reinterpret_cast<aead_ctx *>(uintptr_t{1});
             const int rc = make(&c, f.alg, p, f.key, 0);

@@ -32,7 +32,7 @@ fuzz_build() {
 fuzz_dtls_modes=(dtls12 dtls13 quic-window)
 # One target per family and per sequencing policy (AEAD_FUZZ_FOCUS, fuzz_seal_open.cpp), the unfocused
 # harness, and the DTLS modes.
-fuzz_targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv tls12 tls13 random-nonce
+fuzz_targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv tls12 tls13 random-nonce counter xor-counter ssh
     "${fuzz_dtls_modes[@]}")
 # The checked-in seed folder of a target (written by make_corpus.py).
 fuzz_seeds_of() { case "$1" in dtls12 | dtls13 | quic-window) echo "tests/fuzz/corpus-$1" ;; *) echo tests/fuzz/corpus ;; esac; }

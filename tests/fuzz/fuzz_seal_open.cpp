@@ -36,7 +36,8 @@
 // Focus (AEAD_FUZZ_FOCUS, read once at start; tests/fuzz/run.sh runs one target per value): the header's
 // algorithm byte then picks only among one family's algorithms (gcm, chacha20-poly1305, ccm, gcm-siv,
 // ocb, xchacha20-poly1305, siv), or the policy byte is fixed to one sequencing policy and the algorithm
-// byte picks among the algorithms that policy takes (tls12, tls13, random-nonce). Every check above
+// byte picks among the algorithms that policy takes (tls12, tls13, random-nonce, counter, xor-counter,
+// ssh). Every check above
 // applies unchanged; the fuzzer's effort goes to one family or one policy. Unset or "all": no focus.
 // Where libsodium was found at build time, every XChaCha20-Poly1305 seal the oracle computes is also
 // computed by libsodium, and the two must agree.
@@ -149,9 +150,17 @@ bool policy_valid(int alg, int p) {
     if (is_ccm(alg)) return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13;
     if (is_xchacha(alg)) return p == AEAD_POLICY_RANDOM_NONCE;
     if (is_gcm_siv(alg) || is_ocb(alg) || is_siv(alg)) return false;
+    if (p == AEAD_POLICY_COUNTER || p == AEAD_POLICY_XOR_COUNTER) return true;  // AES-GCM, ChaCha20-Poly1305
+    if (p == AEAD_POLICY_SSH) return alg == AEAD_AES_128_GCM || alg == AEAD_AES_256_GCM;
     return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13 || (p == AEAD_POLICY_RANDOM_NONCE && is_gcm(alg));
 }
-bool tls_policy(int p) { return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13; }
+// The policies that check a caller's 12-byte nonce against a counter (the TLS model below).
+bool tls_policy(int p) {
+    return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13 || p == AEAD_POLICY_COUNTER || p == AEAD_POLICY_XOR_COUNTER ||
+           p == AEAD_POLICY_SSH;
+}
+// Counter policies whose counter counts from the first seal's (or the IV's) value: fixed || start + n.
+bool offset_policy(int p) { return p == AEAD_POLICY_COUNTER || p == AEAD_POLICY_SSH; }
 // Bytes before the ciphertext: the drawn nonce (random-nonce policy: 12, or 24 for XChaCha20-Poly1305),
 // or AES-SIV's synthetic IV (16; its contexts have no tag after the ciphertext: Fuzz::tag is 0).
 int g_alg = 0;  // the algorithm of the input being run (prefix_of's second input)
@@ -162,7 +171,9 @@ size_t prefix_of(int policy) {
 // aead_ctx_new_ex: the IV lengths each policy takes.
 bool iv_valid(int alg, int policy, size_t n) {
     if (n == 0) return true;
-    if (policy == AEAD_POLICY_TLS13) return n == 12;
+    if (policy == AEAD_POLICY_TLS13 || policy == AEAD_POLICY_COUNTER || policy == AEAD_POLICY_XOR_COUNTER ||
+        policy == AEAD_POLICY_SSH)
+        return n == 12;
     if (policy == AEAD_POLICY_TLS12) return n == 12 || ((is_gcm(alg) || is_ccm(alg)) && n == 4);
     return false;
 }
@@ -190,7 +201,15 @@ bool nonce_valid(int alg, int policy, size_t n) {
     if (is_siv(alg)) return n <= AEAD_ONE_UPDATE_MAX;
     return n == 12;
 }
-size_t tls_aad_size(int policy) { return policy == AEAD_POLICY_TLS13 ? 5 : 13; }
+// The AAD length a sequenced seal must have; 0: any.
+size_t tls_aad_size(int policy) {
+    switch (policy) {
+        case AEAD_POLICY_TLS12: return 13;
+        case AEAD_POLICY_TLS13: return 5;
+        case AEAD_POLICY_SSH: return 4;
+        default: return 0;
+    }
+}
 
 // AEAD_FUZZ_FOCUS: the algorithms a target draws from, and the policy it fixes (-1: the input's own).
 struct Focus {
@@ -215,6 +234,10 @@ constexpr Focus kFocus[] = {
       AEAD_AES_192_CCM, AEAD_AES_256_CCM}, 7},
     {"random-nonce", AEAD_POLICY_RANDOM_NONCE,
      {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_XCHACHA20_POLY1305}, 4},
+    {"counter", AEAD_POLICY_COUNTER, {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305}, 4},
+    {"xor-counter", AEAD_POLICY_XOR_COUNTER,
+     {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305}, 4},
+    {"ssh", AEAD_POLICY_SSH, {AEAD_AES_128_GCM, AEAD_AES_256_GCM}, 2},
 };
 const Focus *g_focus = nullptr;  // set once by LLVMFuzzerInitialize
 // The DTLS modes (AEAD_FUZZ_FOCUS dtls12, dtls13, quic-window): their own input format, fuzz_dtls.inc.
@@ -235,9 +258,11 @@ struct CodeSet {
 struct TlsModel {
     bool enforced = false;
     bool explicit_counter = false;  // TLS 1.2 + AES-GCM (RFC 5288); otherwise the XOR mask
+    bool offset = false;            // COUNTER, SSH: the counter counts from its first value (base)
     bool learned = false;
     uint32_t prefix = 0;
     uint64_t mask = 0;
+    uint64_t base = 0;
     uint64_t next = 0;  // smallest acceptable sequence number
     uint64_t accepted = 0;
 
@@ -252,12 +277,13 @@ struct TlsModel {
         const uint32_t pre = be32(nonce);
         const uint64_t last8 = be64(nonce + 4);
         if (!learned) {
-            // First seal: the explicit counter may be anything but 2^64-1; in XOR mode it is sequence 0.
+            // First seal: the explicit counter may be anything but 2^64-1; in XOR and offset modes it is
+            // sequence 0.
             if (explicit_counter && last8 == kMax64) s.add(AEAD_ERR_NONCE_EXHAUSTED);
             return s;
         }
         if (pre != prefix) s.add(AEAD_ERR_NONCE_PREFIX);
-        const uint64_t seq = last8 ^ mask;
+        const uint64_t seq = (last8 ^ mask) - base;
         if (seq == kMax64) s.add(AEAD_ERR_NONCE_EXHAUSTED);
         if (seq < next) s.add(AEAD_ERR_NONCE_ORDER);
         return s;
@@ -268,9 +294,10 @@ struct TlsModel {
         if (!learned) {
             learned = true;
             prefix = be32(nonce);
-            mask = explicit_counter ? 0 : last8;
+            mask = explicit_counter || offset ? 0 : last8;
+            base = offset ? last8 : 0;
         }
-        seq = last8 ^ mask;
+        seq = (last8 ^ mask) - base;
         next = seq + 1;
         ++accepted;
     }
@@ -672,7 +699,7 @@ struct Fuzz {
                     ranges_overlap(c.out, out_len, c.nonce, c.nonce_len))
                     s.add(AEAD_ERR_OVERLAP);
             }
-            if (c.op == AEAD_SEAL && tls_policy(policy) && c.aad_len != tls_aad_size(policy))
+            if (c.op == AEAD_SEAL && tls_aad_size(policy) != 0 && c.aad_len != tls_aad_size(policy))
                 s.add(AEAD_ERR_AAD_SIZE);
             if (is_siv(alg) && have_out_len && (c.op == AEAD_SEAL ? c.in_len : out_len) == 0 && !siv_takes_empty())
                 s.add(AEAD_ERR_UNSUPPORTED);
@@ -980,6 +1007,7 @@ struct Fuzz {
         if ((a & 0x60) == 0x40) alg = AEAD_AES_128_SIV + static_cast<int>(ac % 3);
         const unsigned pc = p & 7;
         policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 5 : -1));
+        if (pc < 6 && (p >> 3 & 3) == 3) policy = AEAD_POLICY_COUNTER + static_cast<int>(pc % 3);  // 7, 8, 9
         if (g_focus != nullptr) {
             alg = g_focus->algs[ac % g_focus->n];
             if (g_focus->policy >= 0) policy = g_focus->policy;
@@ -1034,10 +1062,12 @@ struct Fuzz {
         if (is_siv(alg)) tag = 0;  // SIV's 16 bytes lead the ciphertext: prefix_of
         tls.enforced = tls_policy(policy);
         tls.explicit_counter = policy == AEAD_POLICY_TLS12 && (is_gcm(alg) || is_ccm(alg));
+        tls.offset = offset_policy(policy);
         if (ctx != nullptr && iv.size() >= 4) {  // given up front: nothing to learn
             tls.learned = true;
             tls.prefix = TlsModel::be32(iv.data());
-            tls.mask = iv.size() == 12 ? TlsModel::be64(iv.data() + 4) : 0;
+            const uint64_t last8 = iv.size() == 12 ? TlsModel::be64(iv.data() + 4) : 0;
+            (tls.offset ? tls.base : tls.mask) = last8;
             ++g_stats.iv_given;
         }
 
