@@ -2,8 +2,9 @@
  * libaead: authenticated encryption through OpenSSL 3, one call per operation. For any caller, the
  * AEAD algorithms AES-128/192/256-GCM, ChaCha20-Poly1305, AES-CCM, AES-GCM-SIV, AES-OCB3,
  * XChaCha20-Poly1305 and AES-SIV (docs/algorithms.md); for protocol stacks, record protection for
- * TLS 1.2 / 1.3, QUIC (RFC 9001) and DTLS 1.2 / 1.3, whose nonce sequencing, key-usage limits and replay
- * windows are checked inside the library (the nonce policies).
+ * TLS 1.2 / 1.3, QUIC (RFC 9001) and DTLS 1.2 / 1.3, and for any protocol with a counter nonce (storage
+ * formats, COSE, SSH), whose nonce sequencing, key-usage limits and replay windows are checked inside the
+ * library (the nonce policies).
  *
  * This is the only public header. Every function is declared with its full contract. It is ordered by
  * subject: contexts and algorithms, the seal/open call, the batch and vector calls, nonce policies,
