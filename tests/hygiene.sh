@@ -53,4 +53,5 @@ python3 tests/decls/check.py || fail=1  # the bindings' hand-typed declarations 
 bash tests/doc-words.sh || fail=1
 python3 tests/decls/choosing.py || fail=1  # every name in docs/choosing.md's table exists in its binding
 python3 tests/decls/errors.py || fail=1  # every error-code list against include/aead.h and aead_strerror
+python3 tests/decls/floors.py || fail=1  # each binding's oldest accepted libaead against what it calls
 exit $fail
