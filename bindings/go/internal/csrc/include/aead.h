@@ -167,7 +167,8 @@ AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
  *               library context's default properties). Fetched ciphers are cached per distinct query
  *               for the life of the process. No provider offering the algorithm for that query is
  *               AEAD_ERR_UNSUPPORTED. A query longer than 255 bytes is AEAD_ERR_ARG.
- *   iv, iv_len: the TLS connection IV, known when the record keys are derived, for the TLS policies:
+ *   iv, iv_len: the TLS connection IV, known when the record keys are derived, for the TLS policies
+ *               (and the counter policies' fixed part and start or mask):
  *     - iv_len 0: as aead_ctx_new (the first seal fixes prefix and mask);
  *     - AEAD_POLICY_TLS13 (either algorithm), AEAD_POLICY_TLS12 with ChaCha20-Poly1305: 12 bytes, the
  *       static IV; seal nonce = iv XOR (0^4 || BE64(seq)); nothing is learned, so concurrent first seals
@@ -176,6 +177,8 @@ AEAD_API int aead_ctx_new(aead_ctx **ctx_out, int alg, int policy,
  *       nonce = BE64(seq), RFC 5288, as OpenSSL's libssl and Go send) or 12 bytes (salt || 8-byte mask;
  *       explicit nonce = mask XOR BE64(seq), the construction rustls sends); same sequence rules;
  *     - since 1.2, AEAD_POLICY_QUIC: the 12-byte packet-protection IV ("quic iv"), required;
+ *     - since 1.5, AEAD_POLICY_COUNTER and AEAD_POLICY_SSH: 12 bytes, fixed || BE64(start) (SSH: the
+ *       key exchange's initial IV); AEAD_POLICY_XOR_COUNTER: 12 bytes, fixed || mask ("Nonce policies");
  *     - any other policy, or any other length: AEAD_ERR_NONCE_SIZE.
  *   The library keeps iv (it is not secret in TLS, but is cleansed on free).
  * Returns as aead_ctx_new. Thread-safety: as aead_ctx_new.
