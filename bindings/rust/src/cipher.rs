@@ -115,7 +115,10 @@ impl Algorithm {
 }
 
 /// Nonce policy of a context, enforced by the library on seal only (see aead.h).
+/// `#[non_exhaustive]` since library 1.5 added the counter policies (a `match` on it needs a
+/// wildcard arm).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Policy {
     /// Any nonce the algorithm accepts; the caller guarantees uniqueness.
     None,
@@ -129,6 +132,22 @@ pub enum Policy {
     /// (Go's `cipher.NewGCMWithRandomNonce`). At most 2^32 seals per context
     /// ([`Error::NonceLimit`] after). See [`Aes128GcmRandomNonce`](crate::Aes128GcmRandomNonce).
     RandomNonce,
+    /// Counter nonces (library 1.5; AES-GCM, ChaCha20-Poly1305; 12-byte nonce, 16-byte tag, any
+    /// AAD): nonce = fixed(4) || BE64(start + n), n strictly increasing (gaps allowed) and below
+    /// 2^64 - 1, the fixed part constant. The fixed part and start are the first seal's, or the
+    /// 12-byte `iv` of [`Cipher::with_options`] (fixed || BE64(start)). As Go's FIPS
+    /// `NewGCMWithCounterNonce`. See [`Aes128GcmCounterNonce`](crate::Aes128GcmCounterNonce).
+    Counter,
+    /// XOR-masked counter nonces (library 1.5; as [`Policy::Counter`]): nonce = fixed(4) ||
+    /// BE64(mask XOR n), n from 0; the fixed part and mask are the first seal's (n = 0) or `iv`'s
+    /// (fixed || mask). As Go's FIPS `NewGCMWithXORCounterNonce`. See
+    /// [`Aes128GcmXorCounterNonce`](crate::Aes128GcmXorCounterNonce).
+    XorCounter,
+    /// SSH's AES-GCM, RFC 5647 (library 1.5; AES-128-GCM and AES-256-GCM): [`Policy::Counter`]'s
+    /// rules with `iv` the key exchange's initial IV, AAD exactly 4 bytes (the packet length),
+    /// seals counted toward RFC 4344's rekey point ([`Cipher::usage`]). As Go's FIPS
+    /// `NewGCMForSSH`. See [`Aes128GcmSsh`](crate::Aes128GcmSsh).
+    Ssh,
 }
 
 impl Policy {
@@ -138,6 +157,9 @@ impl Policy {
             Policy::Tls12 => sys::AEAD_POLICY_TLS12,
             Policy::Tls13 => sys::AEAD_POLICY_TLS13,
             Policy::RandomNonce => sys::AEAD_POLICY_RANDOM_NONCE,
+            Policy::Counter => sys::AEAD_POLICY_COUNTER,
+            Policy::XorCounter => sys::AEAD_POLICY_XOR_COUNTER,
+            Policy::Ssh => sys::AEAD_POLICY_SSH,
         }
     }
 }
@@ -206,8 +228,10 @@ impl Cipher {
     /// * `iv`: the TLS connection IV for [`Policy::Tls12`] / [`Policy::Tls13`] (empty: learned on
     ///   the first seal, as with `new`): 12 bytes for TLS 1.3 and TLS 1.2 ChaCha20-Poly1305; 4
     ///   (salt, explicit nonce = sequence) or 12 (salt || mask, explicit nonce = mask XOR
-    ///   sequence, as rustls sends) for TLS 1.2 AES-GCM. Other lengths, or an IV with another
-    ///   policy, are [`Error::NonceSize`].
+    ///   sequence, as rustls sends) for TLS 1.2 AES-GCM; 12 bytes for the counter policies
+    ///   (library 1.5: fixed || BE64(start) for [`Policy::Counter`] and [`Policy::Ssh`], fixed ||
+    ///   mask for [`Policy::XorCounter`]). Other lengths, or an IV with another policy, are
+    ///   [`Error::NonceSize`].
     pub fn with_options(
         alg: Algorithm,
         policy: Policy,

@@ -36,7 +36,9 @@ pub enum Version {
     Dtls13,
 }
 
-/// A snapshot of a key's counters (`aead_ctx_usage_ex`).
+/// A snapshot of a context's counters (`aead_ctx_usage_ex`): a DTLS key's, and (through
+/// [`Cipher::usage`](crate::Cipher::usage)) any context's, e.g. an SSH key's
+/// ([`Aes128GcmSsh::usage`](crate::Aes128GcmSsh::usage)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Usage {
     /// Records sealed.
@@ -55,6 +57,9 @@ pub struct Usage {
     pub window: u64,
     /// The largest record number accepted (`None` before the first).
     pub largest: Option<u64>,
+    /// Seals after which the protocol says to change keys, though nothing is refused there
+    /// (library 1.5; SSH: 2^32, RFC 4344 section 3.1; `u64::MAX`: none).
+    pub rekey_after: u64,
 }
 
 impl Usage {
@@ -68,6 +73,7 @@ impl Usage {
             forgery_limit: u.forgery_limit,
             window: u.window,
             largest: (u.largest != u64::MAX).then_some(u.largest),
+            rekey_after: u.rekey_after,
         }
     }
 }

@@ -3,7 +3,7 @@ use core::fmt;
 
 /// A libaead error: one variant per stable `AEAD_ERR_*` code of aead.h.
 ///
-/// The nonce-misuse variants returned by the TLS types are [`Error::NonceOrder`],
+/// The nonce-misuse variants returned by the TLS and counter-nonce types are [`Error::NonceOrder`],
 /// [`Error::NonceExhausted`], [`Error::NoncePrefix`] and [`Error::AadSize`]
 /// (see [`Error::is_nonce_misuse`]). Converts into the opaque [`aead::Error`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -19,7 +19,8 @@ pub enum Error {
     NonceSize,
     /// `AEAD_ERR_TAG_SIZE`: tag length not valid for the algorithm or policy.
     TagSize,
-    /// `AEAD_ERR_AAD_SIZE`: TLS seal with AAD not 13 (TLS 1.2) or 5 (TLS 1.3) bytes.
+    /// `AEAD_ERR_AAD_SIZE`: TLS seal with AAD not 13 (TLS 1.2) or 5 (TLS 1.3) bytes (also DTLS 1.2:
+    /// 13; library 1.5's SSH policy: 4).
     AadSize,
     /// `AEAD_ERR_TOO_LONG`: plaintext or AAD over the algorithm's limit.
     TooLong,
@@ -27,11 +28,15 @@ pub enum Error {
     BufferTooSmall,
     /// `AEAD_ERR_OVERLAP`: output partially overlaps an input (cannot happen from safe Rust).
     Overlap,
-    /// `AEAD_ERR_NONCE_ORDER`: TLS seal with a sequence not greater than the last accepted one.
+    /// `AEAD_ERR_NONCE_ORDER`: a seal on a sequenced context (TLS, DTLS, QUIC, and since library
+    /// 1.5 the counter policies) with a sequence or counter not greater than the last accepted one.
     NonceOrder,
-    /// `AEAD_ERR_NONCE_EXHAUSTED`: TLS seal with sequence 2^64-1.
+    /// `AEAD_ERR_NONCE_EXHAUSTED`: a sequenced seal with the last value of the space: TLS
+    /// sequence 2^64-1, and for the counter policies counter 2^64-1 from the start (the value just
+    /// below the first counter).
     NonceExhausted,
-    /// `AEAD_ERR_NONCE_PREFIX`: TLS seal whose fixed nonce prefix differs from the learned one.
+    /// `AEAD_ERR_NONCE_PREFIX`: a sequenced seal whose fixed nonce prefix differs from the
+    /// context's (learned or given).
     NoncePrefix,
     /// `AEAD_ERR_UNSUPPORTED`: the algorithm is not available from the loaded OpenSSL providers.
     Unsupported,
@@ -44,7 +49,9 @@ pub enum Error {
     NonceLimit,
     /// `AEAD_ERR_FORKED` (library 1.2): a seal on a TLS-policy context ([`Tls12Aead`](crate::Tls12Aead),
     /// [`Tls13Aead`](crate::Tls13Aead), [`Policy::Tls12`](crate::Policy::Tls12) /
-    /// [`Policy::Tls13`](crate::Policy::Tls13)) in a process forked after the context was created.
+    /// [`Policy::Tls13`](crate::Policy::Tls13); likewise QUIC, DTLS, and since library 1.5 the
+    /// counter-nonce types such as [`Aes128GcmCounterNonce`](crate::Aes128GcmCounterNonce) and
+    /// [`Aes128GcmSsh`](crate::Aes128GcmSsh)) in a process forked after the context was created.
     /// Parent and child would otherwise hold the same next sequence number and could both seal it,
     /// so the child's seals are refused: nothing is written and no sequence number is consumed.
     /// Opens keep working, the parent is unaffected, and a context created in the child works
@@ -126,7 +133,8 @@ impl Error {
         })
     }
 
-    /// True for the TLS nonce-policy refusals: order, exhaustion, prefix and AAD size.
+    /// True for the nonce-policy refusals (TLS, DTLS, QUIC, the counter policies): order,
+    /// exhaustion, prefix and AAD size.
     /// Such a refused seal wrote nothing and consumed no sequence number.
     pub fn is_nonce_misuse(&self) -> bool {
         matches!(

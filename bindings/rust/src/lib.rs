@@ -21,6 +21,12 @@
 //!   `with_iv` / `with_options` (ABI 1.1) take the connection IV and an OpenSSL property query.
 //! * [`Aes128GcmRandomNonce`] / [`Aes256GcmRandomNonce`]: library-drawn nonces, output
 //!   `nonce || ciphertext || tag` (Go's `cipher.NewGCMWithRandomNonce` layout).
+//! * Counter nonces for any protocol (library 1.5), the nonces of Go's FIPS
+//!   `NewGCMWithCounterNonce`, `NewGCMWithXORCounterNonce` and `NewGCMForSSH` checked inside the
+//!   library: [`Aes128GcmCounterNonce`] (fixed ‖ start + n), [`Aes128GcmXorCounterNonce`]
+//!   (fixed ‖ mask XOR n), both also with ChaCha20-Poly1305, and [`Aes128GcmSsh`] /
+//!   [`Aes256GcmSsh`] (RFC 5647: 4-byte AAD, seals counted toward RFC 4344's rekey point). They
+//!   implement the RustCrypto traits; a refused nonce is a typed [`Error`] from their own methods.
 //! * [`quic`] (ABI 1.2): QUIC packet protection, RFC 9001: [`quic::PacketKey`] (nonce = IV XOR
 //!   packet number, strictly increasing on seal, RFC 9001 key-usage limits enforced),
 //!   [`quic::HeaderProtectionKey`], and one C call per packet ([`quic::PacketKey::protect`] /
@@ -37,7 +43,7 @@
 //! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
 //!
 //! After `fork()` (library 1.2) random-nonce types keep sealing with fresh nonces in parent and
-//! child; a TLS type made before the fork refuses seals in the child with [`Error::Forked`]
+//! child; a TLS or counter-nonce type made before the fork refuses seals in the child with [`Error::Forked`]
 //! (opens work, the parent is unaffected).
 //!
 //! ```
@@ -59,6 +65,7 @@ pub use aead;
 #[macro_use]
 mod macros;
 mod cipher;
+mod counter;
 pub mod dtls;
 mod error;
 mod families;
@@ -72,6 +79,11 @@ mod tls;
 mod typed;
 
 pub use cipher::{Algorithm, Cipher, Policy, DETACHED_STACK_LIMIT};
+pub use counter::{
+    counter_nonce, xor_counter_nonce, Aes128GcmCounterNonce, Aes128GcmSsh, Aes128GcmXorCounterNonce, Aes192GcmCounterNonce,
+    Aes192GcmXorCounterNonce, Aes256GcmCounterNonce, Aes256GcmSsh, Aes256GcmXorCounterNonce, ChaCha20Poly1305CounterNonce,
+    ChaCha20Poly1305XorCounterNonce,
+};
 pub use error::Error;
 pub use families::{
     Aes128Ccm, Aes128GcmSiv, Aes128Ocb3, Aes128SivAead, Aes192Ccm, Aes192GcmSiv, Aes192Ocb3, Aes192SivAead, Aes256Ccm,
@@ -90,7 +102,7 @@ pub fn abi_version() -> u32 {
     ffi::abi_version()
 }
 
-/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10400.
+/// `AEAD_VERSION_NUMBER` of the loaded library (`aead_version_number()`, ABI 1.1), e.g. 10500.
 pub fn version_number() -> u32 {
     ffi::version_number()
 }

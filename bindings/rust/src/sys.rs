@@ -11,8 +11,8 @@ use core::marker::{PhantomData, PhantomPinned};
 pub const AEAD_ABI_VERSION: u32 = 1;
 /// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.5.0
 /// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
-/// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, and ABI 1.4's DTLS
-/// record protection with a replay window, `LIBAEAD_1.4`).
+/// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, ABI 1.4's DTLS
+/// record protection with a replay window, `LIBAEAD_1.4`, and 1.5's counter-nonce and SSH policies).
 pub const AEAD_VERSION_NUMBER: u32 = 10500;
 
 /// Opaque keyed context (`aead_ctx`).
@@ -149,6 +149,16 @@ pub const AEAD_DTLS_MAX_WINDOW: u32 = 4096;
 pub const AEAD_TLS13_AES_GCM_RECORD_LIMIT: u64 = 23726566;
 pub const AEAD_DTLS13_AES_CCM_LIMIT: u64 = 11863283;
 pub const AEAD_DTLS13_INTEGRITY_LIMIT: u64 = 1 << 36;
+
+/// Library 1.5: counter nonces for any protocol, fixed(4) || BE64(start + n), n strictly increasing
+/// (FIPS 140-3 IG C.H scenario 3); the fixed part and start learned on the first seal or given as
+/// the 12-byte iv of `aead_ctx_new_ex`.
+pub const AEAD_POLICY_COUNTER: c_int = 7;
+/// Library 1.5: fixed(4) || BE64(mask XOR n), n from 0 (iv: fixed || mask).
+pub const AEAD_POLICY_XOR_COUNTER: c_int = 8;
+/// Library 1.5: SSH's AES-GCM (RFC 5647): `AEAD_POLICY_COUNTER`'s rules, AAD exactly 4 bytes, seals
+/// counted (`aead_usage.rekey_after` 2^32); AES-128-GCM and AES-256-GCM only.
+pub const AEAD_POLICY_SSH: c_int = 9;
 
 /// ABI 1.4: what `aead_ctx_usage_ex` reports (fields may be added at the end: pass the size).
 #[repr(C)]

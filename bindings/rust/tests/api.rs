@@ -254,7 +254,7 @@ fn display_of_auth_error_uses_strerror() {
 /// The usage snippet of README.md, verbatim apart from the final checks.
 #[test]
 fn readme_usage() -> Result<(), Box<dyn std::error::Error>> {
-    use libaead::{tls13_nonce, Aes256GcmRandomNonce, Tls13Aead};
+    use libaead::{counter_nonce, tls13_nonce, Aes128GcmSsh, Aes256GcmCounterNonce, Aes256GcmRandomNonce, Tls13Aead};
 
     // RustCrypto traits
     let cipher = Aes256Gcm::new(&[7u8; 32].into());
@@ -285,10 +285,23 @@ fn readme_usage() -> Result<(), Box<dyn std::error::Error>> {
     let boxed = rn.seal(b"hdr", b"hello")?; // 5 + 28 bytes
     assert_eq!(rn.open(b"hdr", &boxed)?, b"hello");
 
+    // counter nonces (Go's NewGCMWithCounterNonce): fixed(4) || BE64(start + n), n must rise
+    let civ = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]; // fixed || BE64(start), or learned with `new`
+    let ctr = Aes256GcmCounterNonce::with_iv(&[7u8; 32].into(), &civ)?;
+    let m5 = ctr.seal(&counter_nonce(&civ, 5).into(), b"", b"gaps are fine")?;
+    assert_eq!(ctr.seal(&counter_nonce(&civ, 5).into(), b"", b"again"), Err(Error::NonceOrder));
+
+    // SSH (RFC 5647): AAD = the 4-byte packet length; seals counted toward RFC 4344's rekey point
+    let ssh = Aes128GcmSsh::with_iv(&[5u8; 16].into(), &civ)?;
+    let pkt = ssh.seal(&counter_nonce(&civ, 0).into(), &28u32.to_be_bytes(), b"payload")?;
+    assert!(ssh.usage().seals < ssh.usage().rekey_after);
+
     assert_eq!(pt, b"hello");
     assert_eq!((n, &out[..]), (21, &ct[..]));
     assert_eq!(sealed.len(), 3 + 12);
     assert_eq!(tls.open(&tls13_nonce(&iv, 1), &hdr, &rec1)?, b"world");
     assert_eq!(tls.open(&tls13_nonce(&iv, 0), &hdr, &rec0)?, b"hello");
+    assert_eq!(ctr.open(&counter_nonce(&civ, 5).into(), b"", &m5)?, b"gaps are fine");
+    assert_eq!((pkt.len(), ssh.usage().seals, ssh.usage().rekey_after), (7 + 16, 1, 1 << 32));
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! a grandchild with no nonce ever repeated, after 0, 1, 31 and 100 seals before the fork (and
 //! after seals from other, joined, threads); a TLS-policy context created before the fork refuses
 //! seals in the child with `Error::Forked` (nothing written, open works, a context made in the
-//! child works), and the parent is unaffected.
+//! child works), and the parent is unaffected; so does a counter-nonce context (library 1.5).
 //!
 //! `harness = false` (Cargo.toml): this is a plain `main`, single-threaded whenever it forks, so
 //! the children inherit no test-harness thread or lock. A child only seals and opens with
@@ -10,7 +10,13 @@
 //! atomic), may fork and `waitpid` a grandchild, and leaves with `libc::_exit`: it never returns
 //! into this `main`, never unwinds past its body (`catch_unwind`), and never runs destructors
 //! or atexit handlers it shares with the parent.
-use libaead::{tls13_nonce, Aes256GcmRandomNonce, Algorithm, Cipher, Error, Policy, Record, Tls12Aead, Tls13Aead};
+mod common;
+
+use common::counter::{CounterAead, SSH_AAD};
+use libaead::{
+    tls13_nonce, Aes128GcmCounterNonce, Aes256GcmRandomNonce, Aes256GcmSsh, Algorithm, ChaCha20Poly1305XorCounterNonce,
+    Cipher, Error, Policy, Record, Tls12Aead, Tls13Aead,
+};
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -189,6 +195,39 @@ fn code<T>(r: Result<T, Error>) -> i64 {
     r.err().map_or(0, |e| e.code())
 }
 
+/// Runs `checks` (given the depth, 1 or 2) in a child and in a grandchild forked from it, each
+/// reporting its `N` codes through a pipe; returns the two reports, the child's first.
+fn child_and_grandchild_reports<const N: usize>(checks: impl Fn(u8) -> [i64; N]) -> Vec<[i64; N]> {
+    let send = |fd: i32, r: [i64; N]| -> bool {
+        let m: Vec<u8> = r.iter().flat_map(|v| v.to_le_bytes()).collect();
+        write_all(fd, &m)
+    };
+    let (rd, wr) = pipe();
+    let child = spawn(|| {
+        // SAFETY: the child's copy of the read end.
+        unsafe { libc::close(rd) };
+        if !send(wr, checks(1)) {
+            return 1;
+        }
+        let grandchild = spawn(|| if send(wr, checks(2)) { 0 } else { 1 });
+        if wait(grandchild) != 0 {
+            return 2;
+        }
+        0
+    });
+    // SAFETY: the parent's copy of the write end.
+    unsafe { libc::close(wr) };
+    let bytes = read_to_end(rd);
+    // SAFETY: our read end, read to EOF.
+    unsafe { libc::close(rd) };
+    assert_eq!(wait(child), 0, "child failed");
+    assert_eq!(bytes.len(), 2 * 8 * N, "two reports (child, grandchild)");
+    bytes
+        .chunks(8 * N)
+        .map(|m| core::array::from_fn(|i| i64::from_le_bytes(m[8 * i..8 * i + 8].try_into().unwrap())))
+        .collect()
+}
+
 /// TLS contexts across fork: in the child (and a grandchild) every seal on an inherited TLS 1.3
 /// or TLS 1.2 context, single or batch, is `Forked` and writes nothing; opens of the parent's
 /// records work; a context made in the child, and an inherited policy-NONE one, seal normally.
@@ -245,35 +284,7 @@ fn tls_across_fork() {
         r
     };
     let want = [Error::Forked.code(), Error::Forked.code(), 0, 0, Error::Forked.code(), 0, 0, 0, 0];
-    let send = |fd: i32, r: [i64; 9]| -> bool {
-        let mut m = [0u8; 72];
-        for (c, v) in m.chunks_mut(8).zip(r) {
-            c.copy_from_slice(&v.to_le_bytes());
-        }
-        write_all(fd, &m)
-    };
-    let (rd, wr) = pipe();
-    let child = spawn(|| {
-        // SAFETY: the child's copy of the read end.
-        unsafe { libc::close(rd) };
-        if !send(wr, checks(1)) {
-            return 1;
-        }
-        let grandchild = spawn(|| if send(wr, checks(2)) { 0 } else { 1 });
-        if wait(grandchild) != 0 {
-            return 2;
-        }
-        0
-    });
-    // SAFETY: the parent's copy of the write end.
-    unsafe { libc::close(wr) };
-    let bytes = read_to_end(rd);
-    // SAFETY: our read end, read to EOF.
-    unsafe { libc::close(rd) };
-    assert_eq!(wait(child), 0, "TLS child failed");
-    assert_eq!(bytes.len(), 2 * 72, "two reports (child, grandchild)");
-    for (who, m) in ["child", "grandchild"].iter().zip(bytes.chunks(72)) {
-        let got: Vec<i64> = m.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect();
+    for (who, got) in ["child", "grandchild"].iter().zip(child_and_grandchild_reports(checks)) {
         assert_eq!(got, want, "{who}: [seal 2, seal 1000, nothing written, batch, TLS 1.2 seal, open 1.3, open 1.2, fresh ctx, policy NONE]");
     }
     // The parent is unaffected: its next sequence is 2 (the child's refusals consumed nothing).
@@ -286,6 +297,47 @@ fn tls_across_fork() {
     assert!(Error::Forked.description().to_lowercase().contains("fork"), "{}", Error::Forked);
 }
 
+/// Counter-nonce contexts (library 1.5) across fork, each learned from its first seal in the
+/// parent: in the child and a grandchild a seal of the next or a far counter is `Forked` through
+/// the typed and the RustCrypto methods and writes nothing, the parent's records open, and a
+/// context made there with the same IV seals; the parent then goes on from where it was.
+fn counter_across_fork<T: CounterAead>() {
+    let key = &KEY[..T::key_size()];
+    let iv = [0x21u8; 12];
+    let aad: &[u8] = if T::POLICY == Policy::Ssh { &SSH_AAD } else { AAD };
+    let c = T::new_from_slice(key).unwrap();
+    let r0 = c.seal_(&T::nonce(&iv, 0), aad, b"zero").unwrap();
+    let r1 = c.seal_(&T::nonce(&iv, 1), aad, b"one!").unwrap();
+    let checks = |_depth: u8| -> [i64; 6] {
+        let mut out = [0xa5u8; 4 + 16];
+        let mut r = [0i64; 6];
+        r[0] = code(c.seal_into_(&T::nonce(&iv, 2), aad, b"kid!", &mut out));
+        r[1] = code(c.seal_into_(&T::nonce(&iv, 1000), aad, b"kid!", &mut out));
+        let mut buf = b"kid!".to_vec();
+        let refused = c.encrypt_in_place(&T::nonce(&iv, 3).into(), aad, &mut buf).is_err();
+        r[2] = if refused && buf == b"kid!" && out.iter().all(|&b| b == 0xa5) { 0 } else { 1 };
+        r[3] = match c.open_(&T::nonce(&iv, 1), aad, &r1) {
+            Ok(pt) if pt == b"one!" => 0,
+            Ok(_) => 1,
+            Err(e) => e.code(),
+        };
+        r[4] = match T::with_iv_(key, &iv) {
+            Ok(fresh) => code(fresh.seal_(&T::nonce(&iv, 2), aad, b"kid!")),
+            Err(e) => e.code(),
+        };
+        r[5] = code(c.cipher_().seal(&T::nonce(&iv, 4), aad, b"kid!"));
+        r
+    };
+    let want = [Error::Forked.code(), Error::Forked.code(), 0, 0, 0, Error::Forked.code()];
+    for (who, got) in ["child", "grandchild"].iter().zip(child_and_grandchild_reports(checks)) {
+        assert_eq!(got, want, "{:?} {who}: [seal 2, seal 1000, nothing written, open 1, fresh ctx, Cipher seal]", T::POLICY);
+    }
+    assert_eq!(c.seal_(&T::nonce(&iv, 1), aad, b"one!"), Err(Error::NonceOrder), "the parent's counter is where it was");
+    let r2 = c.seal_(&T::nonce(&iv, 2), aad, b"two!").unwrap();
+    assert_eq!(c.open_(&T::nonce(&iv, 2), aad, &r2).unwrap(), b"two!");
+    assert_eq!(c.open_(&T::nonce(&iv, 0), aad, &r0).unwrap(), b"zero");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--list") {
@@ -294,13 +346,16 @@ fn main() {
     }
     let filter: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
     type Case = (&'static str, fn());
-    let cases: [Case; 6] = [
+    let cases: [Case; 9] = [
         ("random_nonce_fork_after_0_seals", || random_nonce_across_fork(0, 0)),
         ("random_nonce_fork_after_1_seal", || random_nonce_across_fork(1, 0)),
         ("random_nonce_fork_after_31_seals", || random_nonce_across_fork(31, 0)),
         ("random_nonce_fork_after_100_seals", || random_nonce_across_fork(100, 0)),
         ("random_nonce_fork_after_seals_in_joined_threads", || random_nonce_across_fork(5, 31)),
         ("tls_seal_in_child_is_forked", tls_across_fork),
+        ("counter_seal_in_child_is_forked", counter_across_fork::<Aes128GcmCounterNonce>),
+        ("xor_counter_seal_in_child_is_forked", counter_across_fork::<ChaCha20Poly1305XorCounterNonce>),
+        ("ssh_seal_in_child_is_forked", counter_across_fork::<Aes256GcmSsh>),
     ];
     let (mut passed, mut failed) = (0, Vec::new());
     println!("\nrunning {} tests (single-threaded, harness = false)", cases.len());

@@ -5,15 +5,18 @@
 mod common;
 
 use common::{reference_seal, Rng};
-use libaead::{sys, tls13_nonce, Aes128GcmRandomNonce, Algorithm, Cipher, Error, Policy, Tls12Aead, Tls13Aead};
+use libaead::{
+    sys, tls13_nonce, Aes128GcmRandomNonce, Aes128GcmSsh, Aes192GcmXorCounterNonce, Aes256GcmCounterNonce, Algorithm,
+    ChaCha20Poly1305CounterNonce, Cipher, Error, Policy, Tls12Aead, Tls13Aead,
+};
 
 fn fips_run() -> bool {
     std::env::var_os("AEAD_TEST_FIPS").is_some_and(|v| v == "1")
 }
 
 #[test]
-fn version_number_is_1_3() {
-    assert_eq!(sys::AEAD_VERSION_NUMBER, 10400);
+fn version_number_is_1_5() {
+    assert_eq!(sys::AEAD_VERSION_NUMBER, 10500);
     assert!(libaead::version_number() >= sys::AEAD_VERSION_NUMBER, "{}", libaead::version_number());
     assert_eq!(libaead::version_number() / 10000, libaead::abi_version());
 }
@@ -58,7 +61,20 @@ fn indicator_per_policy() {
     let tls13 = Tls13Aead::with_iv(Algorithm::Aes256Gcm, &key32, &[1; 12]).unwrap().indicator();
     let learned = Tls13Aead::new(Algorithm::Aes128Gcm, &key16).unwrap().indicator();
     let random = Aes128GcmRandomNonce::try_new(&key16.into()).unwrap().indicator();
-    for (name, ind) in [("none", none), ("tls12", tls12), ("tls13", tls13), ("tls13 learned", learned), ("random", random)] {
+    // Library 1.5: counter nonces are IG C.H scenario 3, SSH's scenario 1.d.
+    let counter = Aes256GcmCounterNonce::try_new(&key32.into()).unwrap().indicator();
+    let xor = Aes192GcmXorCounterNonce::with_iv(&[7u8; 24].into(), &[1; 12]).unwrap().indicator();
+    let ssh = Aes128GcmSsh::with_options(&key16.into(), Some(&[1; 12]), None).unwrap().indicator();
+    for (name, ind) in [
+        ("none", none),
+        ("tls12", tls12),
+        ("tls13", tls13),
+        ("tls13 learned", learned),
+        ("random", random),
+        ("counter", counter),
+        ("xor counter", xor),
+        ("ssh", ssh),
+    ] {
         assert_eq!(ind.fips_provider(), fips, "{name}");
         assert_eq!(ind.open_approved(), fips, "{name}");
         assert_eq!(ind.seal_approved(), fips && name != "none", "{name}");
@@ -68,9 +84,13 @@ fn indicator_per_policy() {
         let chacha = Tls13Aead::with_iv(Algorithm::ChaCha20Poly1305, &key32, &[1; 12]).unwrap();
         assert_eq!(chacha.indicator().bits(), 0, "ChaCha20-Poly1305 is never approved");
         assert_eq!(chacha.provider(), "default");
+        let chacha = ChaCha20Poly1305CounterNonce::try_new(&key32.into()).unwrap();
+        assert_eq!(chacha.indicator().bits(), 0, "ChaCha20-Poly1305 counter nonces are not approved");
     } else {
         let r = Tls13Aead::with_iv(Algorithm::ChaCha20Poly1305, &key32, &[1; 12]);
         assert_eq!(r.unwrap_err(), Error::Unsupported, "the FIPS provider has no ChaCha20-Poly1305");
+        let r = ChaCha20Poly1305CounterNonce::try_new(&key32.into());
+        assert_eq!(r.unwrap_err(), Error::Unsupported, "nor ChaCha20-Poly1305 counter nonces");
     }
     // Records sealed under an approved construction still equal RustCrypto's.
     let t = Tls13Aead::with_iv(Algorithm::Aes128Gcm, &key16, &[1; 12]).unwrap();

@@ -1,6 +1,7 @@
 #![allow(dead_code)]
 use std::path::PathBuf;
 
+pub mod counter;
 pub mod diff;
 pub mod huge;
 
