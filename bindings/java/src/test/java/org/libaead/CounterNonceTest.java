@@ -216,6 +216,8 @@ class CounterNonceTest {
                 assertTrue(e.getMessage().contains("code " + AeadException.NONCE_SIZE), e.getMessage());
                 assertEquals(16, a.tagLength());
                 assertEquals(16, a.overhead());
+                AeadContext.Indicator ind = a.indicator();
+                assertEquals(ind.fipsProvider(), ind.sealApproved(), "approved exactly under a FIPS provider (IG C.H)");
             }
         }
     }
