@@ -15,7 +15,7 @@ export class AeadError extends Error {
 /** Decryption: the tag did not verify. */
 export class AuthenticationError extends AeadError {}
 /** A nonce policy refused an encryption (sequence reused or lower, exhausted, prefix changed; random-nonce
- *  limit; a TLS/QUIC context used in a forked child). Nothing was written. */
+ *  limit; a TLS/QUIC/counter/SSH context used in a forked child). Nothing was written. */
 export class NonceError extends AeadError {}
 /** QUIC: the key's confidentiality or integrity limit is reached. */
 export class KeyLimitError extends AeadError {}
@@ -92,6 +92,22 @@ export class ChaCha20Poly1305ForTLS12 extends NonceAEAD {
 export class ChaCha20Poly1305ForTLS13 extends NonceAEAD {
   constructor(key: BufferSource, iv?: BufferSource | null);
 }
+
+/** Counter nonces and SSH: encrypt's nonces must follow the policy (NonceError otherwise); decrypt checks no
+ *  order. iv: null or omitted (learned from the first encryption), or the 12 bytes each class names. */
+declare abstract class CounterNonceAEAD extends NonceAEAD {
+  constructor(key: BufferSource, iv?: BufferSource | null);
+}
+/** Counter nonces for any protocol (Go's NewGCMWithCounterNonce): nonce = fixed(4) || BE64(start + n), n
+ *  strictly increasing from 0 (gaps allowed), never back to the start. Key 16, 24 or 32 bytes; iv
+ *  fixed || BE64(start). Any AAD. */
+export class AESGCMWithCounterNonce extends CounterNonceAEAD {}
+/** XOR-counter nonces (Go's NewGCMWithXORCounterNonce): nonce = fixed(4) || BE64(mask XOR n), n from 0
+ *  strictly increasing. Key 16, 24 or 32 bytes; iv fixed || mask (learned: the first encryption is n = 0). */
+export class AESGCMWithXORCounterNonce extends CounterNonceAEAD {}
+/** AES-GCM in SSH (RFC 5647; Go's NewGCMForSSH): AESGCMWithCounterNonce's rules, AAD exactly 4 bytes (the
+ *  packet length). Key 16 or 32 bytes; iv the key exchange's initial IV. */
+export class AESGCMForSSH extends CounterNonceAEAD {}
 
 /** The library draws each nonce: encrypt returns nonce || ciphertext || tag. */
 declare abstract class RandomNonceAEAD extends Closable {

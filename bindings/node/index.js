@@ -15,7 +15,7 @@ const ALG = {
   AES_128_OCB: 11, AES_192_OCB: 12, AES_256_OCB: 13,
   XCHACHA20_POLY1305: 14, AES_128_SIV: 15, AES_192_SIV: 16, AES_256_SIV: 17,
 };
-const POLICY = { NONE: 0, TLS12: 1, TLS13: 2, RANDOM_NONCE: 3, QUIC: 4 };
+const POLICY = { NONE: 0, TLS12: 1, TLS13: 2, RANDOM_NONCE: 3, QUIC: 4, COUNTER: 7, XOR_COUNTER: 8, SSH: 9 };
 
 const CODE_NAMES = {
   [-1]: 'AEAD_ERR_AUTH', [-2]: 'AEAD_ERR_ARG', [-3]: 'AEAD_ERR_KEY_SIZE', [-4]: 'AEAD_ERR_NONCE_SIZE',
@@ -37,8 +37,9 @@ class AeadError extends Error {
 }
 /** decrypt: the tag did not verify (wrong key, nonce, associated data, or a modified message). */
 class AuthenticationError extends AeadError {}
-/** A nonce policy refused a seal (TLS/QUIC sequence reused, exhausted, prefix changed; random-nonce
- *  limit reached; a TLS context used in a forked child): nothing was written, no sequence consumed. */
+/** A nonce policy refused a seal (TLS/QUIC/counter/SSH sequence reused, exhausted, prefix changed;
+ *  random-nonce limit reached; a sequenced context used in a forked child): nothing was written, no
+ *  sequence consumed. */
 class NonceError extends AeadError {}
 /** QUIC: the key's confidentiality or integrity limit (RFC 9001 section 6.6) is reached. */
 class KeyLimitError extends AeadError {}
@@ -180,11 +181,23 @@ function many(obj, op, nonces, datas, aads, overhead, what) {
   return outs;
 }
 
+// A key length refused in JavaScript: the RangeError the library's AEAD_ERR_KEY_SIZE would give.
+function keySizeError(message) {
+  return Object.assign(new RangeError(message), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
+}
+
 function aesAlg(key, algs, what) {
   const n = byteLength(key, 'key');
   const i = [16, 24, 32].indexOf(n);
-  if (i < 0) throw Object.assign(new RangeError(`${what}: key must be 16, 24 or 32 bytes; got ${n}`), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
+  if (i < 0) throw keySizeError(`${what}: key must be 16, 24 or 32 bytes; got ${n}`);
   return algs[i];
+}
+
+/** AES-128 or AES-256 only (QUIC, SSH): the algorithm for a 16- or 32-byte key. */
+function aes128or256(key, algs, what) {
+  const n = byteLength(key, 'key');
+  if (n !== 16 && n !== 32) throw keySizeError(`${what}: key must be 16 or 32 bytes; got ${n}`);
+  return n === 16 ? algs[0] : algs[1];
 }
 
 function generateAesKey(bits) {
@@ -281,6 +294,23 @@ class ChaCha20Poly1305ForTLS13 extends NonceAEAD {
   constructor(key, iv = null) { super(ALG.CHACHA20_POLY1305, POLICY.TLS13, key, 16, iv, 'ChaCha20Poly1305ForTLS13'); }
 }
 
+/** Counter nonces for any protocol (Go's NewGCMWithCounterNonce): nonce = fixed(4) || BE64(start + n),
+ *  n strictly increasing from 0 (gaps allowed), never back to the start. iv: null (learned from the
+ *  first encryption) or fixed || BE64(start). Any AAD. */
+class AESGCMWithCounterNonce extends NonceAEAD {
+  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMWithCounterNonce'), POLICY.COUNTER, key, 16, iv, 'AESGCMWithCounterNonce'); }
+}
+/** XOR-counter nonces (Go's NewGCMWithXORCounterNonce): nonce = fixed(4) || BE64(mask XOR n), n from 0
+ *  strictly increasing. iv: null (learned from the first encryption, n = 0) or fixed || mask. Any AAD. */
+class AESGCMWithXORCounterNonce extends NonceAEAD {
+  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMWithXORCounterNonce'), POLICY.XOR_COUNTER, key, 16, iv, 'AESGCMWithXORCounterNonce'); }
+}
+/** AES-GCM in SSH (RFC 5647; Go's NewGCMForSSH): the counter rules of AESGCMWithCounterNonce, AES-128 or
+ *  AES-256, AAD exactly 4 bytes (the packet length). iv: the key exchange's 12-byte initial IV, or null. */
+class AESGCMForSSH extends NonceAEAD {
+  constructor(key, iv = null) { super(aes128or256(key, [ALG.AES_128_GCM, ALG.AES_256_GCM], 'AESGCMForSSH'), POLICY.SSH, key, 16, iv, 'AESGCMForSSH'); }
+}
+
 /** Random-nonce AEAD: the library draws each nonce; encrypt(data, aad) returns nonce || ciphertext || tag. */
 class RandomNonceAEAD extends Base {
   #overhead;
@@ -329,11 +359,7 @@ class QuicAEAD extends Base {
   }
 }
 class AESGCMForQUIC extends QuicAEAD {
-  constructor(key, iv) {
-    const n = byteLength(key, 'key');
-    if (n !== 16 && n !== 32) throw Object.assign(new RangeError('AESGCMForQUIC: key must be 16 or 32 bytes'), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
-    super(n === 16 ? ALG.AES_128_GCM : ALG.AES_256_GCM, key, iv, 'AESGCMForQUIC');
-  }
+  constructor(key, iv) { super(aes128or256(key, [ALG.AES_128_GCM, ALG.AES_256_GCM], 'AESGCMForQUIC'), key, iv, 'AESGCMForQUIC'); }
 }
 class ChaCha20Poly1305ForQUIC extends QuicAEAD {
   constructor(key, iv) { super(ALG.CHACHA20_POLY1305, key, iv, 'ChaCha20Poly1305ForQUIC'); }
@@ -345,7 +371,7 @@ class AESSIV extends Base {
   constructor(key) {
     const n = byteLength(key, 'key');
     const i = [32, 48, 64].indexOf(n);
-    if (i < 0) throw Object.assign(new RangeError(`AESSIV: key must be 32, 48 or 64 bytes; got ${n}`), { code: 'AEAD_ERR_KEY_SIZE', aeadCode: -3 });
+    if (i < 0) throw keySizeError(`AESSIV: key must be 32, 48 or 64 bytes; got ${n}`);
     super([15, 16, 17][i], POLICY.NONE, key, 16, null, 'AESSIV');
   }
   encrypt(data, associatedData = null) { return this.#call(SEAL, data, associatedData, 'AESSIV.encrypt'); }
@@ -379,6 +405,7 @@ module.exports = {
   AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
   AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
+  AESGCMWithCounterNonce, AESGCMWithXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
   libraryVersion: () => native.version(),
   libraryVersionNumber: () => native.versionNumber(),

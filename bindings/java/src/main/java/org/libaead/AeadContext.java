@@ -81,10 +81,10 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
     private RuntimeException constructionError(int rc) {
         String name = getClass().getSimpleName();
         return switch (rc) {
-            case -3 -> new IllegalArgumentException(name + ": invalid key size");
-            case -4 -> new IllegalArgumentException(name + ": invalid iv size");
-            case -5 -> new IllegalArgumentException(name + ": invalid tag length " + tagLength);
-            case -2 -> new IllegalArgumentException(name + ": invalid argument (properties longer than 255 bytes?)");
+            case AeadException.KEY_SIZE -> new IllegalArgumentException(name + ": invalid key size");
+            case AeadException.NONCE_SIZE -> new IllegalArgumentException(name + ": invalid iv size");
+            case AeadException.TAG_SIZE -> new IllegalArgumentException(name + ": invalid tag length " + tagLength);
+            case AeadException.ARG -> new IllegalArgumentException(name + ": invalid argument (properties longer than 255 bytes?)");
             default -> error(rc);
         };
     }
@@ -132,25 +132,46 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
         }
     }
 
-    /** Seals made (QUIC and random-nonce contexts count them; others report 0) and opens that failed. */
+    /** Seals made (counted by the QUIC, random-nonce, TLS 1.3 AES-GCM and SSH contexts; others report 0),
+     * opens that failed, and the protocol's rekey point where it has one (SSH). */
     public final Usage usage() {
         try (Arena tmp = Arena.ofConfined()) {
-            MemorySegment v = tmp.allocate(ValueLayout.JAVA_LONG, 2);
-            int rc = (int) Native.CTX_USAGE.invokeExact(ctx, v, v.asSlice(8));
+            MemorySegment v = tmp.allocate(ValueLayout.JAVA_LONG, USAGE_FIELDS);
+            v.fill((byte) 0xff); // what an older library does not fill in reads as none (-1)
+            int rc = Native.CTX_USAGE_EX != null
+                    ? (int) Native.CTX_USAGE_EX.invokeExact(ctx, v, v.byteSize())
+                    : (int) Native.CTX_USAGE.invokeExact(ctx, v, v.asSlice(8));
             if (rc != 0) {
                 throw error(rc);
             }
-            return new Usage(v.get(ValueLayout.JAVA_LONG, 0), v.get(ValueLayout.JAVA_LONG, 8));
+            return new Usage(v.getAtIndex(ValueLayout.JAVA_LONG, 0), v.getAtIndex(ValueLayout.JAVA_LONG, 1),
+                    v.getAtIndex(ValueLayout.JAVA_LONG, REKEY_AFTER));
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
+    /** struct aead_usage: nine uint64_t fields (seals, forgeries, ..., rekey_after), rekey_after the ninth. */
+    private static final int USAGE_FIELDS = 9, REKEY_AFTER = 8;
+
     /** The FIPS indicator: the serving provider's name and the approval bits (the C library's aead_ctx_indicator). */
     public record Indicator(String provider, boolean fipsProvider, boolean sealApproved, boolean openApproved) {}
 
-    /** A snapshot of aead_ctx_usage. */
-    public record Usage(long seals, long forgeries) {}
+    /**
+     * A snapshot of the context's counters (the C library's aead_ctx_usage_ex).
+     *
+     * @param seals      seals made (counted by the contexts whose policy counts them)
+     * @param forgeries  opens that failed authentication
+     * @param rekeyAfter seals after which the protocol says to change keys (SSH: 2^32, RFC 4344 section 3.1;
+     *                   nothing is refused there), or -1 (2^64-1 read unsigned) when it names none. Compare
+     *                   with {@code Long.compareUnsigned(seals, rekeyAfter) >= 0}.
+     */
+    public record Usage(long seals, long forgeries, long rekeyAfter) {
+        /** A snapshot with no rekey point (the form of versions before 1.5). */
+        public Usage(long seals, long forgeries) {
+            this(seals, forgeries, -1);
+        }
+    }
 
     /** The libaead version string of the loaded library (names its libcrypto). */
     public static String libraryVersion() {
@@ -320,7 +341,7 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
     }
 
     private Exception failureOf(long rc) {
-        return rc == -1 ? new AEADBadTagException("libaead: authentication failed") : error(rc);
+        return rc == AeadException.AUTH ? new AEADBadTagException("libaead: authentication failed") : error(rc);
     }
 
     private AEADBadTagException failure(long rc) {
@@ -445,7 +466,7 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
         if (NoncePolicyException.isPolicy(code)) {
             return new NoncePolicyException((int) code, name + ": " + text);
         }
-        if (code == -13 || code == -14 || code == -15) {
+        if (code == AeadException.UNSUPPORTED || code == AeadException.NOMEM || code == AeadException.CRYPTO) {
             return new AeadException((int) code, name + ": " + text);
         }
         return new IllegalArgumentException(name + ": " + text + " (libaead code " + code + ")");

@@ -20,6 +20,14 @@ final class Algs {
         };
     }
 
+    /** As aes, for the policies that take AES-128 and AES-256 only (SSH). */
+    static int aes128or256(int first, byte[] key, String name) {
+        if (key != null && key.length == 24) {
+            throw new IllegalArgumentException(name + " key must be 16 or 32 bytes, not 24");
+        }
+        return aes(first, key, name);
+    }
+
     static int chacha(int alg, byte[] key, String name) {
         if (key == null) {
             throw new NullPointerException("key");

@@ -35,11 +35,14 @@ final class Native {
     static final long CRITICAL_MAX = 64 * 1024;
 
     static final int SEAL = 1, OPEN = 2;
-    static final int POLICY_NONE = 0, POLICY_TLS12 = 1, POLICY_TLS13 = 2, POLICY_RANDOM_NONCE = 3, POLICY_QUIC = 4;
+    static final int POLICY_NONE = 0, POLICY_TLS12 = 1, POLICY_TLS13 = 2, POLICY_RANDOM_NONCE = 3, POLICY_QUIC = 4,
+            POLICY_COUNTER = 7, POLICY_XOR_COUNTER = 8, POLICY_SSH = 9;
 
     static final Path LOADED_FROM;
     static final MethodHandle CTX_NEW_EX, CTX_FREE, SEAL_OPEN_CRITICAL, SEAL_OPEN, STRERROR, VERSION,
             VERSION_NUMBER, CTX_INDICATOR, CTX_PROVIDER, CTX_USAGE, SEAL_OPEN_MANY;
+    /** aead_ctx_usage_ex (library 1.4 and later), or null on an older library (usage() then reads aead_ctx_usage). */
+    static final MethodHandle CTX_USAGE_EX;
 
     static {
         Path path = locate();
@@ -68,6 +71,13 @@ final class Native {
         CTX_INDICATOR = handle(linker, lib, "aead_ctx_indicator", FunctionDescriptor.of(JAVA_INT, ADDRESS));
         CTX_PROVIDER = handle(linker, lib, "aead_ctx_provider", FunctionDescriptor.of(ADDRESS, ADDRESS));
         CTX_USAGE = handle(linker, lib, "aead_ctx_usage", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        CTX_USAGE_EX = optionalHandle(linker, lib, "aead_ctx_usage_ex",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+    }
+
+    /** The handle of a symbol a newer library has, or null when the loaded one lacks it. */
+    private static MethodHandle optionalHandle(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd) {
+        return lib.find(name).map(symbol -> linker.downcallHandle(symbol, fd)).orElse(null);
     }
 
     private static MethodHandle handle(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd,
