@@ -101,11 +101,11 @@ declare abstract class CounterNonceAEAD extends NonceAEAD {
 /** Counter nonces for any protocol (Go's NewGCMWithCounterNonce): nonce = fixed(4) || BE64(start + n), n
  *  strictly increasing from 0 (gaps allowed), never back to the start. Key 16, 24 or 32 bytes; iv
  *  fixed || BE64(start). Any AAD. */
-export class AESGCMWithCounterNonce extends CounterNonceAEAD {}
+export class AESGCMCounterNonce extends CounterNonceAEAD {}
 /** XOR-counter nonces (Go's NewGCMWithXORCounterNonce): nonce = fixed(4) || BE64(mask XOR n), n from 0
  *  strictly increasing. Key 16, 24 or 32 bytes; iv fixed || mask (learned: the first encryption is n = 0). */
-export class AESGCMWithXORCounterNonce extends CounterNonceAEAD {}
-/** AES-GCM in SSH (RFC 5647; Go's NewGCMForSSH): AESGCMWithCounterNonce's rules, AAD exactly 4 bytes (the
+export class AESGCMXORCounterNonce extends CounterNonceAEAD {}
+/** AES-GCM in SSH (RFC 5647; Go's NewGCMForSSH): AESGCMCounterNonce's rules, AAD exactly 4 bytes (the
  *  packet length). Key 16 or 32 bytes; iv the key exchange's initial IV. */
 export class AESGCMForSSH extends CounterNonceAEAD {}
 

@@ -297,15 +297,15 @@ class ChaCha20Poly1305ForTLS13 extends NonceAEAD {
 /** Counter nonces for any protocol (Go's NewGCMWithCounterNonce): nonce = fixed(4) || BE64(start + n),
  *  n strictly increasing from 0 (gaps allowed), never back to the start. iv: null (learned from the
  *  first encryption) or fixed || BE64(start). Any AAD. */
-class AESGCMWithCounterNonce extends NonceAEAD {
-  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMWithCounterNonce'), POLICY.COUNTER, key, 16, iv, 'AESGCMWithCounterNonce'); }
+class AESGCMCounterNonce extends NonceAEAD {
+  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMCounterNonce'), POLICY.COUNTER, key, 16, iv, 'AESGCMCounterNonce'); }
 }
 /** XOR-counter nonces (Go's NewGCMWithXORCounterNonce): nonce = fixed(4) || BE64(mask XOR n), n from 0
  *  strictly increasing. iv: null (learned from the first encryption, n = 0) or fixed || mask. Any AAD. */
-class AESGCMWithXORCounterNonce extends NonceAEAD {
-  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMWithXORCounterNonce'), POLICY.XOR_COUNTER, key, 16, iv, 'AESGCMWithXORCounterNonce'); }
+class AESGCMXORCounterNonce extends NonceAEAD {
+  constructor(key, iv = null) { super(aesAlg(key, [1, 2, 3], 'AESGCMXORCounterNonce'), POLICY.XOR_COUNTER, key, 16, iv, 'AESGCMXORCounterNonce'); }
 }
-/** AES-GCM in SSH (RFC 5647; Go's NewGCMForSSH): the counter rules of AESGCMWithCounterNonce, AES-128 or
+/** AES-GCM in SSH (RFC 5647; Go's NewGCMForSSH): the counter rules of AESGCMCounterNonce, AES-128 or
  *  AES-256, AAD exactly 4 bytes (the packet length). iv: the key exchange's 12-byte initial IV, or null. */
 class AESGCMForSSH extends NonceAEAD {
   constructor(key, iv = null) { super(aes128or256(key, [ALG.AES_128_GCM, ALG.AES_256_GCM], 'AESGCMForSSH'), POLICY.SSH, key, 16, iv, 'AESGCMForSSH'); }
@@ -405,7 +405,7 @@ module.exports = {
   AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
   AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
-  AESGCMWithCounterNonce, AESGCMWithXORCounterNonce, AESGCMForSSH,
+  AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
   libraryVersion: () => native.version(),
   libraryVersionNumber: () => native.versionNumber(),

@@ -8,7 +8,7 @@ export const {
   AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
   AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
-  AESGCMWithCounterNonce, AESGCMWithXORCounterNonce, AESGCMForSSH,
+  AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
   libraryVersion, libraryVersionNumber, strerror,
 } = lib;

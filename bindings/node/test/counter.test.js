@@ -1,5 +1,5 @@
 'use strict';
-// Counter nonces (AESGCMWithCounterNonce, AESGCMWithXORCounterNonce) and SSH (AESGCMForSSH): the sequences
+// Counter nonces (AESGCMCounterNonce, AESGCMXORCounterNonce) and SSH (AESGCMForSSH): the sequences
 // of Go's TestGCMNoncesFIPSV1 (crypto/cipher/gcm_test.go), the IV given or learned, refusals that write and
 // consume nothing, and random runs with gaps (and wraps past 2^64-1) against node:crypto's aes-*-gcm in
 // both directions.
@@ -41,7 +41,7 @@ const PREFIX = 'AEAD_ERR_NONCE_PREFIX';
 
 test("Go's NewGCMWithCounterNonce sequences", () => {
   const key = Buffer.alloc(16);
-  const fresh = () => new L.AESGCMWithCounterNonce(key);
+  const fresh = () => new L.AESGCMCounterNonce(key);
   let g = fresh();
   for (const c of [0n, 1n, 100n, 1n << 8n, 1n << 16n, 1n << 24n, 1n << 32n, 1n << 40n, 1n << 48n, 1n << 56n]) {
     assert.strictEqual(tryNonce(g, nonce(0, c)), 'ok', `counter ${c}`);
@@ -107,7 +107,7 @@ test('XOR counter: the mask learned from counter 0 or given; the counter strictl
   const key = crypto.randomBytes(32);
   const iv = hex('a0a1a2a3' + '0123456789abcdef');
   for (const given of [false, true]) {
-    const c = given ? new L.AESGCMWithXORCounterNonce(key, iv) : new L.AESGCMWithXORCounterNonce(key);
+    const c = given ? new L.AESGCMXORCounterNonce(key, iv) : new L.AESGCMXORCounterNonce(key);
     const aad = crypto.randomBytes(crypto.randomInt(40));
     const pt = crypto.randomBytes(50);
     for (const n of [0, 1, 7]) assert.deepStrictEqual(c.encrypt(xorNonce(iv, n), pt, aad), nodeSeal(key, xorNonce(iv, n), pt, aad));
@@ -125,7 +125,7 @@ test('XOR counter: the mask learned from counter 0 or given; the counter strictl
 
 test('counter and SSH with the IV given: the counter starts at its value', () => {
   const key = crypto.randomBytes(16);
-  for (const [Cls, aad] of [[L.AESGCMWithCounterNonce, null], [L.AESGCMForSSH, SSH_AAD]]) {
+  for (const [Cls, aad] of [[L.AESGCMCounterNonce, null], [L.AESGCMForSSH, SSH_AAD]]) {
     const c = new Cls(key, nonce(0xcafef00d, 5));
     assert.strictEqual(tryNonce(c, nonce(0xcafef00d, 4), aad), EXHAUSTED, 'one before the start');
     assert.strictEqual(tryNonce(c, nonce(0xcafef00e, 5), aad), PREFIX);
@@ -139,11 +139,11 @@ test('counter and SSH with the IV given: the counter starts at its value', () =>
 test('keys, IVs, nonces and SSH AAD the classes take', () => {
   const rangeCode = (fn, code) => assert.throws(fn, (e) => e instanceof RangeError && e.code === code, code);
   rangeCode(() => new L.AESGCMForSSH(crypto.randomBytes(24)), 'AEAD_ERR_KEY_SIZE'); // RFC 5647: AES-128, AES-256
-  rangeCode(() => new L.AESGCMWithCounterNonce(crypto.randomBytes(20)), 'AEAD_ERR_KEY_SIZE');
-  new L.AESGCMWithCounterNonce(crypto.randomBytes(24)).close();
-  new L.AESGCMWithXORCounterNonce(crypto.randomBytes(24)).close();
+  rangeCode(() => new L.AESGCMCounterNonce(crypto.randomBytes(20)), 'AEAD_ERR_KEY_SIZE');
+  new L.AESGCMCounterNonce(crypto.randomBytes(24)).close();
+  new L.AESGCMXORCounterNonce(crypto.randomBytes(24)).close();
   new L.AESGCMForSSH(crypto.randomBytes(32)).close();
-  for (const Cls of [L.AESGCMWithCounterNonce, L.AESGCMWithXORCounterNonce, L.AESGCMForSSH]) {
+  for (const Cls of [L.AESGCMCounterNonce, L.AESGCMXORCounterNonce, L.AESGCMForSSH]) {
     for (const ivLen of [4, 8, 16]) rangeCode(() => new Cls(crypto.randomBytes(16), crypto.randomBytes(ivLen)), 'AEAD_ERR_NONCE_SIZE');
     const c = new Cls(crypto.randomBytes(16));
     rangeCode(() => c.encrypt(crypto.randomBytes(8), Buffer.alloc(4), Cls === L.AESGCMForSSH ? SSH_AAD : null), 'AEAD_ERR_NONCE_SIZE');
@@ -159,7 +159,7 @@ test('keys, IVs, nonces and SSH AAD the classes take', () => {
 test('decryption checks no order and no AAD length; a batch refuses a reused counter', () => {
   const key = crypto.randomBytes(16);
   const ssh = new L.AESGCMForSSH(key);
-  const counter = new L.AESGCMWithCounterNonce(key);
+  const counter = new L.AESGCMCounterNonce(key);
   for (const n of [3, 1, 3]) {
     const aad = crypto.randomBytes(9);
     const pt = crypto.randomBytes(5);
@@ -184,7 +184,7 @@ const ROUNDS = Number(process.env.AEAD_NODE_DIFF_ROUNDS || 300);
 // 2^64-1 sometimes, so that it wraps).
 test('random runs with gaps equal node:crypto aes-*-gcm, both directions', () => {
   const runs = [];
-  for (const [cls, bits] of [['AESGCMWithCounterNonce', [128, 192, 256]], ['AESGCMWithXORCounterNonce', [128, 192, 256]],
+  for (const [cls, bits] of [['AESGCMCounterNonce', [128, 192, 256]], ['AESGCMXORCounterNonce', [128, 192, 256]],
     ['AESGCMForSSH', [128, 256]]]) {
     for (const b of bits) for (const given of [false, true]) runs.push([cls, b, given]);
   }
@@ -193,12 +193,12 @@ test('random runs with gaps equal node:crypto aes-*-gcm, both directions', () =>
   for (const [cls, bits, given] of runs) {
     const key = crypto.randomBytes(bits / 8);
     const iv = crypto.randomBytes(12);
-    if (crypto.randomInt(3) === 0 && cls !== 'AESGCMWithXORCounterNonce') iv.fill(0xff, 4, 11); // wraps within the run
+    if (crypto.randomInt(3) === 0 && cls !== 'AESGCMXORCounterNonce') iv.fill(0xff, 4, 11); // wraps within the run
     const ssh = cls === 'AESGCMForSSH';
     const c = given ? new L[cls](key, iv) : new L[cls](key);
     const fixed = iv.readUInt32BE(0);
     const start = iv.readBigUInt64BE(4);
-    const at = (n) => (cls === 'AESGCMWithXORCounterNonce' ? xorNonce(iv, n) : nonce(fixed, start + n));
+    const at = (n) => (cls === 'AESGCMXORCounterNonce' ? xorNonce(iv, n) : nonce(fixed, start + n));
     let n = 0n;
     for (let k = 0; k < perRun; k++) {
       const x = at(n);

@@ -19,7 +19,7 @@ import javax.crypto.AEADBadTagException;
 public abstract sealed class Aead extends AeadContext
         permits AesGcm, ChaCha20Poly1305, AesCcm, AesGcmSiv, AesOcb3, XChaCha20Poly1305, AesSiv,
                 AesGcmForTls12, AesGcmForTls13, ChaCha20Poly1305ForTls12, ChaCha20Poly1305ForTls13, AesGcmForQuic,
-                ChaCha20Poly1305ForQuic, AesGcmWithCounterNonce, AesGcmWithXorCounterNonce, AesGcmForSsh {
+                ChaCha20Poly1305ForQuic, AesGcmCounterNonce, AesGcmXorCounterNonce, AesGcmForSsh {
 
     Aead(int alg, int policy, byte[] key, int tagLength, int overhead, String properties, byte[] iv) {
         super(alg, policy, key, tagLength, overhead, properties, iv);

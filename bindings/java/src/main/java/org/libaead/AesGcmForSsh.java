@@ -3,7 +3,7 @@ package org.libaead;
 /**
  * AES-GCM in SSH (RFC 5647, {@code aes128-gcm@openssh.com} and {@code aes256-gcm@openssh.com}; Go's FIPS
  * module's {@code NewGCMForSSH}): the nonce is the 4-byte fixed field || the 8-byte invocation counter,
- * incremented per packet modulo 2^64. Seal enforces {@link AesGcmWithCounterNonce}'s rules (the counter
+ * incremented per packet modulo 2^64. Seal enforces {@link AesGcmCounterNonce}'s rules (the counter
  * strictly increasing from the initial IV's, never back to it) and an aad of exactly 4 bytes (the packet
  * length). Seals are counted: {@link #usage()} gives {@code rekeyAfter} 2^32, RFC 4344's rekey point
  * (nothing is refused there; replace the object by a key exchange). A refusal is a

@@ -24,7 +24,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * Counter nonces (AesGcmWithCounterNonce, AesGcmWithXorCounterNonce) and SSH (AesGcmForSsh): the sequences
+ * Counter nonces (AesGcmCounterNonce, AesGcmXorCounterNonce) and SSH (AesGcmForSsh): the sequences
  * of Go's TestGCMNoncesFIPSV1 (crypto/cipher/gcm_test.go), the IV given up front, refusals that write and
  * consume nothing, random runs with gaps against SunJCE's AES/GCM/NoPadding, and colliding counters from
  * 8 threads.
@@ -84,30 +84,30 @@ class CounterNonceTest {
     @Test
     void goCounterNonceSequences() {
         byte[] key = new byte[16];
-        try (AesGcmWithCounterNonce g = new AesGcmWithCounterNonce(key, null)) {
+        try (AesGcmCounterNonce g = new AesGcmCounterNonce(key, null)) {
             for (long c : new long[] {0, 1, 100, 1L << 8, 1L << 16, 1L << 24, 1L << 32, 1L << 40, 1L << 48, 1L << 56}) {
                 assertEquals(17, tryNonce(g, nonce(0, c)), "counter " + c);
             }
             assertEquals(PREFIX, tryNonce(g, nonce(1, 0)), "changed name");
         }
-        try (AesGcmWithCounterNonce g = new AesGcmWithCounterNonce(key, null)) {
+        try (AesGcmCounterNonce g = new AesGcmCounterNonce(key, null)) {
             assertEquals(17, tryNonce(g, nonce(0, 1)));
             // went down: one below the start is 2^64-1 counted from it, the value never sealed
             assertEquals(EXHAUSTED, tryNonce(g, nonce(0, 0)));
         }
-        try (AesGcmWithCounterNonce g = new AesGcmWithCounterNonce(key, null)) {
+        try (AesGcmCounterNonce g = new AesGcmCounterNonce(key, null)) {
             assertEquals(17, tryNonce(g, TestSupport.hex("0102030405060708090a0b0c")));
             assertEquals(17, tryNonce(g, TestSupport.hex("0102030405060708090a0b0d")));
             assertEquals(ORDER, tryNonce(g, TestSupport.hex("0102030405060708090a0b0d")), "did not increment");
         }
-        try (AesGcmWithCounterNonce g = new AesGcmWithCounterNonce(key, null)) {
+        try (AesGcmCounterNonce g = new AesGcmCounterNonce(key, null)) {
             assertEquals(17, tryNonce(g, nonce(0x01020304, 0xffffffffffffff00L)));
             assertEquals(17, tryNonce(g, nonce(0x01020304, 0xffffffffffffffffL)));
             assertEquals(17, tryNonce(g, nonce(0x01020304, 0)), "a wrap is fine until the values run out");
             assertEquals(17, tryNonce(g, nonce(0x01020304, 0xfffffffffffffefeL)));
             assertEquals(EXHAUSTED, tryNonce(g, nonce(0x01020304, 0xfffffffffffffeffL)), "back to the start");
         }
-        try (AesGcmWithCounterNonce g = new AesGcmWithCounterNonce(key, null)) {
+        try (AesGcmCounterNonce g = new AesGcmCounterNonce(key, null)) {
             assertEquals(17, tryNonce(g, nonce(0x01020304, 0xffffffffffffffffL)));
             assertEquals(PREFIX, tryNonce(g, nonce(0x01020305, 0)), "a wrap carried into the name");
         }
@@ -163,7 +163,7 @@ class CounterNonceTest {
     void xorCounterLearnedOrGiven() throws Exception {
         byte[] key = bytes(32), iv = TestSupport.hex("a0a1a2a3" + "0123456789abcdef");
         for (boolean given : new boolean[] {false, true}) {
-            try (AesGcmWithXorCounterNonce c = new AesGcmWithXorCounterNonce(key, given ? iv : null)) {
+            try (AesGcmXorCounterNonce c = new AesGcmXorCounterNonce(key, given ? iv : null)) {
                 byte[] aad = bytes(rnd.nextInt(40)), pt = bytes(50);
                 for (long n : new long[] {0, 1, 7}) {
                     assertArrayEquals(sunSeal(key, xorNonce(iv, n), aad, pt), c.seal(xorNonce(iv, n), aad, pt));
@@ -186,7 +186,7 @@ class CounterNonceTest {
         int fixed = 0xcafef00d;
         for (boolean ssh : new boolean[] {false, true}) {
             byte[] aad = ssh ? SSH_AAD : null;
-            try (Aead c = ssh ? new AesGcmForSsh(key, nonce(fixed, 5)) : new AesGcmWithCounterNonce(key, nonce(fixed, 5))) {
+            try (Aead c = ssh ? new AesGcmForSsh(key, nonce(fixed, 5)) : new AesGcmCounterNonce(key, nonce(fixed, 5))) {
                 assertEquals(EXHAUSTED, tryNonce(c, nonce(fixed, 4), aad), "one before the start");
                 assertEquals(PREFIX, tryNonce(c, nonce(fixed + 1, 5), aad));
                 assertEquals(17, tryNonce(c, nonce(fixed, 5), aad));
@@ -199,12 +199,12 @@ class CounterNonceTest {
     @Test
     void keysIvsAndNoncesTheClassesTake() {
         assertThrows(IllegalArgumentException.class, () -> new AesGcmForSsh(bytes(24), null), "RFC 5647: AES-128 and AES-256");
-        assertThrows(IllegalArgumentException.class, () -> new AesGcmWithCounterNonce(bytes(20), null));
-        new AesGcmWithCounterNonce(bytes(24), null).close();
-        new AesGcmWithXorCounterNonce(bytes(24), null).close();
+        assertThrows(IllegalArgumentException.class, () -> new AesGcmCounterNonce(bytes(20), null));
+        new AesGcmCounterNonce(bytes(24), null).close();
+        new AesGcmXorCounterNonce(bytes(24), null).close();
         new AesGcmForSsh(bytes(32), null).close();
-        List<BiFunction<byte[], byte[], Aead>> makers = List.of(AesGcmWithCounterNonce::new,
-                AesGcmWithXorCounterNonce::new, AesGcmForSsh::new);
+        List<BiFunction<byte[], byte[], Aead>> makers = List.of(AesGcmCounterNonce::new,
+                AesGcmXorCounterNonce::new, AesGcmForSsh::new);
         for (BiFunction<byte[], byte[], Aead> make : makers) {
             for (int ivLen : new int[] {4, 8, 16}) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> make.apply(bytes(16), bytes(ivLen)));
@@ -226,7 +226,7 @@ class CounterNonceTest {
     void sshAadIsThePacketLengthAndSealsCountTowardTheRekeyPoint() throws Exception {
         byte[] key = bytes(32);
         try (AesGcmForSsh c = new AesGcmForSsh(key, null);
-             AesGcmWithCounterNonce counter = new AesGcmWithCounterNonce(key, null);
+             AesGcmCounterNonce counter = new AesGcmCounterNonce(key, null);
              AesGcm peer = new AesGcm(key)) {
             for (int aadLen : new int[] {0, 3, 5, 13}) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -294,8 +294,8 @@ class CounterNonceTest {
 
     private static Aead make(Kind kind, byte[] key, byte[] iv) {
         return switch (kind) {
-            case COUNTER -> new AesGcmWithCounterNonce(key, iv);
-            case XOR_COUNTER -> new AesGcmWithXorCounterNonce(key, iv);
+            case COUNTER -> new AesGcmCounterNonce(key, iv);
+            case XOR_COUNTER -> new AesGcmXorCounterNonce(key, iv);
             case SSH -> new AesGcmForSsh(key, iv);
         };
     }

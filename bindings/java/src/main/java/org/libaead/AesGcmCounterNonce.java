@@ -8,14 +8,14 @@ package org.libaead;
  * but never come back to its start). Any aad. A refusal is a {@link NoncePolicyException}; it writes
  * nothing and consumes nothing. Open is not order-checked.
  */
-public final class AesGcmWithCounterNonce extends Aead {
+public final class AesGcmCounterNonce extends Aead {
     /** iv: null (the first seal fixes the fixed part and the start: make it before sharing the object), or
      * 12 bytes: fixed part || BE64(start). */
-    public AesGcmWithCounterNonce(byte[] key, byte[] iv) {
+    public AesGcmCounterNonce(byte[] key, byte[] iv) {
         this(key, iv, null);
     }
 
-    public AesGcmWithCounterNonce(byte[] key, byte[] iv, String properties) {
+    public AesGcmCounterNonce(byte[] key, byte[] iv, String properties) {
         super(Algs.aes(Algs.AES_128_GCM, key, "AES-GCM"), Native.POLICY_COUNTER, key, 16, 16, properties, iv);
     }
 }
