@@ -621,11 +621,25 @@ class _CounterNonce(_Common, _Core):
         return cls._make(key, iv, properties)
 
 
-_COUNTER_IV = "iv must be 12 bytes: the fixed field (4) and the first counter (8, big-endian)"
-_XOR_COUNTER_IV = "iv must be 12 bytes: the fixed field (4) and the counter's mask (8)"
+class _CounterRule:
+    """fixed(4) || BE64(start + n)."""
+
+    __slots__ = ()
+    _policy = int(_lib.AEAD_POLICY_COUNTER)
+    _iv_msg = "iv must be 12 bytes: the fixed field (4) and the first counter (8, big-endian)"
+    _tls_rules = _counter_rules(_COUNTER_ORIGIN)
 
 
-class AESGCMCounterNonce(_AESMixin, _CounterNonce):
+class _XORCounterRule:
+    """fixed(4) || BE64(mask XOR n)."""
+
+    __slots__ = ()
+    _policy = int(_lib.AEAD_POLICY_XOR_COUNTER)
+    _iv_msg = "iv must be 12 bytes: the fixed field (4) and the counter's mask (8)"
+    _tls_rules = _counter_rules(_XOR_COUNTER_ORIGIN)
+
+
+class AESGCMCounterNonce(_AESMixin, _CounterRule, _CounterNonce):
     """AES-GCM whose nonces are fixed(4) || BE64(counter) (FIPS 140-3 IG C.H scenario 3; Go's FIPS module's
     NewGCMWithCounterNonce, but safe for concurrent use). Encryption refuses with :class:`NonceReuseError`
     a counter not strictly greater than the last one encrypted (gaps are allowed), 2**64-1 steps past the
@@ -635,22 +649,16 @@ class AESGCMCounterNonce(_AESMixin, _CounterNonce):
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_COUNTER)
-    _iv_msg = _COUNTER_IV
-    _tls_rules = _counter_rules(_COUNTER_ORIGIN)
 
 
-class ChaCha20Poly1305CounterNonce(_ChaChaMixin, _CounterNonce):
+class ChaCha20Poly1305CounterNonce(_ChaChaMixin, _CounterRule, _CounterNonce):
     """ChaCha20-Poly1305 with AESGCMCounterNonce's nonce rule (fixed(4) || BE64(counter))."""
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_COUNTER)
-    _iv_msg = _COUNTER_IV
-    _tls_rules = _counter_rules(_COUNTER_ORIGIN)
 
 
-class AESGCMXORCounterNonce(_AESMixin, _CounterNonce):
+class AESGCMXORCounterNonce(_AESMixin, _XORCounterRule, _CounterNonce):
     """AES-GCM whose nonces are fixed(4) || BE64(mask XOR n), n = 0, 1, 2, ... strictly increasing (gaps
     allowed, never 2**64-1): the TLS 1.3 construction with any associated data (Go's FIPS module's
     NewGCMWithXORCounterNonce, but safe for concurrent use). ``iv``: None (the first encryption is n = 0
@@ -658,19 +666,13 @@ class AESGCMXORCounterNonce(_AESMixin, _CounterNonce):
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_XOR_COUNTER)
-    _iv_msg = _XOR_COUNTER_IV
-    _tls_rules = _counter_rules(_XOR_COUNTER_ORIGIN)
 
 
-class ChaCha20Poly1305XORCounterNonce(_ChaChaMixin, _CounterNonce):
+class ChaCha20Poly1305XORCounterNonce(_ChaChaMixin, _XORCounterRule, _CounterNonce):
     """ChaCha20-Poly1305 with AESGCMXORCounterNonce's nonce rule (fixed(4) || BE64(mask XOR n))."""
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_XOR_COUNTER)
-    _iv_msg = _XOR_COUNTER_IV
-    _tls_rules = _counter_rules(_XOR_COUNTER_ORIGIN)
 
 
 class AESGCMForSSH(_AESMixin, _CounterNonce):
