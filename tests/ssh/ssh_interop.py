@@ -262,8 +262,8 @@ async def ssh_to_server(args, port, cipher):
     kex_down = newkeys_received(log)
     d = delta(before, STATS.snapshot())
     report(label, d, transfers)
-    print("ssh:   %s: OpenSSH ssh took new keys %d times on the upload's connection, %d on the download's "
-          "(RekeyLimit %d)" % (label, kex_up, kex_down, args.rekey_bytes), flush=True)
+    print("ssh:   %s: OpenSSH ssh took new keys %d times on the upload's connection, %d on the download's (each: the "
+          "first key exchange and the rekeys; RekeyLimit %d)" % (label, kex_up, kex_down, args.rekey_bytes), flush=True)
     check(kex_up >= 2 and kex_down >= 2, "%s: OpenSSH did not rekey (%d, %d key exchanges)" % (label, kex_up, kex_down))
     # three connections: one key pair each, plus the rekeys
     check(d["keys"] >= 2 * (3 + 2), "%s: asyncssh made %d keys over three connections with two rekeys" % (label, d["keys"]))
@@ -282,7 +282,8 @@ async def main_async(args):
         d = await asyncio.wait_for(client_to_sshd(args, cipher), args.timeout)
         await asyncio.sleep(0.2)  # sshd's log line of the last NEWKEYS
         sshd_kex = newkeys_received(args.sshd_log) - sshd_before
-        print("ssh:   asyncssh client -> OpenSSH sshd, %s: sshd took new keys %d times" % (cipher, sshd_kex), flush=True)
+        print("ssh:   asyncssh client -> OpenSSH sshd, %s: sshd took new keys %d times (the first key exchange and %d "
+              "rekey%s)" % (cipher, sshd_kex, sshd_kex - 1, "" if sshd_kex == 2 else "s"), flush=True)
         check(sshd_kex >= 2, "OpenSSH's sshd did not take new keys twice (%d) with %s" % (sshd_kex, cipher))
         totals["client " + cipher] = d
 
