@@ -596,7 +596,7 @@ class AESSIV(_Common, _SivCore):
 
 # ---- library 1.5: counter nonces for any protocol, and SSH (RFC 5647) ----
 
-_COUNTER_MIN_VERSION = 10500
+_HAS_COUNTER_ABI = int(_lib.aead_version_number()) >= 10500  # the three policies, aead_usage.rekey_after
 
 
 class SSHUsage(NamedTuple):
@@ -615,7 +615,7 @@ class _CounterNonce(_Common, _Core):
     __slots__ = ()
 
     def __new__(cls: Type[_T], key: Buffer, iv: Optional[Buffer] = None, *, properties: Optional[str] = None) -> _T:
-        if library_version_number() < _COUNTER_MIN_VERSION:
+        if not _HAS_COUNTER_ABI:
             raise UnsupportedAlgorithm("%s needs libaead >= 1.5.0; the loaded library is %s"
                                        % (cls.__name__, library_version()))
         return cls._make(key, iv, properties)
