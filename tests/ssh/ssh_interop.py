@@ -66,6 +66,19 @@ def report(label, d, transfers):
                  digest[:16]), flush=True)
 
 
+async def hash_stream(read):
+    """Reads with read(n) to the end: (sha256 hex, bytes read, the first 256 bytes)."""
+    h, got, head = hashlib.sha256(), 0, b""
+    while True:
+        piece = await read(MIB)
+        if not piece:
+            return h.hexdigest(), got, head
+        h.update(piece)
+        if got < 256:
+            head += piece[:256 - got]
+        got += len(piece)
+
+
 async def chunks(nbytes):
     """Random data in 1 MiB pieces."""
     left = nbytes
@@ -115,22 +128,16 @@ async def client_to_sshd(args, cipher):
         proc = await conn.create_process(
             'f=$(mktemp -p "%s") && head -c %d /dev/urandom >"$f" && sha256sum <"$f" >&2 && cat "$f"; rc=$?; '
             'rm -f "$f"; exit $rc' % (args.work, args.bytes), encoding=None)
-        h, got = hashlib.sha256(), 0
-        while True:
-            piece = await proc.stdout.read(MIB)
-            if not piece:
-                break
-            h.update(piece)
-            got += len(piece)
+        digest, got, _ = await hash_stream(proc.stdout.read)
         err = await proc.stderr.read()
         await proc.wait()
         secs = time.monotonic() - t0
         # sshd at LogLevel DEBUG1 with -e also writes its session's debug lines to the channel's stderr
         found = re.findall(rb"^([0-9a-f]{64})  -$", err, re.M)
         far = found[-1].decode() if found else "(no sha256sum line)"
-        transfers.append(("down", got, secs, check(far == h.hexdigest() and got == args.bytes,
+        transfers.append(("down", got, secs, check(far == digest and got == args.bytes,
                                                    "%s: down: %d bytes, sha256 here %s, sshd side %s"
-                                                   % (label, got, h.hexdigest(), far)), far))
+                                                   % (label, got, digest, far)), far))
         check(STATS.keys - keys_before_transfer >= 2,
               "%s: no rekey during the transfer (asyncssh made %d new keys; rekey_bytes %d)"
               % (label, STATS.keys - keys_before_transfer, args.rekey_bytes))
@@ -155,14 +162,8 @@ async def serve(process):
         if cmd.startswith("echo "):
             process.stdout.write(b"libaead-ssh " + cmd[5:].encode() + b"\n")
         elif cmd == "sha256":
-            h, n = hashlib.sha256(), 0
-            while True:
-                piece = await process.stdin.read(MIB)
-                if not piece:
-                    break
-                h.update(piece)
-                n += len(piece)
-            process.stdout.write(("%s %d\n" % (h.hexdigest(), n)).encode())
+            digest, n, _ = await hash_stream(process.stdin.read)
+            process.stdout.write(("%s %d\n" % (digest, n)).encode())
         elif cmd.startswith("send "):
             _, token, count = cmd.split()
             h = hashlib.sha256()
@@ -202,22 +203,9 @@ async def run_ssh(args, port, cipher, log, command, feed=None):
                 await proc.stdin.drain()
         proc.stdin.close()
 
-    h, got, head = hashlib.sha256(), 0, b""
-
-    async def reader():
-        nonlocal got, head
-        while True:
-            piece = await proc.stdout.read(MIB)
-            if not piece:
-                break
-            h.update(piece)
-            if got < 256:
-                head += piece[:256]
-            got += len(piece)
-
-    await asyncio.gather(writer(), reader())
+    _, (digest, got, head) = await asyncio.gather(writer(), hash_stream(proc.stdout.read))
     rc = await proc.wait()
-    return rc, h.hexdigest(), got, head
+    return rc, digest, got, head
 
 
 async def ssh_to_server(args, port, cipher):
