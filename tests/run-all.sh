@@ -70,6 +70,9 @@ stage_dtls-interop() { bash tests/dtls-interop/run.sh; }
 # Go's, pyca's and RustCrypto's own AEAD test suites on the Go, Python and Rust bindings, each against its
 # control run on the peer itself (tests/peers/run.sh; listed differences in tests/peers/differences.txt).
 stage_peers() { bash tests/peers/run.sh; }
+# asyncssh with libaead's SSH AES-GCM (the Python binding's AESGCMForSSH) against OpenSSH's sshd and ssh, both
+# ways over loopback: a command, 64 MiB each way with sha256 compared, a rekey (tests/ssh/run.sh).
+stage_ssh() { bash tests/setup.sh && bash tests/ssh/run.sh; }
 stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sanitizers.sh fault; }
 # Line and branch coverage of lib/ and shim/ by the C suites on the system and vendored libcrypto, merged,
 # with thresholds (tests/coverage/run.sh; docs/testing.md has the table).
@@ -274,7 +277,7 @@ stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
 all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java peers
-            tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop dimpl sanitizers fuzz coverage
+            ssh tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop dimpl sanitizers fuzz coverage
             valgrind release node i386 musl cross-aarch64 cross-s390x)
 if [ "${1:-}" = --list ]; then
     echo "${all_stages[@]}"

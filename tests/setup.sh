@@ -34,6 +34,8 @@ install libsodium-dev
 install make perl
 # tests/tls-interop: Debian's openssl program as the peer, and python3 for its byte-flipping proxy.
 install openssl python3
+# tests/ssh: OpenSSH's sshd and ssh as the peers of asyncssh on libaead's SSH AES-GCM.
+install openssh-server openssh-client
 command -v cargo >/dev/null 2>&1 || install cargo
 # The sanitizer and libFuzzer runtimes match the installed clang's major version.
 clang_major=$(clang -dumpversion | cut -d. -f1)

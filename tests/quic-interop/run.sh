@@ -78,18 +78,10 @@ if ! "$VPY" -c 'import aioquic, cffi, setuptools; assert aioquic.__version__.sta
     python3 -m venv "$VENV"
     "$VPY" -m pip install --quiet "aioquic==1.7.2" "cffi>=1.17" "setuptools>=77"
 fi
-# The binding, linked to $AEAD_BUILD_DIR's library (bindings/python/test.sh's LIBAEAD_SYSTEM=1 mode, with
-# its compiled modules): reinstalled when its sources, the public header or the build directory change.
-stamp=$(cd "$REPO" && { echo "$AEAD_BUILD_DIR"; find bindings/python/src bindings/python/setup.py \
-    bindings/python/ffi_build.py bindings/python/pyproject.toml include/aead.h -type f -not -name '*.pyc' \
-    -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
-if [ "$(cat "$VENV/libaead.stamp" 2>/dev/null)" != "$stamp" ]; then
-    echo "== libaead's Python binding into the venv (linked to $AEAD_BUILD_DIR)"
-    PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 LIBAEAD_REQUIRE_COMPILED=1 \
-        "$VPY" -m pip install --quiet --force-reinstall --no-deps --no-build-isolation "$REPO/bindings/python" \
-        >"$WORK/pip-libaead.log" 2>&1 || { cat "$WORK/pip-libaead.log" >&2; exit 1; }
-    echo "$stamp" >"$VENV/libaead.stamp"
-fi
+# The binding, linked to $AEAD_BUILD_DIR's library (reinstalled when its sources change).
+# shellcheck source=../python-binding.sh
+. "$REPO/tests/python-binding.sh"
+install_binding "$VPY" "$WORK/pip-libaead.log" || exit 1
 echo "== python ready in $(($(date +%s) - t0)) s: $("$VPY" -c 'import aioquic, libaead; print("aioquic", aioquic.__version__, "/", libaead.library_version())')"
 
 t0=$(date +%s)

@@ -4,7 +4,7 @@
   multiprocessing workers (fork start method), forked after 0, 1, 5, 31, 32, 33 and 100 seals (the C
   library pre-draws nonces in pools of 32 per worker): every record from every process decrypts, and no
   nonce appears twice among all of them.
-* The TLS classes: in a child forked after the object was made, encryption raises ForkedContextError
+* The TLS, counter-nonce and SSH classes: in a child forked after the object was made, encryption raises ForkedContextError
   (a NonceReuseError) and writes nothing; decryption works; an object made in the child seals; the
   parent keeps sealing the next sequence numbers.
 These run on whichever backend test.sh selected (fast, api, abi)."""
@@ -225,6 +225,12 @@ TLS = [
     ("AESGCMForTLS13", 5, "xor"),
     ("ChaCha20Poly1305ForTLS12", 13, "xor"),
     ("ChaCha20Poly1305ForTLS13", 5, "xor"),
+    # library 1.5: the counter-nonce classes and SSH (iv = fixed || start, or fixed || mask)
+    ("AESGCMCounterNonce", 7, "counter"),
+    ("ChaCha20Poly1305CounterNonce", 0, "counter"),
+    ("AESGCMXORCounterNonce", 3, "xor"),
+    ("ChaCha20Poly1305XORCounterNonce", 13, "xor"),
+    ("AESGCMForSSH", 4, "counter"),
 ]
 
 
@@ -240,6 +246,8 @@ class Tls:
     def nonce(self, seq):
         if self.kind == "concat":
             return self.iv + struct.pack(">Q", seq)
+        if self.kind == "counter":
+            return self.iv[:4] + struct.pack(">Q", (int.from_bytes(self.iv[4:], "big") + seq) % 2**64)
         return self.iv[:4] + struct.pack(">Q", int.from_bytes(self.iv[4:], "big") ^ seq)
 
 

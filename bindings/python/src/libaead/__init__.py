@@ -26,6 +26,11 @@ exception types and messages. ``XChaCha20Poly1305`` (24-byte nonce, libsodium's 
 * ``AESGCMRandomNonce``: the library draws each nonce (output nonce || ciphertext || tag, the layout of
   Go's ``cipher.NewGCMWithRandomNonce``); it keeps drawing fresh nonces after ``os.fork()`` in the
   parent and in every child;
+* ``AESGCMCounterNonce`` / ``ChaCha20Poly1305CounterNonce`` (nonce = fixed(4) || counter(8)),
+  ``AESGCMXORCounterNonce`` / ``ChaCha20Poly1305XORCounterNonce`` (fixed(4) || mask XOR counter) and
+  ``AESGCMForSSH`` (RFC 5647, with ``.usage`` and its rekey point) check on encryption that the counter
+  strictly increases and the fixed field never changes (library 1.5; Go's FIPS module's
+  NewGCMWithCounterNonce, NewGCMWithXORCounterNonce and NewGCMForSSH, but thread- and fork-safe);
 * ``properties=`` (an OpenSSL property query such as ``"fips=yes"``) and ``.indicator`` (provider,
   FIPS-approved seals and opens) on every class.
 
@@ -42,14 +47,18 @@ from typing import Any, Dict, NamedTuple, NoReturn, Optional, Type, TypeVar
 from libaead._binding import backend, fast as _fast, ffi as _ffi, lib as _lib
 from libaead._cffi_core import CffiCore, CffiRandomNonceCore, CffiSivCore
 from libaead._errors import (
+    COUNTER_ORIGIN as _COUNTER_ORIGIN,
     RFC5288 as _RFC5288,
+    SSH_AAD as _SSH_AAD,
     TLS12_AAD as _TLS12_AAD,
     TLS13_AAD as _TLS13_AAD,
     ForkedContextError,
     InvalidTag,
     NonceLimitError,
     NonceReuseError,
+    XOR_COUNTER_ORIGIN as _XOR_COUNTER_ORIGIN,
     UnsupportedAlgorithm,
+    counter_rules as _counter_rules,
     raise_for as _raise_for,
     xor_rules as _xor_rules,
 )
@@ -60,20 +69,26 @@ __version__ = "1.5.0"
 __all__ = [
     "AESCCM",
     "AESGCM",
+    "AESGCMCounterNonce",
+    "AESGCMForSSH",
     "AESGCMForTLS12",
     "AESGCMForTLS13",
     "AESGCMRandomNonce",
     "AESGCMSIV",
+    "AESGCMXORCounterNonce",
     "AESOCB3",
     "AESSIV",
     "ChaCha20Poly1305",
+    "ChaCha20Poly1305CounterNonce",
     "ChaCha20Poly1305ForTLS12",
     "ChaCha20Poly1305ForTLS13",
+    "ChaCha20Poly1305XORCounterNonce",
     "ForkedContextError",
     "Indicator",
     "InvalidTag",
     "NonceLimitError",
     "NonceReuseError",
+    "SSHUsage",
     "UnsupportedAlgorithm",
     "XChaCha20Poly1305",
     "XChaCha20Poly1305RandomNonce",
@@ -577,3 +592,122 @@ class AESSIV(_Common, _SivCore):
         if bit_length not in (256, 384, 512):
             raise ValueError("bit_length must be 256, 384, or 512")
         return os.urandom(bit_length // 8)
+
+
+# ---- library 1.5: counter nonces for any protocol, and SSH (RFC 5647) ----
+
+_HAS_COUNTER_ABI = int(_lib.aead_version_number()) >= 10500  # the three policies, aead_usage.rekey_after
+
+
+class SSHUsage(NamedTuple):
+    """How much an :class:`AESGCMForSSH` key has been used (``aead_ctx_usage_ex``)."""
+
+    seals: int        #: packets encrypted with this key (refused calls are not counted)
+    forgeries: int    #: decryptions that failed authentication
+    rekey_after: int  #: 2**32: after this many packets RFC 4344 section 3.1 says to rekey (nothing is refused)
+
+
+class _CounterNonce(_Common, _Core):
+    """A class whose 12-byte nonce is fixed(4) || an 8-byte counter field that must strictly increase on
+    encryption (library 1.5). ``iv``: None (the first encryption fixes the fixed field and the counter's
+    origin: make it before sharing the object between threads) or 12 bytes."""
+
+    __slots__ = ()
+
+    def __new__(cls: Type[_T], key: Buffer, iv: Optional[Buffer] = None, *, properties: Optional[str] = None) -> _T:
+        if not _HAS_COUNTER_ABI:
+            raise UnsupportedAlgorithm("%s needs libaead >= 1.5.0; the loaded library is %s"
+                                       % (cls.__name__, library_version()))
+        return cls._make(key, iv, properties)
+
+
+class _CounterRule:
+    """fixed(4) || BE64(start + n)."""
+
+    __slots__ = ()
+    _policy = int(_lib.AEAD_POLICY_COUNTER)
+    _iv_msg = "iv must be 12 bytes: the fixed field (4) and the first counter (8, big-endian)"
+    _tls_rules = _counter_rules(_COUNTER_ORIGIN)
+
+
+class _XORCounterRule:
+    """fixed(4) || BE64(mask XOR n)."""
+
+    __slots__ = ()
+    _policy = int(_lib.AEAD_POLICY_XOR_COUNTER)
+    _iv_msg = "iv must be 12 bytes: the fixed field (4) and the counter's mask (8)"
+    _tls_rules = _counter_rules(_XOR_COUNTER_ORIGIN)
+
+
+class AESGCMCounterNonce(_AESMixin, _CounterRule, _CounterNonce):
+    """AES-GCM whose nonces are fixed(4) || BE64(counter) (FIPS 140-3 IG C.H scenario 3; Go's FIPS module's
+    NewGCMWithCounterNonce, but safe for concurrent use). Encryption refuses with :class:`NonceReuseError`
+    a counter not strictly greater than the last one encrypted (gaps are allowed), 2**64-1 steps past the
+    start (the counter may wrap past 2**64-1, never come back to its start) and a changed fixed field.
+    Any associated data. Decryption checks nothing. ``iv``: None (the first encryption gives the fixed
+    field and the start) or 12 bytes fixed || BE64(start). Key 16, 24 or 32 bytes."""
+
+    __slots__ = ()
+    _final = True
+
+
+class ChaCha20Poly1305CounterNonce(_ChaChaMixin, _CounterRule, _CounterNonce):
+    """ChaCha20-Poly1305 with AESGCMCounterNonce's nonce rule (fixed(4) || BE64(counter))."""
+
+    __slots__ = ()
+    _final = True
+
+
+class AESGCMXORCounterNonce(_AESMixin, _XORCounterRule, _CounterNonce):
+    """AES-GCM whose nonces are fixed(4) || BE64(mask XOR n), n = 0, 1, 2, ... strictly increasing (gaps
+    allowed, never 2**64-1): the TLS 1.3 construction with any associated data (Go's FIPS module's
+    NewGCMWithXORCounterNonce, but safe for concurrent use). ``iv``: None (the first encryption is n = 0
+    and gives the fixed field and the mask) or 12 bytes fixed || mask. Decryption checks nothing."""
+
+    __slots__ = ()
+    _final = True
+
+
+class ChaCha20Poly1305XORCounterNonce(_ChaChaMixin, _XORCounterRule, _CounterNonce):
+    """ChaCha20-Poly1305 with AESGCMXORCounterNonce's nonce rule (fixed(4) || BE64(mask XOR n))."""
+
+    __slots__ = ()
+    _final = True
+
+
+class AESGCMForSSH(_AESMixin, _CounterNonce):
+    """AES-GCM for SSH packets (RFC 5647, aes128-gcm@openssh.com and aes256-gcm@openssh.com): key 16 or 32
+    bytes; the nonce is the key exchange's IV, fixed(4) || invocation counter(8), the counter incremented
+    per packet; associated data exactly the 4-byte packet length. Encryption enforces AESGCMCounterNonce's
+    rules with ``iv`` (the 12-byte IV from the key exchange, or None: the first encryption gives it).
+    ``usage`` counts the packets encrypted; at ``usage.rekey_after`` (2**32, RFC 4344 section 3.1) the
+    connection should rekey (a new object with the new key and IV; nothing is refused there)."""
+
+    __slots__ = ()
+    _final = True
+    _policy = int(_lib.AEAD_POLICY_SSH)
+    _key_msg = "AESGCMForSSH key must be 128 or 256 bits."
+    _iv_msg = "iv must be 12 bytes (the SSH initial IV: fixed field (4) and invocation counter (8))"
+    _tls_rules = _counter_rules("bytes 4..11, the invocation counter, counted from the iv's or the first encryption's")
+    _tls_aad_rule = _SSH_AAD
+
+    @classmethod
+    def _algorithm(cls, key_len: int) -> int:
+        if key_len not in (16, 32):
+            raise ValueError(cls._key_msg)
+        return _aes_algorithm(key_len)
+
+    @staticmethod
+    def generate_key(bit_length: int) -> bytes:
+        """A random key of 128 or 256 bits (os.urandom)."""
+        bit_length = operator.index(bit_length)
+        if bit_length not in (128, 256):
+            raise ValueError("bit_length must be 128 or 256")
+        return os.urandom(bit_length // 8)
+
+    @property
+    def usage(self) -> SSHUsage:
+        """Packets encrypted, failed decryptions and the rekey point of this key (a snapshot)."""
+        u = _ffi.new("aead_usage *")
+        _lib.aead_ctx_usage_ex(self._ctx, u, _ffi.sizeof("aead_usage"))
+        return SSHUsage(int(u.seals), int(u.forgeries), int(u.rekey_after))

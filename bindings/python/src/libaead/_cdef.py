@@ -172,4 +172,26 @@ int64_t aead_seal_open_v(aead_ctx *ctx, int op,
                          const uint8_t *in, size_t in_len,
                          uint8_t *out, size_t out_cap);
 int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *records, size_t count);
+
+/* library 1.5.0: counter nonces for any protocol, and SSH (RFC 5647) */
+enum {
+    AEAD_POLICY_COUNTER = 7,
+    AEAD_POLICY_XOR_COUNTER = 8,
+    AEAD_POLICY_SSH = 9
+};
+
+/* library 1.4.0 (rekey_after since 1.5.0) */
+typedef struct aead_usage {
+    uint64_t seals;
+    uint64_t forgeries;
+    uint64_t replays;
+    uint64_t accepted;
+    uint64_t seal_limit;
+    uint64_t forgery_limit;
+    uint64_t window;
+    uint64_t largest;
+    uint64_t rekey_after;
+} aead_usage;
+
+int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size);
 """

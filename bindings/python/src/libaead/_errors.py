@@ -35,7 +35,8 @@ class InvalidTag(_INVALID_TAG_BASE):  # type: ignore[misc]
 
 
 class NonceReuseError(ValueError):
-    """A TLS AEAD refused a nonce on encryption; the message names the rule that was broken."""
+    """A TLS, counter-nonce or SSH AEAD refused a nonce on encryption; the message names the rule that was
+    broken."""
 
 
 class NonceLimitError(NonceReuseError):
@@ -44,8 +45,8 @@ class NonceLimitError(NonceReuseError):
 
 
 class ForkedContextError(NonceReuseError):
-    """A TLS AEAD created before ``os.fork()`` (or a ``multiprocessing`` fork) refused to encrypt in the
-    child: parent and child would otherwise hold the same "next sequence number" and could both seal
+    """A TLS, counter-nonce or SSH AEAD created before ``os.fork()`` (or a ``multiprocessing`` fork) refused
+    to encrypt in the child: parent and child would otherwise hold the same "next sequence number" and could both seal
     it (libaead 1.2, AEAD_ERR_FORKED). Decryption keeps working in the child and the parent is never
     affected; create the object in the process that writes the records. Random-nonce objects are not
     refused: they draw fresh nonces in every process."""
@@ -94,11 +95,35 @@ def xor_rules(rfc: str) -> Dict[int, str]:
     }
 
 
+def counter_rules(origin: str) -> Dict[int, str]:
+    """The refusals of the counter-nonce classes (library 1.5): nonce = fixed(4) || 8-byte counter field.
+    origin: how the counter is read from bytes 4..11."""
+    return {
+        _lib.AEAD_ERR_NONCE_ORDER: (
+            "{cls}: nonce reuse refused: the counter (%s) must be strictly greater than the last one "
+            "encrypted with this key" % origin
+        ),
+        _lib.AEAD_ERR_NONCE_EXHAUSTED: (
+            "{cls}: nonce refused: the counter is 2**64-1 steps past its start, which is never allowed (a counter "
+            "below the start is read that way too); if the counter really came round, the key is exhausted: rekey"
+        ),
+        _lib.AEAD_ERR_NONCE_PREFIX: (
+            "{cls}: nonce refused: bytes 0..3 (the fixed field) differ from the iv given or the first nonce "
+            "encrypted with this key"
+        ),
+    }
+
+
+COUNTER_ORIGIN = "bytes 4..11, big-endian, counted from the iv's or the first encryption's"
+XOR_COUNTER_ORIGIN = ("bytes 4..11 XOR the 8-byte mask of the iv given, or of the first encryption, which is "
+                      "counter 0")
+SSH_AAD = ("{cls}: SSH AES-GCM (RFC 5647 section 7.3) requires exactly 4 bytes of associated data (the packet "
+           "length)")
 TLS12_AAD = "{cls}: TLS 1.2 requires exactly 13 bytes of associated data (seq_num, type, version, length)"
 TLS13_AAD = "{cls}: TLS 1.3 requires exactly 5 bytes of associated data (the record header)"
 _FORKED = ("{cls}: encryption refused in a forked child: this object was created before the fork and its "
-           "TLS sequence number belongs to the parent (decryption still works here; create the object in the "
-           "process that writes the records)")
+           "next sequence number (or counter) belongs to the parent (decryption still works here; create the "
+           "object in the process that writes the records)")
 _BATCH_TOO_LARGE = "%s: the batch's total output is larger than sys.maxsize bytes"
 _NONCE_LIMIT = ("{cls}: 2**32 encryptions with this key reached, the limit for random 96-bit nonces "
                 "(NIST SP 800-38D section 8.3): use a new key")

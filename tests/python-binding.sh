@@ -1,0 +1,20 @@
+# Sourced by the stages that run libaead's Python binding in a venv of their own (tests/quic-interop,
+# tests/ssh). install_binding VPY LOG: installs bindings/python into the venv of the interpreter VPY, linked
+# to $AEAD_BUILD_DIR's libaead.so.1 through pkg-config with its compiled modules (bindings/python/test.sh's
+# LIBAEAD_SYSTEM=1 mode); again only when its sources, the public header or the build directory changed
+# (a stamp in the venv). The venv needs setuptools and cffi (--no-build-isolation). pip's output goes to
+# LOG, printed on failure. Returns non-zero on failure.
+install_binding() {
+    local vpy=$1 log=$2 repo venv stamp
+    repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    venv="$(dirname "$(dirname "$vpy")")"
+    stamp=$(cd "$repo" && { echo "$AEAD_BUILD_DIR"; find bindings/python/src bindings/python/setup.py \
+        bindings/python/ffi_build.py bindings/python/pyproject.toml include/aead.h -type f -not -name '*.pyc' \
+        -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
+    [ "$(cat "$venv/libaead.stamp" 2>/dev/null)" != "$stamp" ] || return 0
+    echo "== libaead's Python binding into the venv (linked to $AEAD_BUILD_DIR)"
+    PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 LIBAEAD_REQUIRE_COMPILED=1 \
+        timeout 600 "$vpy" -m pip install --quiet --force-reinstall --no-deps --no-build-isolation "$repo/bindings/python" \
+        >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+    echo "$stamp" >"$venv/libaead.stamp"
+}
