@@ -596,9 +596,6 @@ class AESSIV(_Common, _SivCore):
 
 # ---- library 1.5: counter nonces for any protocol, and SSH (RFC 5647) ----
 
-_HAS_COUNTER_ABI = int(_lib.aead_version_number()) >= 10500  # the three policies, aead_usage.rekey_after
-
-
 class SSHUsage(NamedTuple):
     """How much an :class:`AESGCMForSSH` key has been used (``aead_ctx_usage_ex``)."""
 
@@ -615,9 +612,6 @@ class _CounterNonce(_Common, _Core):
     __slots__ = ()
 
     def __new__(cls: Type[_T], key: Buffer, iv: Optional[Buffer] = None, *, properties: Optional[str] = None) -> _T:
-        if not _HAS_COUNTER_ABI:
-            raise UnsupportedAlgorithm("%s needs libaead >= 1.5.0; the loaded library is %s"
-                                       % (cls.__name__, library_version()))
         return cls._make(key, iv, properties)
 
 
