@@ -586,3 +586,56 @@ func TestCounterNonceForkedChild(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchCounterNonce: a Batch checks and commits counters record by record, in order: each
+// record is accepted or refused as Go's module check (goCounterModel) decides for that sequence,
+// a refusal being the record's *Error with the library's code; accepted records are crypto/cipher's.
+func TestBatchCounterNonce(t *testing.T) {
+	codes := map[string]int{gcmMessages.tlsPrefix: codeNoncePrefix, gcmMessages.tlsOrder: codeNonceOrder,
+		gcmMessages.tlsExhausted: codeNonceExhaust}
+	r := rand.New(rand.NewSource(79))
+	for _, c := range counterCases() {
+		t.Run(c.name, func(t *testing.T) {
+			key, iv := randBytes(r, 16), randBytes(r, 12)
+			a, err := c.make(key, iv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var given []byte
+			if c.newIV != nil {
+				given = iv
+			}
+			model, ref := newGoCounterModel(c.xor, given), stdGCM(t, key, 12, 16)
+			recs := make([]Record, 300)
+			n := uint64(0)
+			for i := range recs {
+				nonce := c.nonce(iv, n)
+				if r.Intn(30) == 0 {
+					nonce[3] ^= 0x10
+				}
+				recs[i] = Record{Nonce: nonce, Input: randBytes(r, r.Intn(600)), AdditionalData: c.aad(r)}
+				n += uint64(r.Intn(4)) - min(n, 1) // steps back (not below the first), repeats and gaps
+				if i == 280 {
+					n = math.MaxUint64 - 3 // the end of the counter
+				}
+			}
+			var b Batch
+			b.Seal(a, recs)
+			var accepted int
+			for i, rec := range recs {
+				switch want := model.seal(rec.Nonce); {
+				case want == "":
+					accepted++
+					if rec.Err != nil || !bytes.Equal(rec.Out, ref.Seal(nil, rec.Nonce, rec.Input, rec.AdditionalData)) {
+						t.Fatalf("record %d (%x): %v, or not crypto/cipher's seal", i, rec.Nonce, rec.Err)
+					}
+				case !isCode(rec.Err, codes[want]) || rec.Out != nil:
+					t.Fatalf("record %d (%x): %v, want %q (code %d)", i, rec.Nonce, rec.Err, want, codes[want])
+				}
+			}
+			if accepted < 60 || accepted == len(recs) {
+				t.Fatalf("%d of %d records accepted: the sequence missed a branch", accepted, len(recs))
+			}
+		})
+	}
+}
