@@ -46,9 +46,10 @@ var ErrNonceLimit = errors.New("aead: 2^32 random-nonce seals under one key")
 // ErrForked is matched (errors.Is) by the *Error a Seal on a TLS AEAD (or a QUIC, DTLS,
 // counter-nonce or SSH one) panics with (and a Batch record's Err holds) when the AEAD was created
 // before a fork() of the process and the seal runs in the child (AEAD_ERR_FORKED, libaead 1.2):
-// parent and child would otherwise both hold the same "next sequence" and could both seal it. Open keeps working; random-nonce AEADs keep working with
-// fresh nonces. A Go program cannot fork without exec (syscall.ForkExec and os/exec start a new
-// program, which inherits no AEAD), so only a program that calls fork() through cgo meets it.
+// parent and child would otherwise both hold the same "next sequence" and could both seal it.
+// Open keeps working; random-nonce AEADs keep working with fresh nonces. A Go program cannot fork
+// without exec (syscall.ForkExec and os/exec start a new program, which inherits no AEAD), so only
+// a program that calls fork() through cgo meets it.
 var ErrForked = errors.New("aead: seal on a sequenced AEAD inherited across fork()")
 
 // Error reports a libaead return code (one of the negative AEAD_ERR_* values of aead.h).
