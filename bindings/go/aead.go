@@ -43,13 +43,14 @@ var ErrOpen = errors.New("cipher: message authentication failed")
 // has sealed 2^32 messages (AEAD_ERR_NONCE_LIMIT).
 var ErrNonceLimit = errors.New("aead: 2^32 random-nonce seals under one key")
 
-// ErrForked is matched (errors.Is) by the *Error a Seal on a TLS AEAD panics with (and a Batch
-// record's Err holds) when the AEAD was created before a fork() of the process and the seal runs in
-// the child (AEAD_ERR_FORKED, libaead 1.2): parent and child would otherwise both hold the same
-// "next sequence" and could both seal it. Open keeps working; random-nonce AEADs keep working with
-// fresh nonces. A Go program cannot fork without exec (syscall.ForkExec and os/exec start a new
-// program, which inherits no AEAD), so only a program that calls fork() through cgo meets it.
-var ErrForked = errors.New("aead: seal on a TLS AEAD inherited across fork()")
+// ErrForked is matched (errors.Is) by the *Error a Seal on a TLS AEAD (or a QUIC, DTLS,
+// counter-nonce or SSH one) panics with (and a Batch record's Err holds) when the AEAD was created
+// before a fork() of the process and the seal runs in the child (AEAD_ERR_FORKED, libaead 1.2):
+// parent and child would otherwise both hold the same "next sequence" and could both seal it.
+// Open keeps working; random-nonce AEADs keep working with fresh nonces. A Go program cannot fork
+// without exec (syscall.ForkExec and os/exec start a new program, which inherits no AEAD), so only
+// a program that calls fork() through cgo meets it.
+var ErrForked = errors.New("aead: seal on a sequenced AEAD inherited across fork()")
 
 // Error reports a libaead return code (one of the negative AEAD_ERR_* values of aead.h).
 type Error struct {
@@ -122,11 +123,16 @@ func init() {
 		abiErr = errors.New("aead: libaead ABI version " + strconv.Itoa(int(v)) +
 			" loaded, binding built for " + strconv.Itoa(C.AEAD_ABI_VERSION))
 	} else if v := uint32(C.aead_version_number()); v < C.AEAD_VERSION_NUMBER {
-		// A library before 1.3 is refused by the dynamic loader (aead_seal_open_v, LIBAEAD_1.3, is
-		// missing) when linked; this check covers a library whose version number is older anyway.
-		abiErr = errors.New("aead: libaead " + strconv.Itoa(int(v)) + " loaded, binding needs " +
-			strconv.Itoa(C.AEAD_VERSION_NUMBER) + " (ABI 1.3, library 1.3: AES-SIV)")
+		// A library older than the header is refused by the dynamic loader when it lacks a symbol
+		// the binding links; this check also covers one that only lacks a policy or a field.
+		abiErr = errors.New("aead: libaead " + versionText(v) + " loaded, binding needs " +
+			versionText(C.AEAD_VERSION_NUMBER) + " or newer")
 	}
+}
+
+// versionText is an AEAD_VERSION_NUMBER (major*10000 + minor*100 + patch) as "major.minor.patch".
+func versionText(v uint32) string {
+	return strconv.Itoa(int(v/10000)) + "." + strconv.Itoa(int(v/100%100)) + "." + strconv.Itoa(int(v%100))
 }
 
 // Version returns the version text of the loaded libaead and of the libcrypto it runs on.

@@ -4,7 +4,7 @@
 #   bash bindings/go/bench.sh                 # COUNT=10 samples of each benchmark, 500ms each (~9 min)
 #   COUNT=20 BENCHTIME=1s bash bindings/go/bench.sh
 #   AEAD_BUILD_DIR=$PWD/build-vendored COUNT=5 BENCHTIME=200ms BENCH="$(cat bindings/go/bench/targets.txt)" bash bindings/go/bench.sh
-#     (the issue-9 targets only, ~3 min: BENCH holds space-separated -test.bench patterns)
+#     (the ratio targets of bench/targets.txt only, ~3 min: BENCH holds space-separated -test.bench patterns)
 # Output: the tables on stdout; raw results and results.json (every benchmark's statistics, the
 # targets, and which libcrypto each side ran on) in $AEAD_BENCH_OUT (default bindings/go/bench/out).
 set -euo pipefail

@@ -109,7 +109,6 @@ func inGoroutines(t *testing.T, n int, body func(r *rand.Rand) error) {
 // exactly one seal and refuse the other 7 (each duplicate exactly once), and the accepted
 // ciphertext must open.
 func TestTLSDuplicateAcrossGoroutines(t *testing.T) {
-	const goroutines = 8
 	rounds := 500
 	if testing.Short() {
 		rounds = 50
@@ -126,71 +125,78 @@ func TestTLSDuplicateAcrossGoroutines(t *testing.T) {
 				t.Fatal(err)
 			}
 			aad := make([]byte, c.aadLen)
-			pt := []byte("record payload")
 			// Sequence 0 first (before sharing), as the contract asks; an AEAD given its IV up
 			// front learns nothing, so there the very first seal (round 0) is raced too.
 			first := 0
 			if c.newIV == nil {
-				a.Seal(nil, tlsNonce(iv, 0, c.xor), pt, aad)
+				a.Seal(nil, tlsNonce(iv, 0, c.xor), []byte("record payload"), aad)
 				first = 1
 			}
-			m := c.messages()
-
-			type result struct {
-				ct    []byte
-				panic string
-			}
-			start := make([]chan uint64, goroutines)
-			results := make(chan result, goroutines)
-			var wg sync.WaitGroup
-			for g := range start {
-				start[g] = make(chan uint64)
-				wg.Add(1)
-				go func(in chan uint64) {
-					defer wg.Done()
-					for seq := range in {
-						nonce := tlsNonce(iv, seq, c.xor)
-						var res result
-						res.panic = catchPanic(func() { res.ct = a.Seal(nil, nonce, pt, aad) })
-						results <- res
-					}
-				}(start[g])
-			}
-			var refused int
-			for round := first; round <= rounds; round++ {
-				seq := uint64(round) * 3 // gaps are allowed
-				for g := range start {
-					start[g] <- seq
-				}
-				var accepted [][]byte
-				for g := 0; g < goroutines; g++ {
-					res := <-results
-					switch res.panic {
-					case "":
-						accepted = append(accepted, res.ct)
-					case m.tlsOrder:
-						refused++
-					default:
-						t.Errorf("round %d: unexpected panic %q", round, res.panic)
-					}
-				}
-				if len(accepted) != 1 {
-					t.Errorf("round %d (seq %d): %d seals accepted, want exactly 1", round, seq, len(accepted))
-					break
-				}
-				got, err := a.Open(nil, tlsNonce(iv, seq, c.xor), accepted[0], aad)
-				if err != nil || !bytes.Equal(got, pt) {
-					t.Errorf("round %d: accepted seal does not open: %v", round, err)
-					break
-				}
-			}
-			for g := range start {
-				close(start[g])
-			}
-			wg.Wait()
-			if want := (rounds + 1 - first) * (goroutines - 1); !t.Failed() && refused != want {
-				t.Fatalf("%d refusals, want %d", refused, want)
-			}
+			raceDuplicates(t, a, func(seq uint64) []byte { return tlsNonce(iv, seq, c.xor) }, aad, first, rounds, c.messages().tlsOrder)
 		})
+	}
+}
+
+// raceDuplicates: goroutines seal the same nonce at once on a, round after round (nonceOf(seq) for
+// seq = 3*round, gaps being allowed, rounds first..rounds). Each round must accept exactly one seal
+// and refuse the others with orderMsg, and the accepted ciphertext must open.
+func raceDuplicates(t *testing.T, a cipher.AEAD, nonceOf func(seq uint64) []byte, aad []byte, first, rounds int, orderMsg string) {
+	t.Helper()
+	const goroutines = 8
+	pt := []byte("record payload")
+	type result struct {
+		ct    []byte
+		panic string
+	}
+	start := make([]chan uint64, goroutines)
+	results := make(chan result, goroutines)
+	var wg sync.WaitGroup
+	for g := range start {
+		start[g] = make(chan uint64)
+		wg.Add(1)
+		go func(in chan uint64) {
+			defer wg.Done()
+			for seq := range in {
+				nonce := nonceOf(seq)
+				var res result
+				res.panic = catchPanic(func() { res.ct = a.Seal(nil, nonce, pt, aad) })
+				results <- res
+			}
+		}(start[g])
+	}
+	var refused int
+	for round := first; round <= rounds; round++ {
+		seq := uint64(round) * 3
+		for g := range start {
+			start[g] <- seq
+		}
+		var accepted [][]byte
+		for g := 0; g < goroutines; g++ {
+			res := <-results
+			switch res.panic {
+			case "":
+				accepted = append(accepted, res.ct)
+			case orderMsg:
+				refused++
+			default:
+				t.Errorf("round %d: unexpected panic %q", round, res.panic)
+			}
+		}
+		if len(accepted) != 1 {
+			t.Errorf("round %d (seq %d): %d seals accepted, want exactly 1", round, seq, len(accepted))
+			break
+		}
+		got, err := a.Open(nil, nonceOf(seq), accepted[0], aad)
+		if err != nil || !bytes.Equal(got, pt) {
+			t.Errorf("round %d: accepted seal does not open: %v", round, err)
+			break
+		}
+	}
+	for g := range start {
+		close(start[g])
+	}
+	wg.Wait()
+	if want := (rounds + 1 - first) * (goroutines - 1); !t.Failed() && refused != want {
+		t.Fatalf("%d refusals, want %d", refused, want)
 	}
 }

@@ -5,14 +5,15 @@ package aead
 #include <aead.h>
 
 // goaead_usage_ex returns aead_ctx_usage_ex's snapshot through a C array the caller owns.
-static inline void goaead_usage_ex(const aead_ctx *ctx, uint64_t out[8]) {
+static inline void goaead_usage_ex(const aead_ctx *ctx, uint64_t out[9]) {
 	aead_usage u;
 	if (aead_ctx_usage_ex(ctx, &u, sizeof u) != 0) {
-		for (int i = 0; i < 8; i++) out[i] = 0;
+		for (int i = 0; i < 9; i++) out[i] = 0;
 		return;
 	}
 	out[0] = u.seals; out[1] = u.forgeries; out[2] = u.replays; out[3] = u.accepted;
 	out[4] = u.seal_limit; out[5] = u.forgery_limit; out[6] = u.window; out[7] = u.largest;
+	out[8] = u.rekey_after;
 }
 */
 import "C"
@@ -278,9 +279,18 @@ func (d *DTLS12) Usage() DTLSUsage { return d.a.dtlsUsage() }
 
 // dtlsUsage is aead_ctx_usage_ex's snapshot of a DTLS context (DTLS12, DTLS13RecordProtector).
 func (a *aeadImpl) dtlsUsage() DTLSUsage {
-	var out [8]C.uint64_t
+	var out [9]C.uint64_t
 	C.goaead_usage_ex(a.ctx, &out[0])
 	runtime.KeepAlive(a)
 	return DTLSUsage{Seals: uint64(out[0]), Forgeries: uint64(out[1]), Replays: uint64(out[2]),
 		Accepted: uint64(out[3]), Window: uint64(out[6]), Largest: uint64(out[7])}
+}
+
+// rekeyAfter is the library's aead_usage.rekey_after for the AEAD (SSH: SSHRekeyAfter; none:
+// math.MaxUint64).
+func (a *aeadImpl) rekeyAfter() uint64 {
+	var out [9]C.uint64_t
+	C.goaead_usage_ex(a.ctx, &out[0])
+	runtime.KeepAlive(a)
+	return uint64(out[8])
 }

@@ -19,7 +19,8 @@ type Indicator struct {
 	FIPSProvider bool
 	// SealApproved: Seal is an approved use, i.e. a FIPS provider, AES-GCM with a 16-byte tag and a
 	// nonce construction of FIPS 140-3 IG C.H that libaead enforces (the TLS AEADs: scenario 1.a;
-	// NewGCMWithRandomNonce: scenario 2). Never for NewGCM and the other caller-chosen nonces.
+	// NewGCMWithRandomNonce: scenario 2; the counter-nonce AEADs: scenario 3; NewGCMForSSH:
+	// scenario 1.d; the QUIC AEADs: scenario 5). Never for NewGCM and the other caller-chosen nonces.
 	SealApproved bool
 	// OpenApproved: Open is an approved use (a FIPS provider and AES-GCM).
 	OpenApproved bool

@@ -141,5 +141,9 @@ func indicatorAEADs(t *testing.T) []namedAEAD {
 	add("NewGCMForTLS13WithIV", true, a, err)
 	a, err = NewGCMForTLS12WithIV(key, iv[:4])
 	add("NewGCMForTLS12WithIV", true, a, err)
+	for _, c := range counterCases() {
+		a, err = c.make(key, iv)
+		add(c.name, true, a, err)
+	}
 	return out
 }

@@ -71,9 +71,10 @@ const (
 	quicMaskLen   = 5
 )
 
-// Usage is how much of its RFC 9001 limits a key has used (aead_ctx_usage): a snapshot.
+// Usage is how much a key has been used (aead_ctx_usage): a snapshot, for a QUIC key against its
+// RFC 9001 limits, for an SSH key against its rekey point (SSHRekeyAfter).
 type Usage struct {
-	Seals     uint64 // seals made (counted on QUIC and random-nonce AEADs; 0 for the others)
+	Seals     uint64 // seals made (counted on QUIC, random-nonce, SSH and TLS 1.3 AES-GCM AEADs; 0 for the others)
 	Forgeries uint64 // opens that failed authentication (every AEAD of this package)
 }
 
@@ -87,7 +88,7 @@ func (a *aeadImpl) usage() Usage {
 }
 
 // UsageOf returns the usage counts of an AEAD made by this package (a QUIC AEAD's, to schedule its
-// key update); ok is false for any other cipher.AEAD.
+// key update; an SSH AEAD's, to schedule its re-key); ok is false for any other cipher.AEAD.
 func UsageOf(a cipher.AEAD) (u Usage, ok bool) {
 	impl := implOf(a)
 	if impl == nil {

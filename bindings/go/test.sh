@@ -29,11 +29,11 @@ go mod download
 if [ "${AEAD_TEST_FIPS:-0}" = 1 ]; then
     # Under a FIPS-only configuration (source tests/fips/env.sh first): ChaCha20-Poly1305 is not
     # available, so only the AES-GCM tests run, and the FIPS indicator test must run, not skip.
-    fips_tests='^(TestIndicatorUnderFIPS|TestFamiliesUnderFIPS|TestCCMLengthLimit|TestDifferentialGCM|TestNISTCAVP|TestRandomNonce.*|TestTLS12RustlsNonces|TestTLS12GCMFirstCounter|TestCleanupFreesContext|TestLoadedLibrary|Example(NewGCM.*|NewCCM|IndicatorOf))$'
+    fips_tests='^(TestIndicatorUnderFIPS|TestFamiliesUnderFIPS|TestCCMLengthLimit|TestDifferentialGCM|TestNISTCAVP|TestRandomNonce.*|TestTLS12RustlsNonces|TestTLS12GCMFirstCounter|TestGCMNoncesFIPSV1|TestCounterNonce.*|TestXORCounterNonce|TestSSHPacketLength|TestCleanupFreesContext|TestLoadedLibrary|Example(NewGCM.*|NewCCM|IndicatorOf))$'
     echo "== FIPS configuration ($OPENSSL_CONF): AES-GCM and AES-CCM tests only"
     out="$(go test -count=1 -v -run "$fips_tests" .)" || { echo "$out"; exit 1; }
     echo "$out" | grep -E '^(--- |ok)'
-    for must in TestIndicatorUnderFIPS TestFamiliesUnderFIPS; do
+    for must in TestIndicatorUnderFIPS TestFamiliesUnderFIPS TestGCMNoncesFIPSV1; do
         grep -q -- "--- PASS: $must" <<<"$out" || { echo "FAIL: $must did not run" >&2; exit 1; }
     done
     go test -race -count=1 -run "$fips_tests" .

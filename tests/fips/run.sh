@@ -3,8 +3,8 @@
 # the pinned 3.5 source, as the only cipher provider (tests/fips/env.sh), on four builds:
 #   the system-libcrypto build ($AEAD_BUILD_DIR, default build/), the vendored 3.5 build (build-vendored),
 #   the ASan + UBSan build (build-asan) and the -Dfault_injection=true build (build-fault).
-# Then the bindings' tests under the provider (Python, Go, Rust) and the rustls interop matrix's AES
-# suites; LIBAEAD_FIPS_BINDINGS=0 leaves those out.
+# Then the bindings' tests under the provider (Python, Go and its adopter example, Rust) and the rustls
+# interop matrix's AES suites; LIBAEAD_FIPS_BINDINGS=0 leaves those out.
 # A test provider, NOT a validated module: tests/fips/README.md.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -60,6 +60,20 @@ on_fault() {
 }
 on_python() { AEAD_BUILD_DIR="$system_build" LIBAEAD_TEST_FIPS=1 bash bindings/python/test.sh; }
 on_go() { AEAD_BUILD_DIR="$system_build" AEAD_TEST_FIPS=1 bash bindings/go/test.sh; }
+# The Go adopter example (bindings/go/examples/objectstore, a key per object, chunks under counter
+# nonces): every seal of libaead's NewGCMWithCounterNonce approved by the indicator, and, run again
+# with GODEBUG=fips140=only, crypto/cipher's NewGCM refused with Go's message while libaead's works.
+on_go_example() {
+    (
+        export AEAD_BUILD_DIR="$system_build" AEAD_TEST_FIPS=1
+        source bindings/go/env.sh && cd "$GO_BINDING_DIR" || exit 1
+        out="$(go test -count=1 -v ./examples/objectstore 2>&1)" || { echo "$out"; exit 1; }
+        grep -E '^(--- |ok)|approved by the FIPS indicator' <<<"$out"
+        for must in TestEverySealApproved TestFIPS140Only; do
+            grep -q -- "^--- PASS: $must" <<<"$out" || { echo "FAIL: $must did not pass" >&2; exit 1; }
+        done
+    )
+}
 # test.sh runs its default-provider suite first and sources tests/fips/env.sh itself for the FIPS part.
 on_rust() { env -u OPENSSL_CONF -u OPENSSL_MODULES AEAD_BUILD_DIR="$system_build" bash bindings/rust/test.sh --fips; }
 on_interop() { AEAD_BUILD_DIR="$system_build" AEAD_INTEROP_SUITES=AES bash tests/tls-interop/run.sh; }
@@ -71,6 +85,7 @@ run "fault injection (build-fault)" on_fault
 if [ "${LIBAEAD_FIPS_BINDINGS:-1}" = 1 ]; then
     run "Python binding" on_python
     run "Go binding" on_go
+    run "Go adopter example (counter nonces, GODEBUG=fips140=only)" on_go_example
     run "Rust binding" on_rust
     run "rustls interop, AES suites" on_interop
 fi

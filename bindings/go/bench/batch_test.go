@@ -10,8 +10,8 @@ import (
 	aead "github.com/libaead/libaead/bindings/go"
 )
 
-// batchRecords is how many records one Batch call carries in BenchmarkBatchPerRecord (the size the
-// issue-20 measurements used).
+// batchRecords is how many records one Batch call carries in BenchmarkBatchPerRecord (the size of the
+// batch measurements in the README).
 const batchRecords = 256
 
 // BenchmarkBatchPerRecord: where a record's time goes, per record (ns/op is per record: b.N records

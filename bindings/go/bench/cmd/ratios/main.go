@@ -214,7 +214,7 @@ func separateTargets(samples map[string][]sample) []target {
 	}
 	var rows []row
 	for _, op := range []string{"Seal", "Open"} {
-		// The issue-9 targets are stated for Seal; Open is shown for context.
+		// The ratio targets are stated for Seal; Open is shown for context.
 		var le15, ge25 func(float64) bool
 		if op == "Seal" {
 			le15, ge25 = func(r float64) bool { return r <= 1.5 }, func(r float64) bool { return r >= 2.5 }
