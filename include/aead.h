@@ -144,8 +144,9 @@ enum {
  * Creates a keyed context. Since 1.0.
  *   alg     : AEAD_AES_128_GCM (key 16 bytes), _192_ (24), _256_ (32), AEAD_CHACHA20_POLY1305 (32); the
  *             later families with the key sizes the algorithm enum gives.
- *   policy  : AEAD_POLICY_NONE, _TLS12, _TLS13 or (since 1.1) _RANDOM_NONCE, each only with the
- *             algorithms it accepts ("Nonce policies": another pairing is AEAD_ERR_ARG). AEAD_POLICY_QUIC
+ *   policy  : AEAD_POLICY_NONE, _TLS12, _TLS13, (since 1.1) _RANDOM_NONCE or (since 1.5) _COUNTER,
+ *             _XOR_COUNTER, _SSH, each only with the algorithms it accepts ("Nonce policies": another
+ *             pairing is AEAD_ERR_ARG). AEAD_POLICY_QUIC
  *             needs its IV (aead_ctx_new_ex: here AEAD_ERR_NONCE_SIZE); the DTLS policies are created by
  *             aead_ctx_new_dtls only (here AEAD_ERR_ARG).
  *   tag_len : 0 means 16. AES-GCM with AEAD_POLICY_NONE also takes 4, 8 and 12..15 (SP 800-38D);
