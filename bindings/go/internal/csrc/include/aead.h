@@ -639,8 +639,8 @@ enum {
 };
 
 /* The FIPS indicator of a context: a combination of AEAD_IND_* bits (0 for NULL). Fixed for the life of
- * the context. Where the provider reports OSSL_CIPHER_PARAM_AEAD_IV_GENERATED it is consulted too.
- * This records what libaead knows; the validated boundary is the provider's (docs/fips.md).
+ * the context: it follows from the provider, the algorithm, the tag length and the policy alone
+ * (docs/fips.md's table of constructions, which the FIPS stage checks against it). This records what libaead knows; the validated boundary is the provider's (docs/fips.md).
  * Thread-safety: any thread, concurrently with any call on ctx but aead_ctx_free. Since 1.1. */
 AEAD_API uint32_t aead_ctx_indicator(const aead_ctx *ctx) AEAD_NOEXCEPT;
 
