@@ -53,22 +53,13 @@ judge() {
         "${c:--}" "${d:--}" "${p:--}" "$(elapsed)")"
 }
 
-# through MODE TOWARD [IDLE]: sets cp, the port to connect to: the server's (${PORTS[0]}), or with a
-# MODE the proxy's (${PORTS[1]}, its pid in PROXY, else PROXY="").
-through() {
-    cp=${PORTS[0]} PROXY=""
-    [ -n "$1" ] || return 0
-    cp=${PORTS[1]}
-    start_proxy "$cp" "${PORTS[0]}" --udp --fault "$1" --toward "$2" --after 10 --max 30 --idle "${3:-1}"
-}
-
-# run_client MODE ARGS...: the example client to 127.0.0.1:$cp with 1 MiB (flip: up to 60 chunks
+# run_client MODE ARGS...: the example client to 127.0.0.1:$CP (through, tests/lib) with 1 MiB (flip: up to 60 chunks
 # resent after 30 ms each), then the proxy's end. Sets e (yes: every byte came back, each once).
 run_client() {
     local mode=$1 rc=0 flags=()
     shift
     [ "$mode" = flip ] && flags=(--wait 30ms --max-resend 60)
-    timeout 90 "$client" --connect "127.0.0.1:$cp" --bytes "$bytes" "${flags[@]}" "$@" >"$D/client" 2>&1 || rc=1
+    timeout 90 "$client" --connect "127.0.0.1:$CP" --bytes "$bytes" "${flags[@]}" "$@" >"$D/client" 2>&1 || rc=1
     if [ -n "$PROXY" ]; then wait "$PROXY" || rc=1; fi
     e=no
     grep -q "byte for byte, each once: yes" "$D/client" && e=yes
@@ -77,12 +68,12 @@ run_client() {
 
 # dimpl_pair VERSION SUITE ROLE CASE [MODE TOWARD]: dimpl + libaead as ROLE against dimpl + aws-lc-rs.
 dimpl_pair() {
-    local ver=$1 suite=$2 role=$3 case=$4 mode=${5:-} toward=${6:-} ok=0 cp spid e sprov=aws-lc-rs cprov=libaead
+    local ver=$1 suite=$2 role=$3 case=$4 mode=${5:-} toward=${6:-} ok=0 spid e sprov=aws-lc-rs cprov=libaead
     [ "$role" = server ] && sprov=libaead cprov=aws-lc-rs
     timeout 60 "$server" --listen "${PORTS[0]}" "${cert[@]}" --version "$ver" --suite "$suite" --provider "$sprov" \
         --idle 2s >"$D/server" 2>&1 & track spid
     wait_listen "${PORTS[0]}" || ok=1
-    through "$mode" "$toward" || ok=1
+    through "$mode" "$toward" 1 || ok=1
     run_client "$mode" --version "$ver" --suite "$suite" --provider "$cprov" || ok=1
     wait "$spid" || ok=1
     judge "dimpl + aws-lc-rs" "$ver" "$suite" "$role" "$case" "$toward"
@@ -91,12 +82,12 @@ dimpl_pair() {
 # ossl_server SUITE CASE [MODE TOWARD]: openssl s_server echoing through a FIFO, the dimpl + libaead
 # client against it.
 ossl_server() {
-    local suite=$1 case=$2 mode=${3:-} toward=${4:-} ok=0 cp e
+    local suite=$1 case=$2 mode=${3:-} toward=${4:-} ok=0 e
     mkfifo "$D/fifo"
     timeout 90 openssl s_server -dtls1_2 -accept "127.0.0.1:${PORTS[0]}" "${cert[@]}" -cipher "$(ossl_name "$suite")" \
         -quiet -naccept 1 0<>"$D/fifo" >"$D/fifo" 2>"$D/ossl" & track
     wait_listen "${PORTS[0]}" || ok=1
-    through "$mode" "$toward" || ok=1
+    through "$mode" "$toward" 1 || ok=1
     run_client "$mode" --version 1.2 --suite "$suite" || ok=1
     judge "openssl s_server" 1.2 "$suite" client "$case" "$toward"
 }
@@ -107,9 +98,8 @@ ossl_server() {
 # for that: under load s_client has been seen to send nothing for over a second after its handshake
 # (why, not pinned down).
 ossl_client() {
-    local suite=$1 case=$2 mode=${3:-} toward=${4:-} ok=0 cp spid opid wait=2 resend=0 e=no
-    head -c "$bytes" /dev/urandom >"$D/in.bin"
-    : >"$D/out.bin"
+    local suite=$1 case=$2 mode=${3:-} toward=${4:-} ok=0 spid opid wait=2 resend=0 e=no
+    head -c "$bytes" /dev/urandom >"$D/in.bin" && : >"$D/out.bin"
     timeout 90 "$server" --listen "${PORTS[0]}" "${cert[@]}" --version 1.2 --suite "$suite" --idle 3s \
         >"$D/server" 2>&1 & track spid
     wait_listen "${PORTS[0]}" || ok=1
@@ -119,13 +109,12 @@ ossl_client() {
     # recvfrom and stops reading its input; non-blocking it goes on, but then does not exit at the end
     # of its input, so it is stopped once the feeder is done.
     mkfifo "$D/feed"
-    timeout 90 openssl s_client -dtls1_2 -connect "127.0.0.1:$cp" -cipher "$(ossl_name "$suite")" -quiet -nbio \
+    timeout 90 openssl s_client -dtls1_2 -connect "127.0.0.1:$CP" -cipher "$(ossl_name "$suite")" -quiet -nbio \
         -nocommands <"$D/feed" >"$D/out.bin" 2>"$D/ossl" & track opid
     python3 "$LIB_DIR/feed.py" "$D/in.bin" "$D/out.bin" "$wait" "$resend" 2>"$D/client" >"$D/feed" || ok=1
-    kill "$opid" 2>/dev/null
-    wait "$opid"
+    kill "$opid" 2>/dev/null; wait "$opid"
     wait "$spid" || ok=1
-    [ -n "$PROXY" ] && { wait "$PROXY" || ok=1; }
+    [ -z "$PROXY" ] || wait "$PROXY" || ok=1
     grep -q "each once: yes" "$D/client" && e=yes
     judge "openssl s_client" 1.2 "$suite" server "$case" "$toward"
 }

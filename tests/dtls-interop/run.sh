@@ -20,11 +20,10 @@ source "$REPO/bindings/go/env.sh"  # Go on the build tree's libaead: -tags libae
 T=120 PORT_KIND=udp bytes=$((1 << 20))
 
 echo "== pion-libaead module: vet, tests (records against pion's own ciphers, pion handshakes)"
-module="$REPO/bindings/pion-libaead"
-(cd "$module" && go mod download && go vet ./... && timeout 300 go test -count=1 ./...) || exit 1
-unformatted="$(cd "$module" && gofmt -l .)"
+cd "$REPO/bindings/pion-libaead" && go mod download && go vet ./... && timeout 300 go test -count=1 ./... || exit 1
+unformatted="$(gofmt -l .)"
 [ -z "$unformatted" ] || { echo "FAIL: gofmt would change: $unformatted" >&2; exit 1; }
-(cd "$module" && go build -o "$WORK/bin/" ./examples/...) || exit 1
+go build -o "$WORK/bin/" ./examples/... && cd "$REPO" || exit 1
 server="$WORK/bin/dtls-echo-server" client="$WORK/bin/dtls-echo-client"
 make_certs ecdsa
 cert=(--cert "$WORK/cert-ecdsa.pem" --key "$WORK/key-ecdsa.pem")
@@ -44,16 +43,13 @@ verdict() {
 # through the proxy (on ${PORTS[1]}) when a mode (dup, flip) is given (a flipping proxy costs 30 chunks,
 # each given 500 ms; an echo later than that still counts).
 client_through() {
-    local suite=$1 mode=$2 toward=$3 cflags=${4:-} cp=${PORTS[0]} maxlost=0 wait=1s rc=0
-    if [ -n "$mode" ]; then
-        cp=${PORTS[1]}
-        start_proxy "$cp" "${PORTS[0]}" --udp --fault "$mode" --toward "$toward" --after 10 --max 30 --idle 2 || rc=1
-        [ "$mode" = flip ] && maxlost=30 wait=500ms
-    fi
+    local suite=$1 mode=$2 cflags=${4:-} maxlost=0 wait=1s rc=0
+    through "$mode" "$3" 2 || rc=1
+    [ "$mode" != flip ] || maxlost=30 wait=500ms
     # shellcheck disable=SC2086
-    timeout 120 "$client" --connect "127.0.0.1:$cp" --suite "$suite" --bytes "$bytes" --max-lost "$maxlost" \
+    timeout 120 "$client" --connect "127.0.0.1:$CP" --suite "$suite" --bytes "$bytes" --max-lost "$maxlost" \
         --wait "$wait" $cflags >"$D/client" 2>&1 || rc=1
-    if [ -n "$mode" ]; then wait "$PROXY" || rc=1; fi
+    [ -z "$PROXY" ] || wait "$PROXY" || rc=1
     return $rc
 }
 
@@ -104,8 +100,7 @@ ossl_server() {
 # writes (tests/lib/feed.py); what comes back must be the same bytes.
 ossl_client() {
     local suite=$1 ok=0 spid e="differs" s
-    head -c "$bytes" /dev/urandom >"$D/in.bin"
-    : >"$D/out.bin"
+    head -c "$bytes" /dev/urandom >"$D/in.bin" && : >"$D/out.bin"
     timeout 120 "$server" --listen "${PORTS[0]}" "${cert[@]}" --suite "$suite" >"$D/server" 2>&1 & track spid
     wait_listen "${PORTS[0]}" || ok=1
     python3 "$LIB_DIR/feed.py" "$D/in.bin" "$D/out.bin" 2 0 2>"$D/feed" | timeout 120 openssl s_client -dtls1_2 \
@@ -125,19 +120,15 @@ ossl_client() {
 # replays refused must equal the copies the proxy injected toward it (dup + late), and a flipped record
 # must be a forgery on the flipped side (30) with the echo still complete.
 rl_pair() {
-    local suite=$1 case=$2 mode=${3:-} toward=${4:-server} ok=0 spid c s e sd cd
-    local hp=${PORTS[0]} rp=${PORTS[1]} cp=${PORTS[1]}
-    timeout 60 "$WORK/bin/dtls13-record-layer" --listen "$hp" --records "$rp" "${cert[@]}" --suite "$suite" \
+    local suite=$1 case=$2 mode=${3:-} toward=${4:-server} ok=0 spid c s e sd cd hp=${PORTS[2]}
+    timeout 60 "$WORK/bin/dtls13-record-layer" --listen "$hp" --records "${PORTS[0]}" "${cert[@]}" --suite "$suite" \
         >"$D/server" 2>&1 & track spid
-    wait_listen "$hp" && wait_listen "$rp" || { echo "FAIL: record-layer server did not start" >&2; ok=1; }
-    if [ -n "$mode" ]; then
-        cp=${PORTS[2]}
-        start_proxy "$cp" "$rp" --udp --fault "$mode" --toward "$toward" --after 10 --max 30 --idle 2 || ok=1
-    fi
-    timeout 60 "$WORK/bin/dtls13-record-layer" --connect "127.0.0.1:$hp" --records "127.0.0.1:$cp" \
+    wait_listen "$hp" && wait_listen "${PORTS[0]}" || { echo "FAIL: record-layer server did not start" >&2; ok=1; }
+    through "$mode" "$toward" 2 || ok=1
+    timeout 60 "$WORK/bin/dtls13-record-layer" --connect "127.0.0.1:$hp" --records "127.0.0.1:$CP" \
         --bytes "$bytes" --suite "$suite" >"$D/client" 2>&1 || ok=1
     wait "$spid" || ok=1
-    if [ -n "$mode" ]; then wait "$PROXY" || ok=1; fi
+    [ -z "$PROXY" ] || wait "$PROXY" || ok=1
     c=$(counts "$D/client") s=$(counts "$D/server") e=$(echoed "$D/client")
     # The data: echoed byte for byte to the client, delivered once and in order to the server (the
     # same bytes: the sha256 of what the client sent and of what the server delivered).

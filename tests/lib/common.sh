@@ -13,9 +13,8 @@ die() { echo "$STAGE: $*" >&2; exit 1; }
 # <repo>/build); pkg-config, the loader and the Rust crates (LIBAEAD_SYS_USE_PKG_CONFIG: no bundled copy
 # of the core) use that build. Makes $WORK, kept at the end when AEAD_INTEROP_KEEP=1 or a case failed.
 interop_init() {
-    STAGE=$1
-    shift
     local t
+    STAGE=$1 && shift
     for t in "$@"; do command -v "$t" >/dev/null 2>&1 || die "not available here: $t (tests/setup.sh installs it)"; done
     AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$REPO/build}" 2>/dev/null && pwd)" ||
         die "no build directory (AEAD_BUILD_DIR, default build/): run tests/run-all.sh build first"
@@ -59,12 +58,8 @@ make_certs() {
 # its number CASE_ID, its log directory D, three fresh ports in PORTS (net.sh) and CASE_START.
 lane() {
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
-    CASES=$((CASES + 1))
-    CASE_ID=$(printf %03d "$CASES")
-    D="$WORK/$CASE_ID-$(tr -c 'A-Za-z0-9+.\n-' _ <<<"$*")"
-    mkdir -p "$D"
-    free_ports 3
-    CASE_START=$EPOCHREALTIME
+    CASES=$((CASES + 1)) CASE_ID=$(printf %03d "$CASES") D="$WORK/$CASE_ID-$(tr -c 'A-Za-z0-9+.\n-' _ <<<"$*")"
+    mkdir -p "$D" && free_ports 3 && CASE_START=$EPOCHREALTIME
     (PIDS=(); trap 'kill "${PIDS[@]}" 2>/dev/null || true' EXIT; "$@") </dev/null &
 }
 # bad TEXT: the calling case fails (its ok=1), TEXT noted in its $what.
@@ -90,16 +85,12 @@ results() {
     printf '%s\n' "$@"
     FAILED=0 ROWS=0
     for ((i = 1; i <= CASES; i++)); do
-        CASE_ID=$(printf %03d "$i")
-        D=$(echo "$WORK/$CASE_ID"-*)
+        CASE_ID=$(printf %03d "$i") && D=$(echo "$WORK/$CASE_ID"-*)
         if [ -e "$WORK/rows/$CASE_ID" ]; then
-            cat "$WORK/rows/$CASE_ID"
-            ROWS=$((ROWS + 1))
+            cat "$WORK/rows/$CASE_ID" && ROWS=$((ROWS + 1))
             [ ! -e "$WORK/rows/$CASE_ID.failed" ] || FAILED=$((FAILED + 1))
         else
-            echo "${D##*/}: FAILED, the case left no row"
-            show_logs "${D##*/} left no row"
-            FAILED=$((FAILED + 1))
+            echo "${D##*/}: FAILED, the case left no row" && show_logs "${D##*/} left no row" && FAILED=$((FAILED + 1))
         fi
     done
     PASSED=$((CASES - FAILED))

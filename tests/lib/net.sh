@@ -59,6 +59,14 @@ start_proxy() {
     track PROXY
     wait_listen "$listen" "$PROXY"
 }
+# through MODE TOWARD IDLE: the port a client connects to, in CP: the server's, ${PORTS[0]}, or with a MODE
+# (dup, flip) a DTLS fault proxy's before it, ${PORTS[1]} (PROXY its pid, else "").
+through() {
+    CP=${PORTS[0]} PROXY=""
+    [ -n "$1" ] || return 0
+    CP=${PORTS[1]}
+    start_proxy "$CP" "${PORTS[0]}" --udp --fault "$1" --toward "$2" --after 10 --max 30 --idle "$3"
+}
 # proxy_stat TOWARD FIELD: a count of the proxy's toward the server or the client (-1: none).
 proxy_stat() {
     python3 -c 'import json, sys; print(int(json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]))' \

@@ -81,18 +81,14 @@ client_vs_s_server() {
     sizes "${mode:+-tiny}" "each way"
     mkfifo "$D/ss.in" "$D/cl.in"
     "${SS[@]}" "${theirs[@]}" <"$D/ss.in" >"$D/ss.out" 2>"$D/ss.err" & track ss
-    exec {ssin}>"$D/ss.in"
-    wait_listen "${PORTS[0]}"
+    exec {ssin}>"$D/ss.in" && wait_listen "${PORTS[0]}"
     [ "$mode" != tiny ] || start_proxy "$target" "${PORTS[0]}"
     "${OURS_C[@]}" "${ours[@]}" <"$D/cl.in" >"$D/cl.out" 2>"$D/cl.err" & track cl
     exec {clin}>"$D/cl.in"
-    cat "$up" >&$clin &
-    cat "$down" >&$ssin &
+    cat "$up" >&$clin & cat "$down" >&$ssin &
     wait_size "$D/ss.out" "$size" "$cl" && wait_size "$D/cl.out" "$size" "$cl" || true
-    exec {clin}>&-  # end of our input: close_notify, answered by s_server's
-    reap rc_cl "$cl"
-    exec {ssin}>&-
-    reap rc_ss "$ss"
+    exec {clin}>&- && reap rc_cl "$cl"  # end of our input: close_notify, answered by s_server's
+    exec {ssin}>&- && reap rc_ss "$ss"
     check_same "$up" "$D/ss.out" "upload" && check_same "$down" "$D/cl.out" "download"
     check_exit "$rc_cl" tls-client && check_exit "$rc_ss" s_server
     if [ "$mode" = tiny ] && [ $ok = 0 ]; then wait "$PROXY" || true; tiny_records server client || ok=1; fi
@@ -111,9 +107,7 @@ s_client_vs_server() {
     exec {scin}>"$D/sc.in"
     cat "$up" >&$scin &
     wait_size "$D/sc.out" "$size" "$sc" || true
-    exec {scin}>&-
-    reap rc_sc "$sc"
-    reap rc_srv "$srv"
+    exec {scin}>&- && reap rc_sc "$sc" && reap rc_srv "$srv"
     check_same "$up" "$D/sc.out" "echo"
     check_exit "$rc_srv" tls-server && check_exit "$rc_sc" s_client
     if [ "$mode" = tiny ] && [ $ok = 0 ]; then wait "$PROXY" || true; tiny_records client server || ok=1; fi
@@ -151,8 +145,7 @@ tamper() {
         # ends, it next blocks reading from the client, so the client says something.
         echo hello >&$oin
         cat "$WORK/down.bin" >&$pin &
-        reap rc_ours "$ours"
-        exec {oin}>&-
+        reap rc_ours "$ours" && exec {oin}>&-
     else
         "${OURS_S[@]}" >/dev/null 2>"$D/ours.err" & track ours
         wait_listen "${PORTS[0]}"
@@ -163,8 +156,7 @@ tamper() {
         cat "$WORK/up.bin" >&$pin &
         reap rc_ours "$ours"
     fi
-    exec {pin}>&-
-    reap rc_theirs "$theirs"
+    exec {pin}>&- && reap rc_theirs "$theirs"
     wait "$PROXY" || true
     what="ours: exit $rc_ours, $(grep -o 'sent alert [a-z_]*' "$D/ours.err" | head -n 1 || echo 'no alert')"
     [ "$rc_ours" != 0 ] && grep -q 'sent alert bad_record_mac' "$D/ours.err" || ok=1
