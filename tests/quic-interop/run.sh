@@ -21,13 +21,12 @@
 #               aioquic report the update they saw). aioquic keeps no old receive keys after its own
 #               update, so the peer's packets still in flight then fail to open and are dropped: they
 #               appear in aioquic's drop count and, on libaead, in the forgery count (tens per update);
-#   proxy-flip  through flip_proxy.py, which flips the last byte of every 20th data-carrying 1-RTT packet
-#               (at most 30) travelling to the libaead side: those must be dropped (the libaead side's
+#   proxy-flip  through tests/lib/fault_proxy.py, which flips the last byte of every 20th data-carrying 1-RTT
+#               packet (at most 30) travelling to the libaead side: those must be dropped (the libaead side's
 #               forgery count, read from libaead's own usage counters, is > 0) and the echo still complete;
 #   fips        plain, with aioquic+libaead's packet protection under the FIPS test provider
 #               (tests/fips/env.sh), AES suites only (its handshake crypto stays pyca's own OpenSSL).
-# Every process runs under `timeout`; ports are bound on 127.0.0.1 by the kernel's choice; every log is
-# kept in a temporary directory, printed (tails) on failure, and kept when anything failed.
+# Every process runs under `timeout`; every log is in a work directory, tailed on failure and kept then.
 # Python: a venv in ${XDG_CACHE_HOME:-~/.cache}/libaead/quic-interop (aioquic from PyPI, libaead linked to
 # $AEAD_BUILD_DIR's libaead.so.1 through pkg-config, as bindings/python/test.sh's LIBAEAD_SYSTEM=1 step),
 # reinstalled when the binding's sources change.
@@ -35,48 +34,24 @@
 #        AEAD_QUIC_PEERS / AEAD_QUIC_SUITES / AEAD_QUIC_CASES: regexes selecting rows; AEAD_INTEROP_KEEP=1
 #        keeps the work directory; AEAD_QUIC_JOBS: cases run at a time, default 2)
 set -euo pipefail
-
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=../lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+interop_init quic-interop go python3 openssl pkg-config timeout sha256sum
 CRATE="$REPO/bindings/rustls-libaead"
-die() { echo "quic-interop: $*" >&2; exit 1; }
-AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$REPO/build}" 2>/dev/null && pwd)" ||
-    die "no build directory (AEAD_BUILD_DIR, default build/): run tests/run-all.sh build first"
-[ -e "$AEAD_BUILD_DIR/libaead.so.1" ] && [ -d "$AEAD_BUILD_DIR/meson-uninstalled" ] ||
-    die "$AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: run tests/run-all.sh build first"
-for tool in go python3 openssl pkg-config timeout sha256sum; do command -v "$tool" >/dev/null 2>&1 || die "$tool not found"; done
 unset OPENSSL_CONF OPENSSL_MODULES
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-T=40          # seconds any one process may run
-BYTES=1048576 # echoed in every case
+T=40 BYTES=1048576 PORT_KIND=udp JOBS=${AEAD_QUIC_JOBS:-2}  # seconds any one process may run; bytes echoed in every case
 SUITES=(TLS_AES_128_GCM_SHA256 TLS_AES_256_GCM_SHA384 TLS_CHACHA20_POLY1305_SHA256)
 started=$(date +%s)
 
-WORK="$(mktemp -d /tmp/quic-interop.XXXXXX)"
-FAILED=0
-cleanup() {
-    local p
-    for p in $(jobs -p); do kill "$p" 2>/dev/null || true; done  # running cases (each kills its processes)
-    if [ "${AEAD_INTEROP_KEEP:-0}" = 1 ] || [ "$FAILED" != 0 ]; then
-        echo "quic-interop: logs kept in $WORK"
-    else
-        rm -rf "$WORK"
-    fi
-}
-trap cleanup EXIT
-
 # --- the peers' programs ---------------------------------------------------------------------
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/quic-interop"
-mkdir -p "$CACHE"
 # One venv per checkout (its libaead links to this checkout's build directory).
-VENV="$CACHE/venv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(printf %s "$REPO" | sha256sum | cut -c1-12)"
+VENV="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/quic-interop/venv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(printf %s "$REPO" | sha256sum | cut -c1-12)"
 VPY="$VENV/bin/python"
 t0=$(date +%s)
 if ! "$VPY" -c 'import aioquic, cffi, setuptools; assert aioquic.__version__.startswith("1.7.")' 2>/dev/null; then
     echo "== venv $VENV: aioquic 1.7.2 from PyPI"
-    rm -rf "$VENV"
-    python3 -m venv "$VENV"
-    "$VPY" -m pip install --quiet "aioquic==1.7.2" "cffi>=1.17" "setuptools>=77"
+    rm -rf "$VENV" && python3 -m venv "$VENV" && "$VPY" -m pip install --quiet "aioquic==1.7.2" "cffi>=1.17" "setuptools>=77"
 fi
 # The binding, linked to $AEAD_BUILD_DIR's library (reinstalled when its sources change).
 # shellcheck source=../python-binding.sh
@@ -97,22 +72,15 @@ if [ -n "${AEAD_QUIC_QUINN_BIN:-}" ]; then  # examples built elsewhere (a direct
         QUINN_WHY="AEAD_QUIC_QUINN_BIN=$QBIN has no quic-echo-server / quic-echo-client"
 elif have_example quic-echo-server && have_example quic-echo-client; then
     t0=$(date +%s)
-    (
-        cd "$CRATE"
-        # The tls-interop stage's flags, so both stages share one set of build artifacts.
-        PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" RUSTFLAGS="-D warnings" \
-            cargo build --locked --example quic-echo-server --example quic-echo-client
-    ) && QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" ||
+    # The tls-interop stage's environment (tests/lib), so both stages share one set of build artifacts.
+    (cd "$CRATE" && cargo build --locked --example quic-echo-server --example quic-echo-client) &&
+        QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" ||
         QUINN_WHY="cargo build of the examples FAILED" QUINN_BROKEN=1  # a failed row at the end
 fi
-export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # quinn+libaead's libaead
 
-FIPS_CONF="" FIPS_MODULES="" FIPS_WHY=""
-if fips_vars=$(cd "$REPO" && bash -c 'source tests/fips/env.sh >/dev/null && printf "%s\n%s\n" "$OPENSSL_CONF" "$OPENSSL_MODULES"'); then
-    { read -r FIPS_CONF; read -r FIPS_MODULES; } <<<"$fips_vars"
-else
-    FIPS_WHY="tests/fips/env.sh failed"
-fi
+FIPS_CONF="" FIPS_MODULES="" FIPS_WHY="tests/fips/env.sh failed"
+fips_vars=$(cd "$REPO" && bash -c 'source tests/fips/env.sh >/dev/null && printf "%s\n%s\n" "$OPENSSL_CONF" "$OPENSSL_MODULES"') &&
+    { read -r FIPS_CONF; read -r FIPS_MODULES; } <<<"$fips_vars" && FIPS_WHY=""
 
 # --- the peer table --------------------------------------------------------------------------
 # name | enabled (1/0) | libaead side | chooses the suite | key update as client | as server | FIPS |
@@ -130,8 +98,7 @@ echo "== peers"
 printf '   %-16s %-8s %-8s %-7s %-18s %s\n' peer enabled libaead suites key-update fips
 for row in "${PEERS[@]}"; do
     set -- $row
-    note=""
-    case $1 in quinn*) note="  ($QUINN_WHY)" ;; esac
+    note="" && [[ $1 != quinn* ]] || note="  ($QUINN_WHY)"
     printf '   %-16s %-8s %-8s %-7s %-18s %s%s\n' "$1" "$([ "$2" = 1 ] && echo yes || echo NO)" \
         "$([ "$3" = 1 ] && echo yes || echo no)" "$([ "$4" = 1 ] && echo choose || echo fixed)" \
         "client:$5 server:$6" "$([ "$7" = 1 ] && echo yes || echo no)" "$note"
@@ -158,114 +125,50 @@ peer_cmd() {
         ;;
     esac
     if [ "$role" = server ]; then
-        CMD+=(--listen "$where" --cert "$WORK/cert.pem" --key "$WORK/key.pem")
+        CMD+=(--listen "$where" --cert "$WORK/cert-ecdsa.pem" --key "$WORK/key-ecdsa.pem")
     else
-        CMD+=(--connect "127.0.0.1:$where" --ca "$WORK/ca.pem" --bytes "$BYTES")
+        CMD+=(--connect "127.0.0.1:$where" --ca "$WORK/ca-ecdsa.pem" --bytes "$BYTES")
     fi
 }
 
-# --- certificates: a test CA and a leaf for localhost / 127.0.0.1 (webpki refuses a CA as end entity) --
-cat >"$WORK/leaf.ext" <<'EOF'
-basicConstraints=critical,CA:FALSE
-keyUsage=digitalSignature
-extendedKeyUsage=serverAuth
-subjectAltName=DNS:localhost,IP:127.0.0.1
-EOF
-(
-    cd "$WORK"
-    openssl req -x509 -nodes -days 2 -subj "/CN=quic-interop CA" -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
-        -keyout ca.key -out ca.pem
-    openssl req -new -nodes -subj /CN=localhost -newkey ec -pkeyopt ec_paramgen_curve:P-256 -keyout key.pem -out leaf.csr
-    openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile leaf.ext -out cert.pem
-) 2>"$WORK/openssl.err" || { cat "$WORK/openssl.err" >&2; exit 1; }
+make_certs ecdsa
 
-# --- helpers ---------------------------------------------------------------------------------
-# next_ports: two distinct free UDP ports on 127.0.0.1 into SPORT / PPORT, never one handed out before in
-# this run (cases run in parallel); the kernel picks them (bound at once, then released).
-USED_PORTS=" "
-next_ports() {
-    local p got=()
-    while [ ${#got[@]} -lt 2 ]; do
-        for p in $(python3 -c 'import socket
-socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(4)]
-for s in socks: s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in socks))'); do
-            case $USED_PORTS in *" $p "*) continue ;; esac
-            [ ${#got[@]} -lt 2 ] && got+=("$p") && USED_PORTS+="$p "
-        done
-    done
-    SPORT=${got[0]} PPORT=${got[1]}
-}
-# wait_udp PORT PID: until a socket is bound to 127.0.0.1:PORT (/proc/net/udp), or PID ended, or 20 s.
-wait_udp() {
-    local hex i
-    hex=$(printf '0100007F:%04X' "$1")
-    for i in $(seq 1 400); do
-        awk -v a="$hex" '$2 == a { found = 1 } END { exit !found }' /proc/net/udp && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
-# reap VAR PID [GRACE]: waits for PID (GRACE seconds at most, then kills it) and stores its status in VAR.
-reap() {
-    local i rc=0
-    for i in $(seq 1 $((${3:-$T} * 20))); do kill -0 "$2" 2>/dev/null || break; sleep 0.05; done
-    kill "$2" 2>/dev/null && echo "quic-interop: killed pid $2 (still running)" >>"$D/harness.log"
-    wait "$2" || rc=$?
-    printf -v "$1" %s "$rc"
-}
 # field FILE NAME: NAME=value from the last line of FILE that reports bytes= (empty when absent).
 field() { { grep 'bytes=' "$1" 2>/dev/null || true; } | tail -n 1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-
-# record LABEL SUITE CASE OK(0/1) DETAIL: the case's row, into $D/result (read back by the main shell).
+# record LABEL SUITE CASE OK(0/1) DETAIL: the case's row.
 record() {
-    printf '%s\t%s\n' "$4" "$(printf '%-42s %-29s %-11s %-7s %4ss  %s' "$1" "$2" "$3" \
-        "$([ "$4" = 0 ] && echo ok || echo FAILED)" "$(($(date +%s) - CASE_START))" "$5")" >"$D/result"
+    local t
+    t=$(elapsed)
+    row "$4" "$(printf '%-42s %-29s %-11s %-7s %4ss  %s' "$1" "$2" "$3" "$([ "$4" = 0 ] && echo ok || echo FAILED)" "${t%.*}" "$5")"
 }
 
-# --- one run (in a subshell of its own) ----------------------------------------------------------
+# --- one run (in a lane of its own) ------------------------------------------------------------
 # run_case OURS ROLE PEER SUITE CASE: the libaead side OURS in ROLE (client|server) against PEER, in $D,
-# on ports $SPORT (server) and $PPORT (proxy).
+# the server on ${PORTS[0]}, the proxy on ${PORTS[1]}.
 run_case() {
     local ours=$1 role=$2 peer=$3 suite=$4 case=$5
-    local cl sv ku_c=0 ku_s=0 fips_c=0 fips_s=0 target label
-    CASE_START=$(date +%s)
-    PIDS=()
-    trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
-    if [ "$role" = client ]; then cl=$ours sv=$peer; else cl=$peer sv=$ours; fi
-    [ "$role" = client ] && label="$ours(client) -> $peer" || label="$peer -> $ours(server)"
-    if [ "$case" = key-update ]; then
-        if [ "$role" = client ]; then ku_c=1; else ku_s=1; fi
+    local cl=$peer sv=$ours ku_c=0 ku_s=0 fips_c=0 fips_s=0 target=${PORTS[0]} label="$peer -> $ours(server)" spid ppid=""
+    [ "$role" = server ] || cl=$ours sv=$peer label="$ours(client) -> $peer"
+    [ "$case" != key-update ] || { [ "$role" = client ] && ku_c=1 || ku_s=1; }
+    [ "$case" != fips ] || { [ "$role" = client ] && fips_c=1 || fips_s=1; }
+    if [ "$case" = fips ] && [ -z "$FIPS_CONF" ]; then
+        record "$label" "$suite" "$case" 1 "no FIPS provider: $FIPS_WHY"
+        return
     fi
-    if [ "$case" = fips ]; then
-        if [ "$role" = client ]; then fips_c=1; else fips_s=1; fi
-        if [ -z "$FIPS_CONF" ]; then
-            record "$label" "$suite" "$case" 1 "no FIPS provider: $FIPS_WHY"
-            return
-        fi
-    fi
-    peer_cmd "$sv" server "$SPORT" "$suite" "$ku_s" "$fips_s"
+    peer_cmd "$sv" server "${PORTS[0]}" "$suite" "$ku_s" "$fips_s"
     echo "${CMD[*]}" >"$D/server.cmd"
-    "${CMD[@]}" >"$D/server.out" 2>"$D/server.err" &
-    local spid=$! ppid=""
-    PIDS+=("$spid")
-    if ! wait_udp "$SPORT" "$spid"; then
-        echo "server not listening on $SPORT" >>"$D/harness.log"
-        kill "$spid" 2>/dev/null || true
-        local rc=0
-        wait "$spid" || rc=$?
+    "${CMD[@]}" >"$D/server.out" 2>"$D/server.err" & track spid
+    if ! wait_listen "${PORTS[0]}" "$spid"; then
+        local rc
+        reap rc "$spid" 0
         record "$label" "$suite" "$case" 1 "the server did not start (exit $rc)"
         return
     fi
-    target=$SPORT
     if [ "$case" = proxy-flip ]; then
-        timeout $T python3 "$HERE/flip_proxy.py" --listen "$PPORT" --upstream "$SPORT" --flip-to "$role" \
-            --stats "$D/proxy.json" >"$D/proxy.out" 2>"$D/proxy.err" &
-        ppid=$!
-        PIDS+=("$ppid")
-        wait_udp "$PPORT" "$ppid" || echo "proxy not listening on $PPORT" >>"$D/harness.log"
-        target=$PPORT
+        target=${PORTS[1]}
+        start_proxy "$target" "${PORTS[0]}" --udp --packets quic --min-size 200 --fault flip --toward "$role" \
+            --every 20 --max 30 --idle 15 || true
+        ppid=$PROXY
     fi
     peer_cmd "$cl" client "$target" "$suite" "$ku_c" "$fips_c"
     echo "${CMD[*]}" >"$D/client.cmd"
@@ -276,75 +179,53 @@ run_case() {
     if [ "$(peer_field "$sv" 9)" = 1 ]; then
         reap rc_sv "$spid" $([ "$rc_cl" = 0 ] && echo 10 || echo 2)
     else
-        local i
-        for i in $(seq 1 100); do [ -n "$(field "$D/server.out" bytes)" ] && break; sleep 0.05; done
-        kill "$spid" 2>/dev/null || true
-        wait "$spid" 2>/dev/null || true
-        rc_sv=0
+        local i rc_sv=0
+        for i in $(seq 100); do [ -n "$(field "$D/server.out" bytes)" ] && break; sleep 0.05; done
+        kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null || true
         [ -n "$(field "$D/server.out" bytes)" ] || rc_sv="(no line for the connection)"
     fi
     if [ -n "$ppid" ]; then kill -TERM "$ppid" 2>/dev/null || true; reap rc_px "$ppid" 5; fi
-
-    local ok=0 what="" our_out peer_out f s
-    if [ "$role" = client ]; then our_out=$D/client.out peer_out=$D/server.out; else our_out=$D/server.out peer_out=$D/client.out; fi
-    [ "$rc_cl" = 0 ] || { ok=1; what="$what; client exit $rc_cl"; }
-    [ "$rc_sv" = 0 ] || { ok=1; what="$what; server exit $rc_sv"; }
+    local ok=0 what="" our_out=$D/server.out peer_out=$D/client.out f s ours_k peer_k flipped forg prov
+    [ "$role" = server ] || our_out=$D/client.out peer_out=$D/server.out
+    [ "$rc_cl" = 0 ] || bad "client exit $rc_cl"
+    [ "$rc_sv" = 0 ] || bad "server exit $rc_sv"
     for f in "$D/client.out" "$D/server.out"; do
-        [ "$(field "$f" bytes)" = "$BYTES" ] || { ok=1; what="$what; $(basename "$f" .out) did not report bytes=$BYTES"; }
+        [ "$(field "$f" bytes)" = "$BYTES" ] || bad "$(basename "$f" .out) did not report bytes=$BYTES"
         s=$(field "$f" suite)
-        [ -z "$s" ] || [ "${s/#TLS13_/TLS_}" = "$suite" ] || { ok=1; what="$what; $(basename "$f" .out) negotiated $s"; }
+        [ -z "$s" ] || [ "${s/#TLS13_/TLS_}" = "$suite" ] || bad "$(basename "$f" .out) negotiated $s"
     done
-    [ -n "$(field "$D/client.out" suite)$(field "$D/server.out" suite)" ] || { ok=1; what="$what; neither side reported a suite"; }
+    [ -n "$(field "$D/client.out" suite)$(field "$D/server.out" suite)" ] || bad "neither side reported a suite"
     [ "$ok" = 0 ] && what="1 MiB echoed"
     case $case in
     key-update)
-        local ours_k peer_k
         ours_k=$(field "$our_out" initiated)
         [ -n "$ours_k" ] || ours_k=$(field "$our_out" key_updates)
         peer_k=$(field "$peer_out" key_updates)
         what="$what; ours initiated ${ours_k:-?}, peer saw ${peer_k:-?} update(s)"
-        [ "${ours_k:-0}" -ge 1 ] 2>/dev/null || { ok=1; what="$what; no key update by our side"; }
+        [ "${ours_k:-0}" -ge 1 ] 2>/dev/null || bad "no key update by our side"
         # The peers that report what they saw (aioquic, quic-go) must have seen ours.
-        if [ "$(peer_field "$peer" 8)" = 1 ] && ! [ "${peer_k:-0}" -ge 1 ] 2>/dev/null; then
-            ok=1; what="$what; the peer saw none"
-        fi
-        ;;
+        [ "$(peer_field "$peer" 8)" != 1 ] || [ "${peer_k:-0}" -ge 1 ] 2>/dev/null || bad "the peer saw none" ;;
     proxy-flip)
-        local flipped forg
-        flipped=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d[sys.argv[2]]["flipped"])' \
-            "$D/proxy.json" "$([ "$role" = server ] && echo c2s || echo s2c)" 2>/dev/null || echo "")
-        forg=$(field "$our_out" forgeries)
-        what="$what; proxy flipped ${flipped:-?}, our forgeries ${forg:-?}"
-        [ "${flipped:-0}" -ge 1 ] 2>/dev/null || { ok=1; what="$what; nothing flipped"; }
-        if [ -z "$forg" ]; then
-            ok=1 what="$what; our side printed no forgeries= (every libaead side must)"
-        elif ! [ "$forg" -ge 1 ] 2>/dev/null; then
-            ok=1 what="$what; no forgery counted"
-        fi
-        ;;
+        flipped=$(proxy_stat "$role" flipped) forg=$(field "$our_out" forgeries)
+        what="$what; proxy flipped $flipped, our forgeries ${forg:-?}"
+        [ "$flipped" -ge 1 ] 2>/dev/null || bad "nothing flipped"
+        [ -n "$forg" ] || bad "our side printed no forgeries= (every libaead side must)"
+        [ -z "$forg" ] || [ "$forg" -ge 1 ] 2>/dev/null || bad "no forgery counted" ;;
     fips)
-        local prov
         prov=$(field "$our_out" provider)
         what="$what; our keys' provider ${prov:-?}, approved seals on $(field "$our_out" seal_approved) keys"
-        [ "$prov" = fips ] || { ok=1; what="$what; not the FIPS provider"; }
-        ;;
+        [ "$prov" = fips ] || bad "not the FIPS provider" ;;
     esac
     record "$label" "$suite" "$case" "$ok" "${what#; }"
 }
 
 # --- the matrix: AEAD_QUIC_JOBS cases at a time (default 2) ----------------------------------------
-JOBS=${AEAD_QUIC_JOBS:-2}
-CASES=(plain key-update proxy-flip fips)
-DIRS=()
-launch() {  # run_case's arguments
-    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
-    next_ports
-    D="$WORK/$(printf %03d $((${#DIRS[@]} + 1)))-$1-$2-$3-$4-$5"
+CASES_RUN=(plain key-update proxy-flip fips)
+if [ "$QUINN_BROKEN" = 1 ]; then  # examples that exist but do not build: their rows cannot run
+    CASES=1 CASE_ID=001 D="$WORK/001-quinn"
     mkdir -p "$D"
-    DIRS+=("$D")
-    echo "   [${#DIRS[@]}] $1 as $2 / $3 / $4 / $5"
-    ( run_case "$@" ) </dev/null &
-}
+    row 1 "$(printf '%-42s %-29s %-11s %-7s %5s  %s' "quinn+libaead / quinn+ring" all all FAILED - "$QUINN_WHY")"
+fi
 for ours in aioquic+libaead quinn+libaead; do
     [ "$(peer_field "$ours" 2)" = 1 ] || continue
     for peer in aioquic quic-go quinn+ring aioquic+libaead quinn+libaead; do
@@ -355,7 +236,7 @@ for ours in aioquic+libaead quinn+libaead; do
         for role in client server; do
             for suite in "${SUITES[@]}"; do
                 [[ $suite =~ ${AEAD_QUIC_SUITES:-.} ]] || continue
-                for case in "${CASES[@]}"; do
+                for case in "${CASES_RUN[@]}"; do
                     [[ $case =~ ${AEAD_QUIC_CASES:-.} ]] || continue
                     case $case in
                     key-update)  # initiated by our side, in its role
@@ -367,41 +248,18 @@ for ours in aioquic+libaead quinn+libaead; do
                         [[ $ours == aioquic+libaead && $peer == quinn* ]] && continue ;;
                     fips) [ "$(peer_field "$ours" 7)" = 1 ] && [[ $suite != *CHACHA* ]] || continue ;;
                     esac
-                    launch "$ours" "$role" "$peer" "$suite" "$case"
+                    echo "   [$((CASES + 1))] $ours as $role / $peer / $suite / $case"
+                    lane run_case "$ours" "$role" "$peer" "$suite" "$case"
                 done
             done
         done
     done
 done
-wait
-
-RESULTS=()
-if [ "$QUINN_BROKEN" = 1 ]; then  # examples that exist but do not build: their rows cannot run
-    RESULTS+=("$(printf '%-42s %-29s %-11s %-7s %5s  %s' "quinn+libaead / quinn+ring" all all FAILED - "$QUINN_WHY")")
-    FAILED=$((FAILED + 1))
-fi
-for D in "${DIRS[@]}"; do
-    if [ -s "$D/result" ]; then
-        IFS=$'\t' read -r rc row <"$D/result"
-    else
-        rc=1 row="$(basename "$D"): FAILED, the case left no result"
-    fi
-    RESULTS+=("$row")
-    if [ "$rc" != 0 ]; then
-        FAILED=$((FAILED + 1))
-        echo "---- FAILED: $row; logs in $D:" >&2
-        for f in "$D"/*.cmd "$D"/*.out "$D"/*.err "$D"/harness.log; do
-            [ -s "$f" ] && { echo "  -- $(basename "$f"):" >&2; tail -n 8 "$f" | sed 's/^/     /' >&2; }
-        done
-    fi
-done
 
 echo
-echo "== results (the libaead side of each row is the one named with its role)"
-printf '%-42s %-29s %-11s %-7s %5s  %s\n' "pair" "suite" "case" "result" "time" "detail"
-printf '%s\n' "${RESULTS[@]}"
+results "== results (the libaead side of each row is the one named with its role)" \
+    "$(printf '%-42s %-29s %-11s %-7s %5s  %s' "pair" "suite" "case" "result" "time" "detail")"
 echo "peers run: $(for row in "${PEERS[@]}"; do set -- $row; [ "$2" = 1 ] && printf '%s ' "$1"; done)"
 echo "peers not run: $(for row in "${PEERS[@]}"; do set -- $row; [ "$2" = 1 ] || printf '%s ' "$1"; done)"
 echo "quic-interop: $(($(date +%s) - started)) s, $JOBS cases at a time"
-echo "quic-interop: $((${#RESULTS[@]} - FAILED)) passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+finish
