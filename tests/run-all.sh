@@ -62,7 +62,7 @@ stage_tls-interop() { bash tests/tls-interop/run.sh; }
 stage_quic-interop() { bash tests/quic-interop/run.sh; }
 # dimpl (DTLS 1.2 / 1.3 for WebRTC) with libaead's record protection: each suite's cipher against
 # dimpl's aws-lc-rs one, in-memory handshakes against dimpl + aws-lc-rs, then the UDP echo examples
-# against dimpl + aws-lc-rs and openssl -dtls1_2, through proxy.py too (bindings/dimpl-libaead).
+# against dimpl + aws-lc-rs and openssl -dtls1_2, through tests/lib/fault_proxy.py too (bindings/dimpl-libaead).
 stage_dimpl() { bash bindings/dimpl-libaead/test.sh; }
 # pion/dtls v3 with libaead's DTLS 1.2 record protection against openssl s_server / s_client -dtls1_2,
 # itself and unmodified pion, plainly and through a proxy that replays and corrupts (loopback UDP).

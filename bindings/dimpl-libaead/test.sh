@@ -36,7 +36,7 @@ if ! cargo clippy --version >/dev/null 2>&1; then
 fi
 echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
-echo "== the examples over UDP: against dimpl + aws-lc-rs and openssl -dtls1_2, through proxy.py (udp-interop.sh)"
+echo "== the examples over UDP: against dimpl + aws-lc-rs and openssl -dtls1_2, through tests/lib/fault_proxy.py (udp-interop.sh)"
 cargo build --locked --examples
 bash "$HERE/udp-interop.sh" "$CARGO_TARGET_DIR/debug/examples"
 echo "== bindings/dimpl-libaead: all tests passed"
