@@ -8,6 +8,9 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"  # the sourcing script's fo
 # shellcheck source=net.sh
 source "$LIB_DIR/net.sh"
 die() { echo "$STAGE: $*" >&2; exit 1; }
+# The rustls-libaead crate's build folder (tls-interop, quic-interop), in the cache like the other crates':
+# a fresh clone then rebuilds only the path crates, not rustls, ring and quinn.
+RUSTLS_TARGET="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/cargo-target/rustls-libaead"
 
 # interop_init STAGE TOOL...: the tools must be there, and the C library built in AEAD_BUILD_DIR (default
 # <repo>/build); pkg-config, the loader and the Rust crates (LIBAEAD_SYS_USE_PKG_CONFIG: no bundled copy

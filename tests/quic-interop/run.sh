@@ -64,7 +64,7 @@ t0=$(date +%s)
 echo "== quic-go echo built in $(($(date +%s) - t0)) s ($(cd "$HERE/quicgo" && go list -m -f '{{.Path}} {{.Version}}' github.com/quic-go/quic-go))"
 
 QUINN=0 QUINN_WHY="bindings/rustls-libaead/examples has no quic-echo-server / quic-echo-client" QUINN_BROKEN=0
-QBIN="$CRATE/target/debug/examples"
+QBIN="$RUSTLS_TARGET/debug/examples"
 have_example() { [ -e "$CRATE/examples/$1.rs" ] || [ -e "$CRATE/examples/$1/main.rs" ]; }
 if [ -n "${AEAD_QUIC_QUINN_BIN:-}" ]; then  # examples built elsewhere (a directory with both binaries)
     QBIN=$AEAD_QUIC_QUINN_BIN
@@ -73,7 +73,7 @@ if [ -n "${AEAD_QUIC_QUINN_BIN:-}" ]; then  # examples built elsewhere (a direct
 elif have_example quic-echo-server && have_example quic-echo-client; then
     t0=$(date +%s)
     # The tls-interop stage's environment (tests/lib), so both stages share one set of build artifacts.
-    (cd "$CRATE" && cargo build --locked --example quic-echo-server --example quic-echo-client) &&
+    (cd "$CRATE" && CARGO_TARGET_DIR="$RUSTLS_TARGET" cargo build --locked --example quic-echo-server --example quic-echo-client) &&
         QUINN=1 QUINN_WHY="examples built in $(($(date +%s) - t0)) s" ||
         QUINN_WHY="cargo build of the examples FAILED" QUINN_BROKEN=1  # a failed row at the end
 fi

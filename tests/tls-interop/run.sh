@@ -18,9 +18,9 @@ CRATE="$REPO/bindings/rustls-libaead"
 T=30 BIG=1048576 TINY=65536  # seconds any one process may run; bytes each way in the main and tiny-record runs
 
 echo "== $(openssl version); library: $AEAD_BUILD_DIR"
-(cd "$CRATE" && cargo build --locked --examples && cargo test --locked &&
+(cd "$CRATE" && export CARGO_TARGET_DIR="$RUSTLS_TARGET" && cargo build --locked --examples && cargo test --locked &&
     { ! cargo clippy --version >/dev/null 2>&1 || cargo clippy --locked --all-targets -- -D warnings; })
-BIN="$CRATE/target/debug/examples"
+BIN="$RUSTLS_TARGET/debug/examples"
 make_certs ecdsa rsa
 for d in up down; do head -c $BIG /dev/urandom >"$WORK/$d.bin" && head -c $TINY "$WORK/$d.bin" >"$WORK/$d-tiny.bin"; done
 
