@@ -12,8 +12,8 @@ namespace {
 
 // What libaead can say about a context under FIPS 140-3 (docs/fips.md): approved needs a FIPS
 // provider's AES-GCM with a full tag, and for seals a nonce construction of IG C.H that this library
-// enforces itself: the TLS policies (scenario 1.a), QUIC (5), counters (3), SSH (1.d) or DRBG-drawn random IVs (scenario 2), the DRBG
-// being a FIPS provider's. An arbitrary caller nonce (AEAD_POLICY_NONE) is never an approved seal.
+// enforces itself: the scenario its schedule row names (nonce_schedule.h), the random row's only when
+// the DRBG is a FIPS provider's. An arbitrary caller nonce (AEAD_POLICY_NONE) is never an approved seal.
 uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     if (!fips_cipher) return 0;
     uint32_t bits = AEAD_IND_FIPS_PROVIDER;
@@ -22,12 +22,9 @@ uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     if (ctx.alg.family == aead::Family::ccm) return bits | AEAD_IND_SEAL_APPROVED | AEAD_IND_OPEN_APPROVED;
     if (!ctx.alg.gcm || ctx.tag_size != aead::kDefaultTagSize) return bits;
     bits |= AEAD_IND_OPEN_APPROVED;
-    const bool known_construction = ctx.policy == AEAD_POLICY_TLS12 || ctx.policy == AEAD_POLICY_TLS13 ||
-                                    ctx.policy == AEAD_POLICY_QUIC ||  // IG C.H scenario 5 (Go: NewGCMForQUIC)
-                                    ctx.policy == AEAD_POLICY_COUNTER || ctx.policy == AEAD_POLICY_XOR_COUNTER ||  // scenario 3
-                                    ctx.policy == AEAD_POLICY_SSH ||  // scenario 1.d
-                                    (ctx.policy == AEAD_POLICY_RANDOM_NONCE && aead::shim::drbg_is_fips());
-    if (known_construction) bits |= AEAD_IND_SEAL_APPROVED;
+    const aead::Schedule &s = ctx.nonces.schedule();
+    const bool drbg_ok = s.form != aead::Form::random || aead::shim::drbg_is_fips();
+    if (s.ig_ch != nullptr && drbg_ok) bits |= AEAD_IND_SEAL_APPROVED;
     return bits;
 }
 
@@ -161,7 +158,7 @@ AEAD_API int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t us
         ctx->forgery_limit,
         w != nullptr ? w->width() : 0,
         w != nullptr ? w->largest() : UINT64_MAX,
-        ctx->policy == AEAD_POLICY_SSH ? aead::kSshRekeyPackets : UINT64_MAX,
+        ctx->nonces.schedule().rekey_after,
     };
     // A caller built against an older, shorter aead_usage gets its prefix (fields are only appended).
     std::memcpy(usage, &u, usage_size < sizeof u ? usage_size : sizeof u);

@@ -33,7 +33,7 @@ NoncePolicy::NoncePolicy(const Schedule &s, const uint8_t *iv, size_t iv_len, ui
 
 void NoncePolicy::nonce_of(uint64_t n, uint8_t out[kSequencedNonceSize]) const noexcept {
     for (size_t i = 0; i < kFixedSize; ++i) out[i] = static_cast<uint8_t>(prefix_ >> (24 - 8 * i));
-    store_field(s_.order, (field_of_number(n) + base_) ^ mask_, out + kFixedSize);
+    store_field(s_.order, remask(field_of_number(n)), out + kFixedSize);
 }
 
 int NoncePolicy::counter_of(uint64_t field, uint64_t &n) const noexcept {
@@ -80,14 +80,14 @@ int NoncePolicy::check_and_commit(const uint8_t *nonce) noexcept {
     const uint32_t prefix = load_be32(nonce);
     const uint64_t last8 = load_field(nonce + kFixedSize);
     if (phase_.load(std::memory_order_acquire) != kLearned) {
-        // Refuse an unusable first nonce before it can fix the prefix. (An XOR or offset row's first nonce is
-        // counter `first` by definition, so only a concat row's counter can be past its limit here.)
+        // Refuse an unusable first nonce before it can fix the prefix. (An XOR or offset row's first
+        // nonce is counter `first` by definition, so only a concat row's counter can be past its limit.)
         if (s_.form == Form::concat && last8 > s_.max) return AEAD_ERR_NONCE_EXHAUSTED;
         learn(prefix, last8);
     }
     if (prefix != prefix_) return AEAD_ERR_NONCE_PREFIX;
     uint64_t n = 0;
-    if (const int rc = counter_of((last8 ^ mask_) - base_, n)) return rc;
+    if (const int rc = counter_of(unmask(last8), n)) return rc;
     return commit(n);
 }
 

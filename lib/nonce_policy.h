@@ -28,7 +28,7 @@ public:
 
     // The field (the nonce's last 8 bytes, IV part removed) a 12-byte nonce carries: for DTLS 1.2 the
     // seq_num its AAD must begin with. Reads only; valid once the IV is known.
-    uint64_t field_of(const uint8_t *nonce) const noexcept { return (load_field(nonce + kFixedSize) ^ mask_) - base_; }
+    uint64_t field_of(const uint8_t *nonce) const noexcept { return unmask(load_field(nonce + kFixedSize)); }
     // The field of record number n (the epoch above it), with no nonce in between.
     uint64_t field_of_number(uint64_t n) const noexcept {
         return s_.epoch == Epoch::in_field ? epoch_ << s_.counter_bits | n : n;
@@ -69,6 +69,9 @@ private:
     enum : uint32_t { kUnlearned = 0, kLearning = 1, kLearned = 2 };
 
     uint64_t load_field(const uint8_t *p) const noexcept { return aead::load_field(s_.order, p); }
+    // The field a nonce's last 8 bytes carry (the IV's part removed: its mask, an offset row's base), and back.
+    uint64_t unmask(uint64_t last8) const noexcept { return (last8 ^ mask_) - base_; }
+    uint64_t remask(uint64_t field) const noexcept { return (field + base_) ^ mask_; }
     void learn(uint32_t prefix, uint64_t last8) noexcept;
     // The counter of a field: the epoch above it must be the context's.
     int counter_of(uint64_t field, uint64_t &n) const noexcept;

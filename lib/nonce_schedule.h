@@ -46,6 +46,10 @@ struct Schedule {
     size_t aad_size;
     Window window;
     uint16_t iv_sizes;      // bit n: aead_ctx_new_ex takes an n-byte IV (0: learned on the first seal)
+    // The FIPS 140-3 IG C.H scenario of the seal nonces, which makes an AES-GCM seal approved under a
+    // FIPS provider (docs/fips.md; the random row's only with a FIPS DRBG); nullptr: none.
+    const char *ig_ch;
+    uint64_t rekey_after;   // seals after which the protocol says to change keys (aead_usage); UINT64_MAX: none
 
     constexpr bool sequenced() const noexcept { return form == Form::concat || form == Form::xor_iv || form == Form::offset; }
     constexpr bool takes_iv(size_t n) const noexcept { return n < 16 && (iv_sizes >> n & 1) != 0; }
@@ -57,37 +61,36 @@ struct Schedule {
 
 inline constexpr uint16_t kIv0 = 1u << 0, kIv4 = 1u << 4, kIv12 = 1u << 12;
 inline constexpr uint64_t kTlsMaxSequence = UINT64_MAX - 1;  // every sequence but 2^64-1 (RFC 5246/8446)
-
-// clang-format off
-//                                           form           order        bits epoch             first max                           at_key_limit           counted aad                       aad_size window             iv_sizes
-inline constexpr Schedule kNone           = {Form::none,    Order::big,  64,  Epoch::none,      0,  0,                            AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0};
-inline constexpr Schedule kRandom         = {Form::random,  Order::big,  64,  Epoch::none,      0,  0,                            AEAD_ERR_NONCE_LIMIT,  false,  AadRule::any,             0,   Window::none,      kIv0};
-// TLS 1.2 AES-GCM / AES-CCM (RFC 5288, RFC 6655): salt || explicit nonce; a 12-byte IV's last 8 bytes
-// mask the explicit nonce, a 4-byte one is the salt alone (explicit nonce = sequence).
-inline constexpr Schedule kTls12Explicit  = {Form::concat,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::exact,           13,  Window::none,      kIv0 | kIv4 | kIv12};
-// TLS 1.2 ChaCha20-Poly1305 (RFC 7905) and TLS 1.3 (RFC 8446 section 5.3): IV XOR sequence.
-inline constexpr Schedule kTls12Xor       = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::exact,           13,  Window::none,      kIv0 | kIv12};
-inline constexpr Schedule kTls13          = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::exact,           5,   Window::none,      kIv0 | kIv12};
-// QUIC (RFC 9001 section 5.3): IV XOR packet number, 62-bit (RFC 9000 section 12.3).
-inline constexpr Schedule kQuic           = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  AEAD_QUIC_MAX_PACKET_NUMBER,  AEAD_ERR_KEY_LIMIT,    true,   AadRule::any,             0,   Window::optional,  kIv12};
-// DTLS 1.2 (RFC 6347 section 4.1.2.1): the field is epoch(2) || seq(6), and the AAD's seq_num equals it.
-inline constexpr Schedule kDtls12Explicit = {Form::concat,  Order::big,  48,  Epoch::in_field,  0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::dtls12_seq_num,  13,  Window::required,  kIv4};
-inline constexpr Schedule kDtls12Xor      = {Form::xor_iv,  Order::big,  48,  Epoch::in_field,  0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::dtls12_seq_num,  13,  Window::required,  kIv12};
-// DTLS 1.3 (RFC 9147 section 4): IV XOR 64-bit record sequence number, kept to 48 bits.
-inline constexpr Schedule kDtls13         = {Form::xor_iv,  Order::big,  64,  Epoch::header,    0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::any,             0,   Window::required,  kIv12};
-// Counter nonces for any protocol (IG C.H scenario 3, Go's NewGCMWithCounterNonce): fixed(4) || 64-bit
-// counter, counted from the first seal's (or the IV's) value, strictly increasing, up to the value before it.
-inline constexpr Schedule kCounter        = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0 | kIv12};
-// The same with the counter XORed with a fixed mask from 0 (Go's NewGCMWithXORCounterNonce): TLS 1.3's
-// schedule with any AAD.
-inline constexpr Schedule kXorCounter     = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0 | kIv12};
-// SSH AES-GCM (RFC 5647 section 7.1, IG C.H scenario 1.d): the invocation counter from the IV's value,
-// modulo 2^64, and the 4-byte packet length as AAD; seals are counted for RFC 4344's rekey point.
-inline constexpr Schedule kSsh            = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    true,   AadRule::exact,           4,   Window::none,      kIv0 | kIv12};
-// clang-format on
-
 // RFC 4344 section 3.1: an SSH key should be replaced after 2^32 packets (aead_usage.rekey_after).
 inline constexpr uint64_t kSshRekeyPackets = uint64_t{1} << 32;
+
+// clang-format off
+//                                           form           order        bits epoch             first max                           at_key_limit           counted aad                       aad_size window             iv_sizes             ig_ch    rekey_after
+inline constexpr Schedule kNone           = {Form::none,    Order::big,  64,  Epoch::none,      0,  0,                            AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0,                nullptr, UINT64_MAX};
+inline constexpr Schedule kRandom         = {Form::random,  Order::big,  64,  Epoch::none,      0,  0,                            AEAD_ERR_NONCE_LIMIT,  false,  AadRule::any,             0,   Window::none,      kIv0,                "2",     UINT64_MAX};
+// TLS 1.2 AES-GCM / AES-CCM (RFC 5288, RFC 6655): salt || explicit nonce; a 12-byte IV's last 8 bytes
+// mask the explicit nonce, a 4-byte one is the salt alone (explicit nonce = sequence).
+inline constexpr Schedule kTls12Explicit  = {Form::concat,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::exact,           13,  Window::none,      kIv0 | kIv4 | kIv12, "1.a",   UINT64_MAX};
+// TLS 1.2 ChaCha20-Poly1305 (RFC 7905) and TLS 1.3 (RFC 8446 section 5.3): IV XOR sequence.
+inline constexpr Schedule kTls12Xor       = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::exact,           13,  Window::none,      kIv0 | kIv12,        "1.a",   UINT64_MAX};
+inline constexpr Schedule kTls13          = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::exact,           5,   Window::none,      kIv0 | kIv12,        "1.a",   UINT64_MAX};
+// QUIC (RFC 9001 section 5.3): IV XOR packet number, 62-bit (RFC 9000 section 12.3).
+inline constexpr Schedule kQuic           = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  AEAD_QUIC_MAX_PACKET_NUMBER,  AEAD_ERR_KEY_LIMIT,    true,   AadRule::any,             0,   Window::optional,  kIv12,               "5",     UINT64_MAX};
+// DTLS 1.2 (RFC 6347 section 4.1.2.1): the field is epoch(2) || seq(6), and the AAD's seq_num equals it.
+inline constexpr Schedule kDtls12Explicit = {Form::concat,  Order::big,  48,  Epoch::in_field,  0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::dtls12_seq_num,  13,  Window::required,  kIv4,                nullptr, UINT64_MAX};
+inline constexpr Schedule kDtls12Xor      = {Form::xor_iv,  Order::big,  48,  Epoch::in_field,  0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::dtls12_seq_num,  13,  Window::required,  kIv12,               nullptr, UINT64_MAX};
+// DTLS 1.3 (RFC 9147 section 4): IV XOR 64-bit record sequence number, kept to 48 bits.
+inline constexpr Schedule kDtls13         = {Form::xor_iv,  Order::big,  64,  Epoch::header,    0,  AEAD_DTLS_MAX_SEQUENCE,       AEAD_ERR_KEY_LIMIT,    true,   AadRule::any,             0,   Window::required,  kIv12,               nullptr, UINT64_MAX};
+// Counter nonces for any protocol (IG C.H scenario 3, Go's NewGCMWithCounterNonce): fixed(4) || 64-bit
+// counter, counted from the first seal's (or the IV's) value, strictly increasing, up to the value before it.
+inline constexpr Schedule kCounter        = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0 | kIv12,        "3",     UINT64_MAX};
+// The same with the counter XORed with a fixed mask from 0 (Go's NewGCMWithXORCounterNonce): TLS 1.3's
+// schedule with any AAD.
+inline constexpr Schedule kXorCounter     = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    false,  AadRule::any,             0,   Window::none,      kIv0 | kIv12,        "3",     UINT64_MAX};
+// SSH AES-GCM (RFC 5647 section 7.1, IG C.H scenario 1.d): the invocation counter from the IV's value,
+// modulo 2^64, and the 4-byte packet length as AAD; seals are counted for RFC 4344's rekey point.
+inline constexpr Schedule kSsh            = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    true,   AadRule::exact,           4,   Window::none,      kIv0 | kIv12,        "1.d",   kSshRekeyPackets};
+// clang-format on
 
 // The row of a context: (D)TLS 1.2 takes the explicit counter where the suite has one (AES-GCM, AES-CCM).
 constexpr const Schedule &schedule_of(const Algorithm &a, int policy) noexcept {
