@@ -17,7 +17,7 @@
 #      then pytest under qemu-aarch64 on the fast path and on cffi API mode.
 # Which tests (CI time: pytest is ~15x slower under qemu-user): by default the suite without the tests
 # that fetch from PyPI at test time (test_pyca_suite: pyca's own suite from its sdist; the SIV vectors of
-# the 56 MB cryptography_vectors), the ones marked bigmem or multicore, the hostile fork and race tests
+# the 56 MB cryptography_vectors), the ones marked bigmem, the hostile fork and race tests
 # and test_threads (processes and threads under one emulator); LIBAEAD_CROSS_PY_FULL=1 runs every test
 # but the bigmem ones on both backends. Never here: test_hostile_sizes and test_hostile_siv (their huge
 # reserved mappings exhaust qemu-user's page table; they run natively in the python stage).
@@ -123,7 +123,7 @@ WHEELS="$CACHE/pywheels-aarch64"
 # Never under qemu-user: the reserved 2^45- and 2^33-byte mappings of test_hostile_sizes and
 # test_hostile_siv (qemu keeps a flag per guest page: the process grows until the kernel kills it).
 never=(--ignore "$PYDIR/tests/test_hostile_sizes.py" --ignore "$PYDIR/tests/test_hostile_siv.py")
-sel=("${never[@]}" -m "not bigmem and not multicore" --ignore "$PYDIR/tests/test_pyca_suite.py"
+sel=("${never[@]}" -m "not bigmem" --ignore "$PYDIR/tests/test_pyca_suite.py"
      --ignore "$PYDIR/tests/test_hostile_fork.py" --ignore "$PYDIR/tests/test_hostile_race.py"
      --ignore "$PYDIR/tests/test_threads.py"
      --deselect tests/test_siv.py::test_openssl_txt_vectors_through_batches)  # (relative to --rootdir)
