@@ -85,9 +85,11 @@ def main():
                 '        println!("cargo:rustc-link-arg-examples=-Wl,-rpath,{dir}");\n    }\n}\n')
     shutil.copy(os.path.join(crate, "Cargo.lock"), os.path.join(scratch, "Cargo.lock"))
     files = [os.path.abspath(f) for f in args.files]
-    listing = subprocess.run([sys.executable, os.path.join(HERE, "extract.py"), "--lang", "rust",
-                              "--out", os.path.join(scratch, "examples")] + files,
-                             check=True, capture_output=True, text=True).stdout
+    ex = subprocess.run([sys.executable, os.path.join(HERE, "extract.py"), "--lang", "rust",
+                         "--out", os.path.join(scratch, "examples")] + files, stdout=subprocess.PIPE, text=True)
+    if ex.returncode != 0:
+        return "snippets: FAIL extract.py could not extract the rust blocks (above)"
+    listing = ex.stdout
     progs = [line.split("\t") for line in listing.splitlines()]
     env = dict(os.environ, CARGO_TARGET_DIR=target)
     cargo = ["cargo", "build", "--offline", "--quiet", "--manifest-path", os.path.join(scratch, "Cargo.toml")]
