@@ -133,10 +133,13 @@ def extract(args):
 
 
 def check(files):
-    bad = []
+    bad, kinds = [], {"run": 0, "no-run": 0, "data": 0, "illustrative": 0, "run-by": 0}
     for path in files:
         rel = os.path.relpath(os.path.abspath(path), REPO)
         for line, words, body in blocks(path):
+            lang0 = words[0] if words else ""
+            kinds["no-run" if lang0 in LANGS and "no-run" in words else "run" if lang0 in LANGS else
+                  "data" if lang0 in DATA else "illustrative" if "illustrative" in words else "run-by"] += 1
             where = "%s:%d" % (rel, line)
             lang = words[0] if words else ""
             if lang in LANGS or lang in DATA:
@@ -160,6 +163,8 @@ def check(files):
                 bad.append("%s: a command block says `illustrative` or `run-by=FILE` in its info" % where)
     for b in bad:
         print(b, file=sys.stderr)
+    if not bad:
+        print("snippets: %d documents, code blocks: %s" % (len(files), ", ".join("%d %s" % (n, k) for k, n in kinds.items())))
     return 1 if bad else 0
 
 
