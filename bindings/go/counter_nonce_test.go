@@ -5,7 +5,6 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"math"
 	"math/rand"
@@ -126,18 +125,18 @@ func TestGCMNoncesFIPSV1(t *testing.T) {
 		}
 
 		aead := newGCM()
-		iv := decodeHex(t, "11223344"+"0000000000000000")
+		iv := unhex(t, "11223344"+"0000000000000000")
 		expectOK(t, aead, iv)
 		incIV(iv)
 		expectOK(t, aead, iv)
-		iv = decodeHex(t, "11223344"+"fffffffffffffffe")
+		iv = unhex(t, "11223344"+"fffffffffffffffe")
 		expectOK(t, aead, iv)
 		incIV(iv)
 		expectPanic(t, aead, iv, exhausted)
 
 		// Wrapping is ok as long as we don't run out of values.
 		aead = newGCM()
-		iv = decodeHex(t, "11223344"+"fffffffffffffffe")
+		iv = unhex(t, "11223344"+"fffffffffffffffe")
 		expectOK(t, aead, iv)
 		incIV(iv)
 		expectOK(t, aead, iv)
@@ -147,28 +146,19 @@ func TestGCMNoncesFIPSV1(t *testing.T) {
 		expectOK(t, aead, iv)
 
 		aead = newGCM()
-		iv = decodeHex(t, "11223344"+"aaaaaaaaaaaaaaaa")
+		iv = unhex(t, "11223344"+"aaaaaaaaaaaaaaaa")
 		expectOK(t, aead, iv)
-		iv = decodeHex(t, "11223344"+"ffffffffffffffff")
+		iv = unhex(t, "11223344"+"ffffffffffffffff")
 		expectOK(t, aead, iv)
 		incIV(iv)
 		expectOK(t, aead, iv)
-		iv = decodeHex(t, "11223344"+"aaaaaaaaaaaaaaa8")
+		iv = unhex(t, "11223344"+"aaaaaaaaaaaaaaa8")
 		expectOK(t, aead, iv)
 		incIV(iv)
 		expectPanic(t, aead, iv, exhausted)
-		iv = decodeHex(t, "11223344"+"bbbbbbbbbbbbbbbb")
+		iv = unhex(t, "11223344"+"bbbbbbbbbbbbbbbb")
 		expectPanic(t, aead, iv, order)
 	})
-}
-
-func decodeHex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // counterNonce is fixed || BE64(c).
@@ -388,7 +378,7 @@ func TestCounterNonceDifferential(t *testing.T) {
 // is refused, the fixed field is kept; refusals consume nothing.
 func TestXORCounterNonce(t *testing.T) {
 	key := bytes.Repeat([]byte{7}, 32)
-	iv := decodeHex(t, "a0a1a2a3"+"0123456789abcdef")
+	iv := unhex(t, "a0a1a2a3"+"0123456789abcdef")
 	ref := stdGCM(t, key, 12, 16)
 	for _, c := range counterCases()[2:4] {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,23 +7,6 @@ import (
 	"testing"
 )
 
-// diffSizes returns every size 0..256, the block and page boundaries up to 70000, and random
-// sizes up to 70000.
-func diffSizes(r *rand.Rand, random int) []int {
-	var s []int
-	for i := 0; i <= 256; i++ {
-		s = append(s, i)
-	}
-	for _, b := range []int{1024, 4096, 16384, 65536} {
-		s = append(s, b-1, b, b+1)
-	}
-	s = append(s, 69999, 70000)
-	for i := 0; i < random; i++ {
-		s = append(s, 257+r.Intn(70000-257+1))
-	}
-	return s
-}
-
 // TestDifferentialGCM compares this binding with crypto/cipher's GCM (pure Go + assembly) on
 // random keys (128/192/256), nonces (12 bytes, or 1..128 bytes), tag sizes (12..16), AAD (0..300
 // bytes) and plaintexts of 0..70000 bytes, in both directions: what one seals the other opens, and

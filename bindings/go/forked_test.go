@@ -72,12 +72,3 @@ func TestForkedChild(t *testing.T) {
 		}
 	}
 }
-
-// xorNonceT is the TLS 1.3 nonce iv XOR (0^4 || BE64(seq)).
-func xorNonceT(iv []byte, seq uint64) []byte {
-	n := append([]byte{}, iv...)
-	for i := 0; i < 8; i++ {
-		n[11-i] ^= byte(seq >> (8 * i))
-	}
-	return n
-}

@@ -33,12 +33,6 @@ func stdGCM(t testing.TB, key []byte, nonceSize, tagSize int) cipher.AEAD {
 	return g
 }
 
-func randBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	r.Read(b)
-	return b
-}
-
 type constructor struct {
 	name string
 	new  func(key []byte) (cipher.AEAD, error)

@@ -53,9 +53,7 @@ func TestWycheproofAESSIV(t *testing.T) {
 	for _, g := range f.TestGroups {
 		for _, v := range g.Tests {
 			ran++
-			key, iv, aad := unhex(t, v.Key), unhex(t, v.Iv), unhex(t, v.Aad)
-			msg, ct, tag := unhex(t, v.Msg), unhex(t, v.Ct), unhex(t, v.Tag)
-			name := "tcId " + strconv.Itoa(v.TcID) + " (" + v.Comment + ")"
+			key, iv, aad, msg, ct, tag, name := v.decode(t)
 			var s *AESSIV
 			var err error
 			if len(iv) == 16 {
@@ -80,12 +78,7 @@ func TestWycheproofAESSIV(t *testing.T) {
 			}
 			switch v.Result {
 			case "valid", "acceptable":
-				if err != nil || !bytes.Equal(opened, msg) {
-					t.Fatalf("%s: Open = %x, %v; want %x", name, opened, err, msg)
-				}
-				if got := s.Seal(nil, iv, msg, aad); !bytes.Equal(got, sealed) {
-					t.Fatalf("%s: Seal = %x, want %x", name, got, sealed)
-				}
+				expectVector(t, name, s, iv, msg, aad, sealed, opened, err)
 				comps := [][]byte{aad, iv}
 				if len(iv) == 0 {
 					comps = comps[:1]

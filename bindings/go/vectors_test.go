@@ -62,22 +62,44 @@ type wycheFile struct {
 	Algorithm     string `json:"algorithm"`
 	NumberOfTests int    `json:"numberOfTests"`
 	TestGroups    []struct {
-		IvSize  int `json:"ivSize"`
-		KeySize int `json:"keySize"`
-		TagSize int `json:"tagSize"`
-		Tests   []struct {
-			TcID    int      `json:"tcId"`
-			Comment string   `json:"comment"`
-			Flags   []string `json:"flags"`
-			Key     string   `json:"key"`
-			Iv      string   `json:"iv"`
-			Aad     string   `json:"aad"`
-			Msg     string   `json:"msg"`
-			Ct      string   `json:"ct"`
-			Tag     string   `json:"tag"`
-			Result  string   `json:"result"`
-		} `json:"tests"`
+		IvSize  int         `json:"ivSize"`
+		KeySize int         `json:"keySize"`
+		TagSize int         `json:"tagSize"`
+		Tests   []wycheTest `json:"tests"`
 	} `json:"testGroups"`
+}
+
+type wycheTest struct {
+	TcID    int      `json:"tcId"`
+	Comment string   `json:"comment"`
+	Flags   []string `json:"flags"`
+	Key     string   `json:"key"`
+	Iv      string   `json:"iv"`
+	Aad     string   `json:"aad"`
+	Msg     string   `json:"msg"`
+	Ct      string   `json:"ct"`
+	Tag     string   `json:"tag"`
+	Result  string   `json:"result"`
+}
+
+// decode returns the test's hex fields as bytes and its name for messages.
+func (v *wycheTest) decode(t *testing.T) (key, iv, aad, msg, ct, tag []byte, name string) {
+	t.Helper()
+	return unhex(t, v.Key), unhex(t, v.Iv), unhex(t, v.Aad), unhex(t, v.Msg), unhex(t, v.Ct), unhex(t, v.Tag),
+		"tcId " + strconv.Itoa(v.TcID) + " (" + v.Comment + ")"
+}
+
+// expectVector checks a valid vector: opened (with err) is msg, and sealing msg gives sealed.
+func expectVector(t *testing.T, name string, a interface {
+	Seal(dst, nonce, plaintext, additionalData []byte) []byte
+}, iv, msg, aad, sealed, opened []byte, err error) {
+	t.Helper()
+	if err != nil || !bytes.Equal(opened, msg) {
+		t.Fatalf("%s: Open = %x, %v; want %x", name, opened, err, msg)
+	}
+	if got := a.Seal(nil, iv, msg, aad); !bytes.Equal(got, sealed) {
+		t.Fatalf("%s: Seal = %x, want %x", name, got, sealed)
+	}
 }
 
 func unhex(t *testing.T, s string) []byte {
@@ -102,24 +124,6 @@ func loadWycheproof(t *testing.T, name string) *wycheFile {
 	return &f
 }
 
-// catchPanic runs f and returns the panic value formatted as a string ("" if none).
-func catchPanic(f func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			switch v := r.(type) {
-			case string:
-				msg = v
-			case error:
-				msg = v.Error()
-			default:
-				msg = "non-string panic"
-			}
-		}
-	}()
-	f()
-	return ""
-}
-
 func TestWycheproof(t *testing.T) {
 	for _, tc := range []struct {
 		file   string
@@ -134,10 +138,8 @@ func TestWycheproof(t *testing.T) {
 			var ran, accepted, refused, tooLong int
 			for _, g := range f.TestGroups {
 				for _, v := range g.Tests {
-					key, iv, aad := unhex(t, v.Key), unhex(t, v.Iv), unhex(t, v.Aad)
-					msg, ct, tag := unhex(t, v.Msg), unhex(t, v.Ct), unhex(t, v.Tag)
+					key, iv, aad, msg, ct, tag, name := v.decode(t)
 					ran++
-					name := "tcId " + strconv.Itoa(v.TcID) + " (" + v.Comment + ")"
 					var a interface {
 						Seal(dst, nonce, plaintext, additionalData []byte) []byte
 						Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error)

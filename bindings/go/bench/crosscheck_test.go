@@ -7,7 +7,6 @@ package bench
 import (
 	"bytes"
 	"crypto/cipher"
-	"encoding/binary"
 	"errors"
 	"math/rand"
 	"testing"
@@ -15,43 +14,6 @@ import (
 	aead "github.com/libaead/libaead/bindings/go"
 	"golang.org/x/crypto/chacha20poly1305"
 )
-
-func randBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	r.Read(b)
-	return b
-}
-
-// tls12Nonce is crypto/tls's TLS 1.2 AES-GCM nonce: iv[:4] || BE64(seq).
-func tls12Nonce(iv []byte, seq uint64) []byte {
-	return binary.BigEndian.AppendUint64(append([]byte{}, iv[:4]...), seq)
-}
-
-// tls13Nonce is the TLS 1.3 (and TLS 1.2 ChaCha20-Poly1305) nonce: iv XOR (0^4 || BE64(seq)).
-func tls13Nonce(iv []byte, seq uint64) []byte {
-	n := append([]byte{}, iv...)
-	var s [8]byte
-	binary.BigEndian.PutUint64(s[:], seq)
-	for i := range s {
-		n[4+i] ^= s[i]
-	}
-	return n
-}
-
-func diffSizes(r *rand.Rand, random int) []int {
-	var s []int
-	for i := 0; i <= 256; i++ {
-		s = append(s, i)
-	}
-	for _, b := range []int{1024, 4096, 16384, 65536} {
-		s = append(s, b-1, b, b+1)
-	}
-	s = append(s, 69999, 70000)
-	for i := 0; i < random; i++ {
-		s = append(s, 257+r.Intn(70000-257+1))
-	}
-	return s
-}
 
 // TestDifferentialChaCha20Poly1305: random keys, nonces, AAD (0..300 bytes) and plaintexts of
 // 0..70000 bytes; libaead and x/crypto seal to the same bytes, each opens the other's output,

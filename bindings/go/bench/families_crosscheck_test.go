@@ -102,22 +102,6 @@ func TestXChaChaPanicsMatchXCrypto(t *testing.T) {
 	}
 }
 
-func panicText(f func()) (s string) {
-	defer func() {
-		switch v := recover().(type) {
-		case nil:
-		case string:
-			s = v
-		case error:
-			s = v.Error()
-		default:
-			s = "non-string panic"
-		}
-	}()
-	f()
-	return ""
-}
-
 func TestDifferentialCCM(t *testing.T) {
 	r := rand.New(rand.NewSource(22))
 	n := 0

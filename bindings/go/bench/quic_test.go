@@ -90,16 +90,7 @@ func newSide(tb testing.TB, impl string, k quicKeys) quicSide {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			hpKey := append([]byte{}, k.hp...)
-			return quictest.New(a, func(sample []byte) (m [5]byte) {
-				c, err := chacha20.NewUnauthenticatedCipher(hpKey, sample[4:16])
-				if err != nil {
-					panic(err)
-				}
-				c.SetCounter(binary.LittleEndian.Uint32(sample[:4]))
-				c.XORKeyStream(m[:], m[:])
-				return m
-			}, k.iv)
+			return quictest.New(a, chachaMask(k.hp), k.iv)
 		}
 		gcmBlk, err := aes.NewCipher(k.key)
 		if err != nil {
@@ -254,4 +245,18 @@ func quicSuiteShort(s uint16) string {
 		return "AES-256-GCM"
 	}
 	return "ChaCha20-Poly1305"
+}
+
+// chachaMask is RFC 9001's ChaCha20 header-protection mask in pure Go (x/crypto), on a copy of hpKey.
+func chachaMask(hpKey []byte) quictest.MaskFunc {
+	hpKey = append([]byte{}, hpKey...)
+	return func(sample []byte) (m [5]byte) {
+		c, err := chacha20.NewUnauthenticatedCipher(hpKey, sample[4:16])
+		if err != nil {
+			panic(err)
+		}
+		c.SetCounter(binary.LittleEndian.Uint32(sample[:4]))
+		c.XORKeyStream(m[:], m[:])
+		return m
+	}
 }

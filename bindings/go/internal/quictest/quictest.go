@@ -7,6 +7,8 @@ package quictest
 import (
 	"crypto/cipher"
 	"math/rand"
+
+	"github.com/libaead/libaead/bindings/go/internal/testkit"
 )
 
 // MaskFunc computes the 5-byte header-protection mask of a 16-byte sample.
@@ -96,12 +98,6 @@ func DecodePN(largest, truncated uint64, bits int) uint64 {
 	return candidate
 }
 
-func randBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	r.Read(b)
-	return b
-}
-
 // RandomHeader is a QUIC header: long (0xc0 | type | pn_len-1, version 1, random CIDs, a 2-byte
 // length field) or short (0x40 | pn_len-1, a random DCID), ending with a zeroed pnLen-byte
 // packet-number field.
@@ -109,11 +105,11 @@ func RandomHeader(r *rand.Rand, pnLen int) []byte {
 	var h []byte
 	if r.Intn(2) == 0 {
 		h = append(h, 0xc0|byte(r.Intn(4))<<4|byte(pnLen-1), 0, 0, 0, 1)
-		dcid, scid := randBytes(r, r.Intn(21)), randBytes(r, r.Intn(21))
+		dcid, scid := testkit.RandBytes(r, r.Intn(21)), testkit.RandBytes(r, r.Intn(21))
 		h = append(append(append(h, byte(len(dcid))), dcid...), byte(len(scid)))
 		h = append(append(h, scid...), 0x40|byte(r.Intn(64)), byte(r.Intn(256)))
 	} else {
-		h = append(append(h, 0x40|byte(r.Intn(8))<<2|byte(pnLen-1)), randBytes(r, r.Intn(21))...)
+		h = append(append(h, 0x40|byte(r.Intn(8))<<2|byte(pnLen-1)), testkit.RandBytes(r, r.Intn(21))...)
 	}
 	return append(h, make([]byte, pnLen)...)
 }
