@@ -37,6 +37,17 @@
 
 static PyObject *error_hook;         /* libaead._errors.fail(obj, code, index, extra) */
 static Py_ssize_t gil_threshold = 32768; /* bench.py --gil measures the crossover */
+/* Runs `call` (an assignment) with the GIL held below gil_threshold input bytes, released at or above. */
+#define CALL_GIL_ABOVE_THRESHOLD(in_bytes, call) \
+    do {                                         \
+        if ((in_bytes) < gil_threshold) {        \
+            call;                                \
+        } else {                                 \
+            Py_BEGIN_ALLOW_THREADS               \
+            call;                                \
+            Py_END_ALLOW_THREADS                 \
+        }                                        \
+    } while (0)
 
 typedef struct {
     PyObject_HEAD
@@ -224,19 +235,50 @@ static Py_ssize_t check_ccm(const Core *self, Py_ssize_t nonce_len, Py_ssize_t p
     return ((uint64_t)plain_len >> (8 * l)) != 0 ? FAIL_CCM_LENGTH : 0;
 }
 
+/* A Core method's arguments: the nonce (NULL under a random-nonce policy, which has no such argument), the data,
+ * the associated data and buf (NULL unless `into`); with_nonce / without name them for each policy. */
+typedef struct {
+    PyObject *nonce, *data, *aad, *buf;
+} CoreArgs;
+static inline int core_args(Core *self, const char *fname, const char *const *with_nonce, const char *const *without,
+                            int into, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, CoreArgs *o) {
+    PyObject *a[4];
+    const int rn = self->random_nonce;
+    const Py_ssize_t nfixed = (rn ? 2 : 3) + into;
+    if (parse_args(fname, rn ? without : with_nonce, nfixed, args, nargs, kwnames, a) < 0) return -1;
+    if (self->ctx == NULL) {
+        fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
+        return -1;
+    }
+    o->nonce = rn ? NULL : a[0];
+    o->data = a[rn ? 0 : 1];
+    o->aad = a[rn ? 1 : 2];
+    o->buf = into ? a[nfixed - 1] : NULL;
+    return 0;
+}
+
 static const char *const NAMES_NONCE[] = {"nonce", "data", "associated_data", "buf"};
 static const char *const NAMES_RANDOM[] = {"data", "associated_data", "buf"};
+
+/* The four methods of one body: Prefix_encrypt, _decrypt, _encrypt_into and _decrypt_into (sfx: "" or _many, which
+ * goes into the names and the function names given to the body); `into` and `op` select. */
+#define ENTRY_POINT(Prefix, body, sfx, dir, op, into, tail)                                                           \
+    static PyObject *Prefix##_##dir##crypt##sfx##tail(PyObject *self, PyObject *const *args, Py_ssize_t nargs,        \
+                                                      PyObject *kwnames) {                                            \
+        return body((Core *)self, op, into, #dir "crypt" #sfx #tail, args, nargs, kwnames);                          \
+    }
+#define ENTRY_POINTS(Prefix, body, sfx)                   \
+    ENTRY_POINT(Prefix, body, sfx, en, AEAD_SEAL, 0, )    \
+    ENTRY_POINT(Prefix, body, sfx, de, AEAD_OPEN, 0, )    \
+    ENTRY_POINT(Prefix, body, sfx, en, AEAD_SEAL, 1, _into) \
+    ENTRY_POINT(Prefix, body, sfx, de, AEAD_OPEN, 1, _into)
 
 /* encrypt / decrypt / encrypt_into / decrypt_into share one body; `into` and `op` select. */
 static PyObject *single(Core *self, int op, int into, const char *fname, PyObject *const *args, Py_ssize_t nargs,
                         PyObject *kwnames) {
-    PyObject *a[4];
-    const int rn = self->random_nonce;
-    const Py_ssize_t nfixed = (rn ? 2 : 3) + into;
-    if (parse_args(fname, rn ? NAMES_RANDOM : NAMES_NONCE, nfixed, args, nargs, kwnames, a) < 0) return NULL;
-    if (self->ctx == NULL) return fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
-    PyObject *o_nonce = rn ? NULL : a[0], *o_data = a[rn ? 0 : 1], *o_aad = a[rn ? 1 : 2];
-    PyObject *o_buf = into ? a[nfixed - 1] : NULL;
+    CoreArgs o;
+    if (core_args(self, fname, NAMES_NONCE, NAMES_RANDOM, into, args, nargs, kwnames, &o) < 0) return NULL;
+    PyObject *o_nonce = o.nonce, *o_data = o.data, *o_aad = o.aad, *o_buf = o.buf;
 
     Input nonce, data, aad;
     Py_buffer bufview;
@@ -293,18 +335,7 @@ done:
     return result;
 }
 
-static PyObject *Core_encrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return single((Core *)self, AEAD_SEAL, 0, "encrypt", args, nargs, kwnames);
-}
-static PyObject *Core_decrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return single((Core *)self, AEAD_OPEN, 0, "decrypt", args, nargs, kwnames);
-}
-static PyObject *Core_encrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return single((Core *)self, AEAD_SEAL, 1, "encrypt_into", args, nargs, kwnames);
-}
-static PyObject *Core_decrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return single((Core *)self, AEAD_OPEN, 1, "decrypt_into", args, nargs, kwnames);
-}
+ENTRY_POINTS(Core, single, )
 
 /* ---- batches: many records, one aead_seal_open_many crossing ---- */
 
@@ -404,6 +435,58 @@ static int batch_results(PyObject *self, int op, int64_t ok, void *recs, const R
     return 0;
 }
 
+/* n elements of `size` bytes (PyMem_Malloc), or NULL with MemoryError raised (also when the size would wrap). */
+static void *batch_alloc(Py_ssize_t n, size_t size) {
+    void *p = (size_t)n > (size_t)PY_SSIZE_T_MAX / size ? NULL : PyMem_Malloc((size_t)n * size);
+    if (p == NULL) PyErr_NoMemory();
+    return p;
+}
+
+/* Adds one record to a batch's totals: 0, or -1 (raised) when the output total would pass PY_SSIZE_T_MAX.
+ * The input total saturates (it only picks whether the GIL is released). */
+static inline int batch_add(PyObject *self, Py_ssize_t i, Py_ssize_t in_len, Py_ssize_t out_len, Py_ssize_t *total,
+                            Py_ssize_t *total_in) {
+    if (out_len > PY_SSIZE_T_MAX - *total) {
+        fail(self, FAIL_TOTAL, i, 0);
+        return -1;
+    }
+    *total += out_len;
+    *total_in = in_len > PY_SSIZE_T_MAX - *total_in ? PY_SSIZE_T_MAX : *total_in + in_len;
+    return 0;
+}
+
+/* The end of a batch body (self, op, into, recs, n, bufview, total, total_in, outs, result in scope): the outputs
+ * placed, one call of `many_fn` over the records (the GIL released from gil_threshold input bytes), each record's
+ * result checked (codes through `map`), then `result` set; any failure jumps to `done` with the exception raised. */
+#define BATCH_RUN(layout, many_fn, map)                                                                              \
+    int64_t ok;                                                                                                      \
+    if (batch_outputs((PyObject *)self, recs, layout, n, into ? &bufview : NULL, total, &outs) < 0) goto done;       \
+    CALL_GIL_ABOVE_THRESHOLD(total_in, ok = many_fn(self->ctx, op, recs, (size_t)n));                                \
+    if (batch_results((PyObject *)self, op, ok, recs, layout, n, map) < 0) goto done;                                \
+    result = batch_return(into, total, &outs)
+
+/* A batch's cleanup: the input views, the output buffer (NULL: none), the heap arrays (NULL: none) and the
+ * references the body held (NULL: none). */
+static inline void batch_release(Views *views, Py_buffer *bufview, void *heap_records, void *heap_bufs, PyObject *outs,
+                                 PyObject *held1, PyObject *held2, PyObject *held3) {
+    views_release(views);
+    if (bufview != NULL) PyBuffer_Release(bufview);
+    PyMem_Free(heap_records);
+    PyMem_Free(heap_bufs);
+    Py_XDECREF(outs);
+    Py_XDECREF(held1);
+    Py_XDECREF(held2);
+    Py_XDECREF(held3);
+}
+
+/* What a batch returns: the total written (into), else the list of outputs (taken from *outs). */
+static inline PyObject *batch_return(int into, Py_ssize_t total, PyObject **outs) {
+    if (into) return PyLong_FromSsize_t(total);
+    PyObject *list = *outs;
+    *outs = NULL;
+    return list;
+}
+
 static const char *const MANY_NONCE[] = {"nonces", "datas", "associated_datas", "buf"};
 static const char *const MANY_RANDOM[] = {"datas", "associated_datas", "buf"};
 
@@ -411,13 +494,9 @@ static const char *const MANY_RANDOM[] = {"datas", "associated_datas", "buf"};
 
 static PyObject *many(Core *self, int op, int into, const char *fname, PyObject *const *args, Py_ssize_t nargs,
                       PyObject *kwnames) {
-    PyObject *a[4];
-    const int rn = self->random_nonce;
-    const Py_ssize_t nfixed = (rn ? 2 : 3) + into;
-    if (parse_args(fname, rn ? MANY_RANDOM : MANY_NONCE, nfixed, args, nargs, kwnames, a) < 0) return NULL;
-    if (self->ctx == NULL) return fail((PyObject *)self, FAIL_UNBOUND, -1, 0);
-    PyObject *o_nonces = rn ? NULL : a[0], *o_datas = a[rn ? 0 : 1], *o_aads = a[rn ? 1 : 2];
-    PyObject *o_buf = into ? a[nfixed - 1] : NULL;
+    CoreArgs o;
+    if (core_args(self, fname, MANY_NONCE, MANY_RANDOM, into, args, nargs, kwnames, &o) < 0) return NULL;
+    PyObject *o_nonces = o.nonce, *o_datas = o.data, *o_aads = o.aad, *o_buf = o.buf;
 
     /* Tuples hold strong references, so a list mutated by another thread while the GIL is released
      * cannot free an input under the call. */
@@ -440,15 +519,7 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
         if (get_output(o_buf, &bufview) < 0) goto done;
         have_buf = 1;
     }
-    if (n > STACK_RECORDS) {
-        recs = (size_t)n > (size_t)PY_SSIZE_T_MAX / sizeof(aead_record)
-                   ? NULL
-                   : (aead_record *)PyMem_Malloc((size_t)n * sizeof(aead_record));
-        if (recs == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
+    if (n > STACK_RECORDS && (recs = (aead_record *)batch_alloc(n, sizeof(aead_record))) == NULL) goto done;
     const Py_ssize_t overhead = self->overhead;
     Py_ssize_t total = 0, total_in = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -488,56 +559,35 @@ static PyObject *many(Core *self, int op, int into, const char *fname, PyObject 
             fail((PyObject *)self, code, i, 0);
             goto done;
         }
-        if (out_len > PY_SSIZE_T_MAX - total) {
-            fail((PyObject *)self, FAIL_TOTAL, i, 0);
-            goto done;
-        }
+        if (batch_add((PyObject *)self, i, in_len, out_len, &total, &total_in) < 0) goto done;
         rec->out_cap = (size_t)out_len;
         rec->out = NULL;
         rec->result = 0;
-        total += out_len;
-        total_in = in_len > PY_SSIZE_T_MAX - total_in ? PY_SSIZE_T_MAX : total_in + in_len; /* only a threshold */
     }
-    if (batch_outputs((PyObject *)self, recs, &RECORD_LAYOUT, n, into ? &bufview : NULL, total, &outs) < 0) goto done;
-    int64_t ok;
-    if (total_in < gil_threshold) {
-        ok = aead_seal_open_many(self->ctx, op, recs, (size_t)n);
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        ok = aead_seal_open_many(self->ctx, op, recs, (size_t)n);
-        Py_END_ALLOW_THREADS
-    }
-    if (batch_results((PyObject *)self, op, ok, recs, &RECORD_LAYOUT, n, NULL) < 0) goto done;
-    if (into) {
-        result = PyLong_FromSsize_t(total);
-    } else {
-        result = outs;
-        outs = NULL;
-    }
+    BATCH_RUN(&RECORD_LAYOUT, aead_seal_open_many, NULL);
 done:
-    views_release(&views);
-    if (have_buf) PyBuffer_Release(&bufview);
-    if (recs != stack_records) PyMem_Free(recs);
-    Py_XDECREF(outs);
-    Py_XDECREF(nonces);
-    Py_XDECREF(datas);
-    Py_XDECREF(aads);
+    batch_release(&views, have_buf ? &bufview : NULL, recs != stack_records ? recs : NULL, NULL, outs, nonces, datas,
+                  aads);
     return result;
 }
 
-static PyObject *Core_encrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return many((Core *)self, AEAD_SEAL, 0, "encrypt_many", args, nargs, kwnames);
-}
-static PyObject *Core_decrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return many((Core *)self, AEAD_OPEN, 0, "decrypt_many", args, nargs, kwnames);
-}
-static PyObject *Core_encrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                        PyObject *kwnames) {
-    return many((Core *)self, AEAD_SEAL, 1, "encrypt_many_into", args, nargs, kwnames);
-}
-static PyObject *Core_decrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                        PyObject *kwnames) {
-    return many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
+ENTRY_POINTS(Core, many, _many)
+
+/* The start of both types' _bind: refuses a second bind and a NULL address, then keeps owner (which owns the
+ * context) alive and takes the context. 0, or -1 with the exception raised. */
+static int bind_ctx(Core *self, PyObject *owner, unsigned long long address) {
+    if (self->ctx != NULL) {
+        PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
+        return -1;
+    }
+    if (address == 0) {
+        PyErr_SetString(PyExc_ValueError, "libaead: NULL context");
+        return -1;
+    }
+    Py_INCREF(owner);
+    self->owner = owner;
+    self->ctx = (aead_ctx *)(uintptr_t)address;
+    return 0;
 }
 
 /* ---- AES-SIV (library 1.3): associated data as a list of components, aead_seal_open_v ----
@@ -674,15 +724,8 @@ static PyObject *siv_single(Core *self, int op, int into, const char *fname, PyO
         out = (uint8_t *)PyBytes_AsString(fresh);
     }
     int64_t r;
-    if (total_in < gil_threshold) {
-        r = seal_open_v_p(self->ctx, op, NULL, 0, count ? bufs : NULL, count, data.ptr, (size_t)data.len, out,
-                          (size_t)out_len);
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        r = seal_open_v_p(self->ctx, op, NULL, 0, count ? bufs : NULL, count, data.ptr, (size_t)data.len, out,
-                          (size_t)out_len);
-        Py_END_ALLOW_THREADS
-    }
+    CALL_GIL_ABOVE_THRESHOLD(total_in, r = seal_open_v_p(self->ctx, op, NULL, 0, count ? bufs : NULL, count, data.ptr,
+                                                         (size_t)data.len, out, (size_t)out_len));
     if (r < 0) {
         fail((PyObject *)self, siv_result_code(op, r), -1, 0);
         goto done;
@@ -698,18 +741,7 @@ done:
     return result;
 }
 
-static PyObject *Siv_encrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_single((Core *)self, AEAD_SEAL, 0, "encrypt", args, nargs, kwnames);
-}
-static PyObject *Siv_decrypt(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_single((Core *)self, AEAD_OPEN, 0, "decrypt", args, nargs, kwnames);
-}
-static PyObject *Siv_encrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_single((Core *)self, AEAD_SEAL, 1, "encrypt_into", args, nargs, kwnames);
-}
-static PyObject *Siv_decrypt_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_single((Core *)self, AEAD_OPEN, 1, "decrypt_into", args, nargs, kwnames);
-}
+ENTRY_POINTS(Siv, siv_single, )
 
 static const char *const SIV_MANY_NAMES[] = {"datas", "associated_datas", "buf"};
 static const RecordLayout SIV_RECORD_LAYOUT = {sizeof(aead_record_v), offsetof(aead_record_v, out),
@@ -741,15 +773,7 @@ static PyObject *siv_many(Core *self, int op, int into, const char *fname, PyObj
         have_buf = 1;
     }
     if ((lists = PyTuple_New(n)) == NULL) goto done; /* each record's component tuple (or None) */
-    if (n > STACK_RECORDS) {
-        recs = (size_t)n > (size_t)PY_SSIZE_T_MAX / sizeof(aead_record_v)
-                   ? NULL
-                   : (aead_record_v *)PyMem_Malloc((size_t)n * sizeof(aead_record_v));
-        if (recs == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
+    if (n > STACK_RECORDS && (recs = (aead_record_v *)batch_alloc(n, sizeof(aead_record_v))) == NULL) goto done;
     Py_ssize_t total = 0, total_in = 0, components = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         aead_record_v *rec = &recs[i];
@@ -757,6 +781,8 @@ static PyObject *siv_many(Core *self, int op, int into, const char *fname, PyObj
         rec->nonce_len = 0;
         rec->aad = NULL;
         rec->aad_count = 0;
+        rec->out = NULL;
+        rec->result = 0;
         if (views_get(&views, PyTuple_GetItem(datas, i), &rec->in, &rec->in_len) < 0) {
             fail((PyObject *)self, FAIL_CONVERT, i, 0);
             goto done;
@@ -778,24 +804,11 @@ static PyObject *siv_many(Core *self, int op, int into, const char *fname, PyObj
             fail((PyObject *)self, code, i, 0);
             goto done;
         }
-        if (out_len > PY_SSIZE_T_MAX - total) {
-            fail((PyObject *)self, FAIL_TOTAL, i, 0);
-            goto done;
-        }
         rec->out_cap = (size_t)out_len;
-        rec->out = NULL;
-        rec->result = 0;
-        total += out_len;
-        total_in = in_len > PY_SSIZE_T_MAX - total_in ? PY_SSIZE_T_MAX : total_in + in_len;
+        if (batch_add((PyObject *)self, i, in_len, out_len, &total, &total_in) < 0) goto done;
     }
     if (components > 0) {
-        bufs = (size_t)components > (size_t)PY_SSIZE_T_MAX / sizeof(aead_buf)
-                   ? NULL
-                   : (aead_buf *)PyMem_Malloc((size_t)components * sizeof(aead_buf));
-        if (bufs == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
+        if ((bufs = (aead_buf *)batch_alloc(components, sizeof(aead_buf))) == NULL) goto done;
         Py_ssize_t at = 0;
         for (Py_ssize_t i = 0; i < n; i++) {
             if (recs[i].aad_count == 0) continue;
@@ -804,46 +817,11 @@ static PyObject *siv_many(Core *self, int op, int into, const char *fname, PyObj
             at += (Py_ssize_t)recs[i].aad_count;
         }
     }
-    if (batch_outputs((PyObject *)self, recs, &SIV_RECORD_LAYOUT, n, into ? &bufview : NULL, total, &outs) < 0)
-        goto done;
-    int64_t ok;
-    if (total_in < gil_threshold) {
-        ok = seal_open_many_v_p(self->ctx, op, recs, (size_t)n);
-    } else {
-        Py_BEGIN_ALLOW_THREADS
-        ok = seal_open_many_v_p(self->ctx, op, recs, (size_t)n);
-        Py_END_ALLOW_THREADS
-    }
-    if (batch_results((PyObject *)self, op, ok, recs, &SIV_RECORD_LAYOUT, n, siv_result_code) < 0) goto done;
-    if (into) {
-        result = PyLong_FromSsize_t(total);
-    } else {
-        result = outs;
-        outs = NULL;
-    }
+    BATCH_RUN(&SIV_RECORD_LAYOUT, seal_open_many_v_p, siv_result_code);
 done:
-    views_release(&views);
-    if (have_buf) PyBuffer_Release(&bufview);
-    if (recs != stack_records) PyMem_Free(recs);
-    PyMem_Free(bufs);
-    Py_XDECREF(outs);
-    Py_XDECREF(lists);
-    Py_XDECREF(datas);
-    Py_XDECREF(aads);
+    batch_release(&views, have_buf ? &bufview : NULL, recs != stack_records ? recs : NULL, bufs, outs, lists, datas,
+                  aads);
     return result;
-}
-
-static PyObject *Siv_encrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_many((Core *)self, AEAD_SEAL, 0, "encrypt_many", args, nargs, kwnames);
-}
-static PyObject *Siv_decrypt_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_many((Core *)self, AEAD_OPEN, 0, "decrypt_many", args, nargs, kwnames);
-}
-static PyObject *Siv_encrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_many((Core *)self, AEAD_SEAL, 1, "encrypt_many_into", args, nargs, kwnames);
-}
-static PyObject *Siv_decrypt_many_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    return siv_many((Core *)self, AEAD_OPEN, 1, "decrypt_many_into", args, nargs, kwnames);
 }
 
 /* _bind(owner, address, no_empty): once, from the Python constructor. */
@@ -852,22 +830,13 @@ static PyObject *Siv_bind(PyObject *op, PyObject *args) {
     PyObject *owner;
     unsigned long long address;
     int no_empty;
-    if (!PyArg_ParseTuple(args, "OKp", &owner, &address, &no_empty)) return NULL;
-    if (self->ctx != NULL) {
-        PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
-        return NULL;
-    }
-    if (address == 0) {
-        PyErr_SetString(PyExc_ValueError, "libaead: NULL context");
-        return NULL;
-    }
-    Py_INCREF(owner);
-    self->owner = owner;
-    self->ctx = (aead_ctx *)(uintptr_t)address;
+    if (!PyArg_ParseTuple(args, "OKp", &owner, &address, &no_empty) || bind_ctx(self, owner, address) < 0) return NULL;
     self->overhead = SIV_TAG;
     self->siv_no_empty = no_empty;
     Py_RETURN_NONE;
 }
+
+ENTRY_POINTS(Siv, siv_many, _many)
 #endif /* AEAD_VERSION_NUMBER >= 10300 */
 
 /* _bind(owner, address, nonce_min, nonce_max, random_nonce, max_plaintext, overhead, ccm): once, from the
@@ -880,10 +849,6 @@ static PyObject *Core_bind(PyObject *op, PyObject *args) {
     int rn, ccm;
     if (!PyArg_ParseTuple(args, "OKnnpnnp", &owner, &address, &nmin, &nmax, &rn, &max_in, &overhead, &ccm))
         return NULL;
-    if (self->ctx != NULL) {
-        PyErr_SetString(PyExc_TypeError, "libaead: context already bound");
-        return NULL;
-    }
     if (max_in < 0 || max_in > PY_SSIZE_T_MAX / 2) {
         PyErr_SetString(PyExc_ValueError, "libaead: bad plaintext limit");
         return NULL;
@@ -892,13 +857,7 @@ static PyObject *Core_bind(PyObject *op, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "libaead: bad overhead or CCM nonce range");
         return NULL;
     }
-    if (address == 0) {
-        PyErr_SetString(PyExc_ValueError, "libaead: NULL context");
-        return NULL;
-    }
-    Py_INCREF(owner);
-    self->owner = owner;
-    self->ctx = (aead_ctx *)(uintptr_t)address;
+    if (bind_ctx(self, owner, address) < 0) return NULL;
     self->nonce_min = nmin;
     self->nonce_max = nmax;
     self->random_nonce = rn;
@@ -928,113 +887,67 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
 
 #define FASTKW (METH_FASTCALL | METH_KEYWORDS)
 #define METHOD(name, fn, sig, doc) {name, (PyCFunction)(void (*)(void))fn, FASTKW, name "($self, " sig ")\n--\n\n" doc}
-#define BIND {"_bind", Core_bind, METH_VARARGS, NULL}
+#define BIND_AND_END(fn) {"_bind", fn, METH_VARARGS, NULL}, {NULL, NULL, 0, NULL} /* the last two rows of a table */
+/* The single-record methods of a type (P: Core or Siv) taking `sig` (then buf): `sealed` names what encrypt returns
+ * (`note` follows it in encrypt's text), `overhead` how much longer it is than the plaintext. */
+#define SINGLE_METHODS(P, sig, sealed, note, overhead)                                                             \
+    METHOD("encrypt", P##_encrypt, sig, "Returns " sealed note "."),                                              \
+    METHOD("decrypt", P##_decrypt, sig,                                                                          \
+           "Verifies " sealed " and returns the plaintext; raises InvalidTag on any failure."),                 \
+    METHOD("encrypt_into", P##_encrypt_into, sig ", buf",                                                         \
+           "Writes " sealed " into buf (exactly len(data) + " overhead "); returns that count."),                \
+    METHOD("decrypt_into", P##_decrypt_into, sig ", buf",                                                         \
+           "Writes the plaintext into buf (exactly len(data) - " overhead "); returns that count. On failure buf " \
+           "is left zeroed.")
+/* The batch methods of a type (P: Core or Siv) whose single-record methods take `sig`; `outs` names what a record
+ * gives when sealed. */
+#define MANY_METHODS(P, sig, outs)                                                                           \
+    METHOD("encrypt_many", P##_encrypt_many, sig, "encrypt of every record in one C call; returns a list of bytes."), \
+    METHOD("decrypt_many", P##_decrypt_many, sig, "decrypt of every record in one C call; returns a list of bytes."), \
+    METHOD("encrypt_many_into", P##_encrypt_many_into, sig ", buf",                                          \
+           "The records' " outs " back to back in buf (exactly the sum of their lengths); returns the total."),   \
+    METHOD("decrypt_many_into", P##_decrypt_many_into, sig ", buf",                                          \
+           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total.")
+/* A type over Core with its method table Name_methods: Name_spec, named libaead._fast.Name. */
+#define CORE_TYPE(Name, doc)                                                                                 \
+    static PyType_Slot Name##_slots[] = {                                                                    \
+        {Py_tp_new, (void *)Core_new},                                                                       \
+        {Py_tp_dealloc, (void *)Core_dealloc},                                                               \
+        {Py_tp_methods, Name##_methods},                                                                     \
+        {Py_tp_doc, doc},                                                                                    \
+        {0, NULL},                                                                                           \
+    };                                                                                                       \
+    static PyType_Spec Name##_spec = {                                                                       \
+        "libaead._fast." #Name, (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, Name##_slots, \
+    };
 
 /* The same functions under two signatures (the text signatures feed inspect.signature): with a nonce
  * argument (pyca's shape) and without (AEAD_POLICY_RANDOM_NONCE draws it). */
 static PyMethodDef Core_methods[] = {
-    METHOD("encrypt", Core_encrypt, "nonce, data, associated_data",
-           "Returns ciphertext || tag (16 bytes; AESCCM: its tag_length)."),
-    METHOD("decrypt", Core_decrypt, "nonce, data, associated_data",
-           "Verifies ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
-    METHOD("encrypt_into", Core_encrypt_into, "nonce, data, associated_data, buf",
-           "Writes ciphertext || tag into buf (exactly len(data) + the tag length); returns that count."),
-    METHOD("decrypt_into", Core_decrypt_into, "nonce, data, associated_data, buf",
-           "Writes the plaintext into buf (exactly len(data) - the tag length); returns that count. On failure buf is "
-           "left zeroed."),
-    METHOD("encrypt_many", Core_encrypt_many, "nonces, datas, associated_datas",
-           "encrypt of every record in one C call; returns a list of bytes."),
-    METHOD("decrypt_many", Core_decrypt_many, "nonces, datas, associated_datas",
-           "decrypt of every record in one C call; returns a list of bytes."),
-    METHOD("encrypt_many_into", Core_encrypt_many_into, "nonces, datas, associated_datas, buf",
-           "The records' ciphertexts back to back in buf (exactly the sum of their lengths); returns the total."),
-    METHOD("decrypt_many_into", Core_decrypt_many_into, "nonces, datas, associated_datas, buf",
-           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."),
-    BIND,
-    {NULL, NULL, 0, NULL},
+    SINGLE_METHODS(Core, "nonce, data, associated_data", "ciphertext || tag", " (16 bytes; AESCCM: its tag_length)",
+                   "the tag length"),
+    MANY_METHODS(Core, "nonces, datas, associated_datas", "ciphertexts"),
+    BIND_AND_END(Core_bind),
 };
 
 static PyMethodDef RandomNonceCore_methods[] = {
-    METHOD("encrypt", Core_encrypt, "data, associated_data",
-           "Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."),
-    METHOD("decrypt", Core_decrypt, "data, associated_data",
-           "Verifies nonce || ciphertext || tag and returns the plaintext; raises InvalidTag on any failure."),
-    METHOD("encrypt_into", Core_encrypt_into, "data, associated_data, buf",
-           "Writes nonce || ciphertext || tag into buf (exactly len(data) + OVERHEAD bytes); returns that count."),
-    METHOD("decrypt_into", Core_decrypt_into, "data, associated_data, buf",
-           "Writes the plaintext into buf (exactly len(data) - OVERHEAD bytes); returns that count. On failure buf is "
-           "left zeroed."),
-    METHOD("encrypt_many", Core_encrypt_many, "datas, associated_datas",
-           "encrypt of every record in one C call; returns a list of bytes."),
-    METHOD("decrypt_many", Core_decrypt_many, "datas, associated_datas",
-           "decrypt of every record in one C call; returns a list of bytes."),
-    METHOD("encrypt_many_into", Core_encrypt_many_into, "datas, associated_datas, buf",
-           "The records' outputs back to back in buf (exactly the sum of their lengths); returns the total."),
-    METHOD("decrypt_many_into", Core_decrypt_many_into, "datas, associated_datas, buf",
-           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."),
-    BIND,
-    {NULL, NULL, 0, NULL},
+    SINGLE_METHODS(Core, "data, associated_data", "nonce || ciphertext || tag", " (nonce: NONCE_SIZE bytes, tag: 16)",
+                   "OVERHEAD bytes"),
+    MANY_METHODS(Core, "datas, associated_datas", "outputs"),
+    BIND_AND_END(Core_bind),
 };
 
-static PyType_Slot Core_slots[] = {
-    {Py_tp_new, (void *)Core_new},
-    {Py_tp_dealloc, (void *)Core_dealloc},
-    {Py_tp_methods, Core_methods},
-    {Py_tp_doc, "libaead's compiled hot path; the public classes derive from it."},
-    {0, NULL},
-};
-
-static PyType_Slot RandomNonceCore_slots[] = {
-    {Py_tp_new, (void *)Core_new},
-    {Py_tp_dealloc, (void *)Core_dealloc},
-    {Py_tp_methods, RandomNonceCore_methods},
-    {Py_tp_doc, "libaead's compiled hot path for AEAD_POLICY_RANDOM_NONCE (no nonce argument)."},
-    {0, NULL},
-};
-
-static PyType_Spec RandomNonceCore_spec = {
-    "libaead._fast.RandomNonceCore", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    RandomNonceCore_slots,
-};
-
-static PyType_Spec Core_spec = {
-    "libaead._fast.Core", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, Core_slots,
-};
-
+CORE_TYPE(Core, "libaead's compiled hot path; the public classes derive from it.")
+CORE_TYPE(RandomNonceCore, "libaead's compiled hot path for AEAD_POLICY_RANDOM_NONCE (no nonce argument).")
 #ifdef HAVE_SIV
 static PyMethodDef SivCore_methods[] = {
-    METHOD("encrypt", Siv_encrypt, "data, associated_data",
-           "Returns SIV(16) || ciphertext; associated_data is a list of components (or None)."),
-    METHOD("decrypt", Siv_decrypt, "data, associated_data",
-           "Verifies SIV || ciphertext and returns the plaintext; raises InvalidTag on any failure."),
-    METHOD("encrypt_into", Siv_encrypt_into, "data, associated_data, buf",
-           "Writes SIV || ciphertext into buf (exactly len(data) + 16); returns that count."),
-    METHOD("decrypt_into", Siv_decrypt_into, "data, associated_data, buf",
-           "Writes the plaintext into buf (exactly len(data) - 16); returns that count. On failure buf is left "
-           "zeroed."),
-    METHOD("encrypt_many", Siv_encrypt_many, "datas, associated_datas",
-           "encrypt of every record in one C call; returns a list of bytes."),
-    METHOD("decrypt_many", Siv_decrypt_many, "datas, associated_datas",
-           "decrypt of every record in one C call; returns a list of bytes."),
-    METHOD("encrypt_many_into", Siv_encrypt_many_into, "datas, associated_datas, buf",
-           "The records' outputs back to back in buf (exactly the sum of their lengths); returns the total."),
-    METHOD("decrypt_many_into", Siv_decrypt_many_into, "datas, associated_datas, buf",
-           "The records' plaintexts back to back in buf (exactly the sum of their lengths); returns the total."),
-    {"_bind", Siv_bind, METH_VARARGS, NULL},
-    {NULL, NULL, 0, NULL},
+    SINGLE_METHODS(Siv, "data, associated_data", "SIV || ciphertext",
+                   " (SIV: 16 bytes); associated_data is a list of components (or None)", "16"),
+    MANY_METHODS(Siv, "datas, associated_datas", "outputs"),
+    BIND_AND_END(Siv_bind),
 };
 
-static PyType_Slot SivCore_slots[] = {
-    {Py_tp_new, (void *)Core_new},
-    {Py_tp_dealloc, (void *)Core_dealloc},
-    {Py_tp_methods, SivCore_methods},
-    {Py_tp_doc, "libaead's compiled hot path for AES-SIV (associated data as components)."},
-    {0, NULL},
-};
-
-static PyType_Spec SivCore_spec = {
-    "libaead._fast.SivCore", (int)sizeof(Core), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, SivCore_slots,
-};
+CORE_TYPE(SivCore, "libaead's compiled hot path for AES-SIV (associated data as components).")
 #endif
 
 static PyObject *set_error_hook(PyObject *mod, PyObject *hook) {
@@ -1154,8 +1067,13 @@ static PyObject *seal_open(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     return result;
 }
 
-static int quic_keys(PyObject *const *args, Py_ssize_t nargs, const char *fname, aead_ctx **ctx, aead_hp **hp,
-                     uint64_t *number) {
+typedef struct {
+    aead_ctx *ctx;
+    aead_hp *hp;
+    uint64_t number; /* the packet number (protect) or the largest received (unprotect) */
+} QuicArgs;
+
+static int quic_keys(PyObject *const *args, Py_ssize_t nargs, const char *fname, QuicArgs *q) {
     if (nargs != 5) {
         PyErr_Format(PyExc_TypeError, "%s takes 5 arguments", fname);
         return -1;
@@ -1164,23 +1082,21 @@ static int quic_keys(PyObject *const *args, Py_ssize_t nargs, const char *fname,
         PyErr_SetString(PyExc_RuntimeError, "libaead._fast: set_quic was not called");
         return -1;
     }
-    *ctx = (aead_ctx *)PyLong_AsVoidPtr(args[0]);
-    if (*ctx == NULL && PyErr_Occurred()) return -1;
-    *hp = (aead_hp *)PyLong_AsVoidPtr(args[1]);
-    if (*hp == NULL && PyErr_Occurred()) return -1;
+    q->ctx = (aead_ctx *)PyLong_AsVoidPtr(args[0]);
+    if (q->ctx == NULL && PyErr_Occurred()) return -1;
+    q->hp = (aead_hp *)PyLong_AsVoidPtr(args[1]);
+    if (q->hp == NULL && PyErr_Occurred()) return -1;
     unsigned long long n = PyLong_AsUnsignedLongLong(args[2]);
     if (n == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *number = (uint64_t)n;
+    q->number = (uint64_t)n;
     return 0;
 }
 
 /* quic_protect(ctx, hp, pn, header, payload) -> the protected packet (bytes), or a negative code. */
 static PyObject *quic_protect(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
-    aead_ctx *ctx;
-    aead_hp *hp;
-    uint64_t pn;
-    if (quic_keys(args, nargs, "quic_protect", &ctx, &hp, &pn) < 0) return NULL;
+    QuicArgs q;
+    if (quic_keys(args, nargs, "quic_protect", &q) < 0) return NULL;
     Input h, p;
     if (get_input(args[3], &h) < 0) return NULL;
     if (get_input(args[4], &p) < 0) {
@@ -1202,7 +1118,7 @@ static PyObject *quic_protect(PyObject *mod, PyObject *const *args, Py_ssize_t n
     release_input(&h);
     release_input(&p);
     if (out == NULL) return NULL;
-    const int64_t r = quic_protect_p(ctx, hp, pn, (uint8_t *)PyBytes_AsString(out), (size_t)hl, (size_t)pl,
+    const int64_t r = quic_protect_p(q.ctx, q.hp, q.number, (uint8_t *)PyBytes_AsString(out), (size_t)hl, (size_t)pl,
                                      (size_t)(hl + pl + TAG));
     if (r < 0) {
         Py_DECREF(out);
@@ -1214,10 +1130,8 @@ static PyObject *quic_protect(PyObject *mod, PyObject *const *args, Py_ssize_t n
 /* quic_unprotect(ctx, hp, largest_pn, packet, pn_offset) -> (header, payload, pn), or a negative code. */
 static PyObject *quic_unprotect(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
-    aead_ctx *ctx;
-    aead_hp *hp;
-    uint64_t largest;
-    if (quic_keys(args, nargs, "quic_unprotect", &ctx, &hp, &largest) < 0) return NULL;
+    QuicArgs q;
+    if (quic_keys(args, nargs, "quic_unprotect", &q) < 0) return NULL;
     const Py_ssize_t pn_offset = PyLong_AsSsize_t(args[4]);
     if (pn_offset == -1 && PyErr_Occurred()) return NULL;
     if (pn_offset < 0) {
@@ -1236,7 +1150,7 @@ static PyObject *quic_unprotect(PyObject *mod, PyObject *const *args, Py_ssize_t
     memcpy(buf, in.ptr, (size_t)n);
     release_input(&in);
     uint64_t pn = 0;
-    const int64_t r = quic_unprotect_p(ctx, hp, largest, buf, (size_t)pn_offset, (size_t)n, &pn);
+    const int64_t r = quic_unprotect_p(q.ctx, q.hp, q.number, buf, (size_t)pn_offset, (size_t)n, &pn);
     PyObject *result;
     if (r < 0) {
         result = PyLong_FromLongLong(r);
