@@ -2,6 +2,7 @@ package aead_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -64,6 +65,25 @@ func ExampleNewChaCha20Poly1305() {
 	pt, err := c.Open(ct[:0], nonce, ct, nil)
 	fmt.Printf("%s %v\n", pt, err)
 	// Output: in place <nil>
+}
+
+// tls12Nonce is crypto/tls's TLS 1.2 AES-GCM nonce: 4-byte implicit IV || 8-byte sequence.
+func tls12Nonce(iv []byte, seq uint64) []byte {
+	n := make([]byte, 12)
+	copy(n, iv[:4])
+	binary.BigEndian.PutUint64(n[4:], seq)
+	return n
+}
+
+// xorNonce is the TLS 1.3 (and TLS 1.2 ChaCha20-Poly1305) nonce: IV XOR (0^4 || sequence).
+func xorNonce(iv []byte, seq uint64) []byte {
+	n := append([]byte{}, iv...)
+	var s [8]byte
+	binary.BigEndian.PutUint64(s[:], seq)
+	for i := range s {
+		n[4+i] ^= s[i]
+	}
+	return n
 }
 
 // panics reports the panic message of f, if any.
