@@ -1,4 +1,4 @@
-use crate::ffi::{self, Aad, Components, Ctx, Record, RecordV};
+use crate::ffi::{self, Aad, Components, Ctx, CtxParams, Record, RecordV};
 use crate::{sys, Error, Indicator};
 use aead::inout::InOutBuf;
 use core::ffi::c_int;
@@ -240,7 +240,7 @@ impl Cipher {
         properties: Option<&str>,
         iv: &[u8],
     ) -> Result<Self, Error> {
-        let ctx = Ctx::new_ex(alg.raw(), policy.raw(), key, tag_len, properties, iv)?;
+        let ctx = Ctx::new_ex(CtxParams { alg: alg.raw(), policy: policy.raw(), key, tag_len, properties, iv })?;
         Ok(Self::from_ctx(ctx, alg, policy, tag_len))
     }
 

@@ -15,7 +15,7 @@
 //! or left of the window, is [`Error::Replay`] before anything is decrypted; a record that fails
 //! to authenticate ([`Error::Auth`]) leaves the window exactly as it was, whatever number it
 //! claimed. [`RecordKey::usage`] reports the counters. Both types are `Send + Sync`.
-use crate::ffi::Ctx;
+use crate::ffi::{Ctx, CtxParams};
 use crate::{sys, Algorithm, Error};
 
 /// Tag length of every DTLS suite but CCM_8.
@@ -143,7 +143,7 @@ impl RecordKey {
         if iv.len() > 12 {
             return Err(Error::Arg);
         }
-        let ctx = Ctx::new_dtls(alg.raw(), policy, key, tag_len, properties, iv, epoch, window)?;
+        let ctx = Ctx::new_dtls(CtxParams { alg: alg.raw(), policy, key, tag_len, properties, iv }, epoch, window)?;
         let mut iv12 = [0u8; 12];
         iv12[..iv.len()].copy_from_slice(iv);
         let tag_len = if tag_len == 0 { TAG_LEN } else { tag_len };
@@ -260,7 +260,7 @@ impl RecordKey {
         header_len: usize,
         payload_len: usize,
     ) -> Result<usize, Error> {
-        self.ctx.dtls13_protect(sn.raw(), seq, record, header_len, payload_len)
+        self.ctx.protect(sys::aead_dtls13_protect, sn.raw(), seq, record, header_len, payload_len)
     }
 
     /// DTLS 1.3: removes the protection of exactly one record in place (`aead_dtls13_unprotect`):

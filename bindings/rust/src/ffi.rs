@@ -23,6 +23,16 @@ fn ptr_or_null(s: &[u8]) -> *const u8 {
     }
 }
 
+/// A mutable slice as the C side takes it: (pointer, length), the pointer NULL when it is empty.
+#[inline(always)]
+fn mut_parts<T, U>(s: &mut [T]) -> (*mut U, usize) {
+    if s.is_empty() {
+        (ptr::null_mut(), 0)
+    } else {
+        (s.as_mut_ptr().cast::<U>(), s.len())
+    }
+}
+
 /// Converts an `aead_seal_open` return value to a length, checking the C contract that the
 /// output length never exceeds `out_cap` (the `MaybeUninit` paths below rely on it).
 #[inline(always)]
@@ -213,22 +223,50 @@ impl<'a> Components<'a> {
     }
 }
 
-/// An owned `aead_ctx`. Freed on drop.
-pub(crate) struct Ctx(NonNull<sys::aead_ctx>);
+/// An owned handle of the C library (`$name(NonNull<$raw>)`), freed by `$free` on drop.
+macro_rules! owned_handle {
+    ($(#[$doc:meta])* $name:ident, $raw:ty, $free:path) => {
+        $(#[$doc])*
+        pub(crate) struct $name(NonNull<$raw>);
 
-// SAFETY: aead.h documents that any number of threads may call aead_seal_open concurrently on one
-// ctx (TLS policies included: the nonce check-and-commit is atomic). The context is only freed in
-// Drop, which has exclusive access, so no call can be running on it then.
-unsafe impl Send for Ctx {}
-unsafe impl Sync for Ctx {}
+        // SAFETY: aead.h documents that any number of threads may use one handle concurrently (an
+        // aead_ctx in aead_seal_open, TLS policies included: the nonce check-and-commit is atomic;
+        // an aead_hp in aead_hp_mask). The handle is only freed in Drop, which has exclusive
+        // access, so no call can be running on it then.
+        unsafe impl Send for $name {}
+        unsafe impl Sync for $name {}
 
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from aead_ctx_new and is freed exactly once; `&mut self`
-        // guarantees that no other call on it is running.
-        unsafe { sys::aead_ctx_free(self.0.as_ptr()) }
-    }
+        impl Drop for $name {
+            fn drop(&mut self) {
+                // SAFETY: the pointer came from the library's constructor and is freed exactly
+                // once; `&mut self` guarantees that no other call on it is running.
+                unsafe { $free(self.0.as_ptr()) }
+            }
+        }
+    };
 }
+
+/// The signature `aead_quic_protect` and `aead_dtls13_protect` share (see `Ctx::protect`).
+pub(crate) type ProtectFn =
+    unsafe extern "C" fn(*mut sys::aead_ctx, *mut sys::aead_hp, u64, *mut u8, usize, usize, usize) -> i64;
+
+/// What `aead_ctx_new_ex` takes, and `aead_ctx_new_dtls` before its epoch and window.
+#[derive(Clone, Copy)]
+pub(crate) struct CtxParams<'a> {
+    pub(crate) alg: c_int,
+    pub(crate) policy: c_int,
+    pub(crate) key: &'a [u8],
+    pub(crate) tag_len: usize,
+    pub(crate) properties: Option<&'a str>,
+    pub(crate) iv: &'a [u8],
+}
+
+owned_handle!(
+    /// An owned `aead_ctx`. Freed on drop.
+    Ctx,
+    sys::aead_ctx,
+    sys::aead_ctx_free
+);
 
 impl Ctx {
     pub(crate) fn new(alg: c_int, policy: c_int, key: &[u8], tag_len: usize) -> Result<Self, Error> {
@@ -240,69 +278,38 @@ impl Ctx {
         Self::created(rc, raw)
     }
 
-    /// `aead_ctx_new_ex` (ABI 1.1): an OpenSSL property query and the TLS IV up front.
-    /// The query is copied to a NUL-terminated stack buffer (no allocation); one longer than
-    /// aead.h's 255 bytes, or with a NUL inside, is [`Error::Arg`] as the C side would say.
-    pub(crate) fn new_ex(
-        alg: c_int,
-        policy: c_int,
-        key: &[u8],
-        tag_len: usize,
-        properties: Option<&str>,
-        iv: &[u8],
-    ) -> Result<Self, Error> {
-        let mut query = [0u8; MAX_PROPERTIES + 1];
-        let query_ptr = properties_ptr(properties, &mut query)?;
-        let mut raw: *mut sys::aead_ctx = ptr::null_mut();
-        // SAFETY: `raw` is a valid out-pointer; key and iv are (ptr, len) pairs or (NULL, 0);
-        // query_ptr is NULL or a NUL-terminated string that outlives the call.
-        let rc = unsafe {
-            sys::aead_ctx_new_ex(
-                &mut raw,
-                alg,
-                policy,
-                ptr_or_null(key),
-                key.len(),
-                tag_len,
-                query_ptr,
-                ptr_or_null(iv),
-                iv.len(),
-            )
-        };
-        Self::created(rc, raw)
+    /// `aead_ctx_new_ex` (ABI 1.1): an OpenSSL property query (see `with_query`) and the TLS IV up front.
+    pub(crate) fn new_ex(p: CtxParams<'_>) -> Result<Self, Error> {
+        let CtxParams { alg, policy, key, tag_len, properties, iv } = p;
+        let (k, iv_p) = (ptr_or_null(key), ptr_or_null(iv));
+        Self::with_query(properties, |raw, q| {
+            // SAFETY: `raw` is a valid out-pointer; key and iv are (ptr, len) pairs or (NULL, 0);
+            // q is NULL or a NUL-terminated string that outlives the call.
+            unsafe { sys::aead_ctx_new_ex(raw, alg, policy, k, key.len(), tag_len, q, iv_p, iv.len()) }
+        })
     }
 
     /// `aead_ctx_new_dtls` (ABI 1.4): a DTLS 1.2 / 1.3 (or QUIC) context with a replay window.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new_dtls(
-        alg: c_int,
-        policy: c_int,
-        key: &[u8],
-        tag_len: usize,
+    pub(crate) fn new_dtls(p: CtxParams<'_>, epoch: u64, window: u32) -> Result<Self, Error> {
+        let CtxParams { alg, policy, key, tag_len, properties, iv } = p;
+        let (k, iv_p) = (ptr_or_null(key), ptr_or_null(iv));
+        Self::with_query(properties, |raw, q| {
+            // SAFETY: as new_ex.
+            unsafe { sys::aead_ctx_new_dtls(raw, alg, policy, k, key.len(), tag_len, q, iv_p, iv.len(), epoch, window) }
+        })
+    }
+
+    /// A constructor call with the OpenSSL property query copied to a NUL-terminated stack buffer
+    /// (no allocation): `f(out-pointer, query)`. A query longer than aead.h's 255 bytes, or with a
+    /// NUL inside, is [`Error::Arg`] as the C side would say.
+    fn with_query(
         properties: Option<&str>,
-        iv: &[u8],
-        epoch: u64,
-        window: u32,
+        f: impl FnOnce(*mut *mut sys::aead_ctx, *const c_char) -> c_int,
     ) -> Result<Self, Error> {
         let mut query = [0u8; MAX_PROPERTIES + 1];
         let query_ptr = properties_ptr(properties, &mut query)?;
         let mut raw: *mut sys::aead_ctx = ptr::null_mut();
-        // SAFETY: as new_ex.
-        let rc = unsafe {
-            sys::aead_ctx_new_dtls(
-                &mut raw,
-                alg,
-                policy,
-                ptr_or_null(key),
-                key.len(),
-                tag_len,
-                query_ptr,
-                ptr_or_null(iv),
-                iv.len(),
-                epoch,
-                window,
-            )
-        };
+        let rc = f(&mut raw, query_ptr);
         Self::created(rc, raw)
     }
 
@@ -315,28 +322,29 @@ impl Ctx {
         u
     }
 
-    /// `aead_dtls13_protect` (ABI 1.4) on `record` (capacity `record.len()`); returns the record length.
-    pub(crate) fn dtls13_protect(
+    /// `aead_quic_protect` (ABI 1.2) or `aead_dtls13_protect` (ABI 1.4), `protect`, on `packet`
+    /// (header || payload, capacity `packet.len()`) with packet or record number `number`; returns
+    /// the protected length.
+    #[inline]
+    pub(crate) fn protect(
         &self,
+        protect: ProtectFn,
         hp: &Hp,
-        seq: u64,
-        record: &mut [u8],
+        number: u64,
+        packet: &mut [u8],
         header_len: usize,
         payload_len: usize,
     ) -> Result<usize, Error> {
-        let cap = record.len();
-        let p = if cap == 0 { ptr::null_mut() } else { record.as_mut_ptr() };
-        // SAFETY: a live ctx and hp; C reads and writes within record[..cap] only.
-        let rc = unsafe {
-            sys::aead_dtls13_protect(self.0.as_ptr(), hp.0.as_ptr(), seq, p, header_len, payload_len, cap)
-        };
+        let (p, cap) = mut_parts::<u8, u8>(packet);
+        // SAFETY: live ctx and hp; `packet` is an exclusive borrow of `cap` bytes, and both C calls
+        // write only within [packet, packet + cap) (they check header_len + payload_len + tag <= cap).
+        let rc = unsafe { protect(self.0.as_ptr(), hp.0.as_ptr(), number, p, header_len, payload_len, cap) };
         check_len(rc, cap)
     }
 
     /// `aead_dtls13_unprotect` (ABI 1.4) of the whole of `record`; returns (seq, plaintext length).
     pub(crate) fn dtls13_unprotect(&self, hp: &Hp, record: &mut [u8], cid_len: usize) -> Result<(u64, usize), Error> {
-        let len = record.len();
-        let p = if len == 0 { ptr::null_mut() } else { record.as_mut_ptr() };
+        let (p, len) = mut_parts::<u8, u8>(record);
         let mut seq = 0u64;
         // SAFETY: a live ctx and hp; C reads and writes within record[..len] only.
         let rc = unsafe { sys::aead_dtls13_unprotect(self.0.as_ptr(), hp.0.as_ptr(), p, len, cid_len, &mut seq) };
@@ -360,25 +368,6 @@ impl Ctx {
         (seals, forgeries)
     }
 
-    /// `aead_quic_protect` (ABI 1.2) on `packet` (capacity `packet.len()`); returns the packet length.
-    pub(crate) fn quic_protect(
-        &self,
-        hp: &Hp,
-        pn: u64,
-        packet: &mut [u8],
-        header_len: usize,
-        payload_len: usize,
-    ) -> Result<usize, Error> {
-        let cap = packet.len();
-        let p = if cap == 0 { ptr::null_mut() } else { packet.as_mut_ptr() };
-        // SAFETY: live ctx and hp; `packet` is an exclusive borrow of `cap` bytes, and the C call
-        // writes only within [packet, packet + cap) (it checks header_len + payload_len + 16 <= cap).
-        let rc = unsafe {
-            sys::aead_quic_protect(self.0.as_ptr(), hp.0.as_ptr(), pn, p, header_len, payload_len, cap)
-        };
-        check_len(rc, cap)
-    }
-
     /// `aead_quic_unprotect` (ABI 1.2) of the whole of `packet`; returns (packet number, plaintext length).
     pub(crate) fn quic_unprotect(
         &self,
@@ -387,8 +376,7 @@ impl Ctx {
         packet: &mut [u8],
         pn_offset: usize,
     ) -> Result<(u64, usize), Error> {
-        let len = packet.len();
-        let p = if len == 0 { ptr::null_mut() } else { packet.as_mut_ptr() };
+        let (p, len) = mut_parts::<u8, u8>(packet);
         let mut pn = 0u64;
         // SAFETY: live ctx and hp; `packet` is an exclusive borrow of `len` bytes, read and written
         // only within them; `pn` is a valid out-pointer.
@@ -412,11 +400,7 @@ impl Ctx {
 
     /// `aead_seal_open_many` over records whose pointers come from live borrows.
     pub(crate) fn seal_open_many(&self, op: c_int, records: &mut [Record<'_>]) -> usize {
-        let (p, n) = if records.is_empty() {
-            (ptr::null_mut(), 0)
-        } else {
-            (records.as_mut_ptr().cast::<sys::aead_record>(), records.len())
-        };
+        let (p, n) = mut_parts::<_, sys::aead_record>(records);
         // SAFETY: Record is repr(transparent) over aead_record; each one's pointers come from a
         // shared (inputs) or exclusive (output) borrow that lives as long as the record, so the
         // outputs overlap no other record's buffers. The call writes only the `result` fields and
@@ -428,11 +412,7 @@ impl Ctx {
 
     /// `aead_seal_open_many_v` (ABI 1.3) over records whose pointers come from live borrows.
     pub(crate) fn seal_open_many_v(&self, op: c_int, records: &mut [RecordV<'_>]) -> usize {
-        let (p, n) = if records.is_empty() {
-            (ptr::null_mut(), 0)
-        } else {
-            (records.as_mut_ptr().cast::<sys::aead_record_v>(), records.len())
-        };
+        let (p, n) = mut_parts::<_, sys::aead_record_v>(records);
         // SAFETY: RecordV is repr(transparent) over aead_record_v, Component over aead_buf; each
         // record's pointers come from shared (nonce, components, input) or exclusive (output)
         // borrows that live as long as the record. The call writes only the `result` fields and
@@ -617,20 +597,12 @@ fn properties_ptr(properties: Option<&str>, buf: &mut [u8; MAX_PROPERTIES + 1]) 
     }
 }
 
-/// An owned `aead_hp` (ABI 1.2, QUIC header protection). Freed on drop.
-pub(crate) struct Hp(NonNull<sys::aead_hp>);
-
-// SAFETY: aead.h: any number of threads may call aead_hp_mask concurrently on one key; it is
-// freed only in Drop, which has exclusive access.
-unsafe impl Send for Hp {}
-unsafe impl Sync for Hp {}
-
-impl Drop for Hp {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from aead_hp_new and is freed exactly once.
-        unsafe { sys::aead_hp_free(self.0.as_ptr()) }
-    }
-}
+owned_handle!(
+    /// An owned `aead_hp` (ABI 1.2, QUIC header protection). Freed on drop.
+    Hp,
+    sys::aead_hp,
+    sys::aead_hp_free
+);
 
 impl Hp {
     pub(crate) fn new(alg: c_int, key: &[u8], properties: Option<&str>) -> Result<Self, Error> {

@@ -11,7 +11,7 @@
 //!   reverse, packet-number decoding included) in one C call per packet.
 //!
 //! Both types are `Send + Sync` (the C objects are safe for concurrent use).
-use crate::ffi::{Ctx, Hp};
+use crate::ffi::{Ctx, CtxParams, Hp};
 use crate::{sys, tls13_nonce, Algorithm, Error, Indicator};
 use core::mem::MaybeUninit;
 
@@ -52,7 +52,7 @@ impl PacketKey {
         iv: &[u8; 12],
         properties: Option<&str>,
     ) -> Result<Self, Error> {
-        let ctx = Ctx::new_ex(alg.raw(), sys::AEAD_POLICY_QUIC, key, TAG_LEN, properties, iv)?;
+        let ctx = Ctx::new_ex(CtxParams { alg: alg.raw(), policy: sys::AEAD_POLICY_QUIC, key, tag_len: TAG_LEN, properties, iv })?;
         Ok(PacketKey { ctx, alg, iv: *iv })
     }
 
@@ -125,7 +125,7 @@ impl PacketKey {
         header_len: usize,
         payload_len: usize,
     ) -> Result<usize, Error> {
-        self.ctx.quic_protect(&hp.hp, pn, packet, header_len, payload_len)
+        self.ctx.protect(sys::aead_quic_protect, &hp.hp, pn, packet, header_len, payload_len)
     }
 
     /// Removes the protection of the whole of `packet` in one C call (`aead_quic_unprotect`):

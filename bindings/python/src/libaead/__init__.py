@@ -42,7 +42,7 @@ C module), "api" (the compiled cffi module) or "abi" (``ffi.dlopen``).
 import operator
 import os
 import sys
-from typing import Any, Dict, NamedTuple, NoReturn, Optional, Type, TypeVar
+from typing import Any, Dict, NamedTuple, NoReturn, Optional, Tuple, Type, TypeVar
 
 from libaead._binding import backend, fast as _fast, ffi as _ffi, lib as _lib
 from libaead._cffi_core import CffiCore, CffiRandomNonceCore, CffiSivCore
@@ -292,13 +292,18 @@ def _aes_algorithm(key_len: int, algs: Any = (_lib.AEAD_AES_128_GCM, _lib.AEAD_A
     raise ValueError(message)
 
 
-def _aes_generate_key(bit_length: int) -> bytes:
+def _random_key(bit_length: int, allowed: Tuple[int, ...], message: str) -> bytes:
+    """os.urandom(bit_length // 8) for an allowed bit_length; pyca's errors (and their order) otherwise."""
     bit_length = operator.index(bit_length)
     if bit_length < 0 or bit_length >= 1 << 64:
         raise OverflowError("bit_length out of range")
-    if bit_length not in (128, 192, 256):
-        raise ValueError("bit_length must be 128, 192, or 256")
+    if bit_length not in allowed:
+        raise ValueError(message)
     return os.urandom(bit_length // 8)
+
+
+def _aes_generate_key(bit_length: int) -> bytes:
+    return _random_key(bit_length, (128, 192, 256), "bit_length must be 128, 192, or 256")
 
 
 class _AESMixin:
@@ -368,7 +373,24 @@ class AESGCMForTLS12(_AESMixin, _TLS):
     _tls_aad_rule = _TLS12_AAD
 
 
-class AESGCMForTLS13(_AESMixin, _TLS):
+class _XorIV(_TLS):
+    """The TLS record classes whose nonce is the static IV XOR the sequence number (TLS 1.3; ChaCha20-Poly1305
+    in TLS 1.2)."""
+
+    __slots__ = ()
+    _iv_msg = "iv must be 12 bytes (the TLS static IV)"
+
+
+class _TLS13(_XorIV):
+    """The TLS 1.3 record rules (RFC 8446 section 5.3), whatever the cipher."""
+
+    __slots__ = ()
+    _policy = int(_lib.AEAD_POLICY_TLS13)
+    _tls_rules = _xor_rules("TLS 1.3, RFC 8446 section 5.3")
+    _tls_aad_rule = _TLS13_AAD
+
+
+class AESGCMForTLS13(_AESMixin, _TLS13):
     """AES-GCM for TLS 1.3 records (RFC 8446 section 5.3): nonces must be the static IV XOR a strictly
     increasing sequence number (never 2**64-1); associated data exactly 5 bytes. Decryption is not
     order-checked. ``iv``: the 12-byte static IV, or None (the first encryption is then sequence 0 and
@@ -376,33 +398,24 @@ class AESGCMForTLS13(_AESMixin, _TLS):
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_TLS13)
-    _iv_msg = "iv must be 12 bytes (the TLS static IV)"
-    _tls_rules = _xor_rules("TLS 1.3, RFC 8446 section 5.3")
-    _tls_aad_rule = _TLS13_AAD
 
 
-class ChaCha20Poly1305ForTLS12(_ChaChaMixin, _TLS):
+class ChaCha20Poly1305ForTLS12(_ChaChaMixin, _XorIV):
     """ChaCha20-Poly1305 for TLS 1.2 records (RFC 7905): nonce = IV XOR sequence number as in TLS 1.3,
     associated data exactly 13 bytes. Same checks as AESGCMForTLS13 otherwise."""
 
     __slots__ = ()
     _final = True
     _policy = int(_lib.AEAD_POLICY_TLS12)
-    _iv_msg = "iv must be 12 bytes (the TLS static IV)"
     _tls_rules = _xor_rules("TLS 1.2 ChaCha20-Poly1305, RFC 7905")
     _tls_aad_rule = _TLS12_AAD
 
 
-class ChaCha20Poly1305ForTLS13(_ChaChaMixin, _TLS):
+class ChaCha20Poly1305ForTLS13(_ChaChaMixin, _TLS13):
     """ChaCha20-Poly1305 for TLS 1.3 records (RFC 8446 section 5.3); see AESGCMForTLS13."""
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_TLS13)
-    _iv_msg = "iv must be 12 bytes (the TLS static IV)"
-    _tls_rules = _xor_rules("TLS 1.3, RFC 8446 section 5.3")
-    _tls_aad_rule = _TLS13_AAD
 
 
 class AESGCMRandomNonce(_AESMixin, _RandomNonce):
@@ -586,12 +599,7 @@ class AESSIV(_Common, _SivCore):
     @staticmethod
     def generate_key(bit_length: int) -> bytes:
         """A random key of 256, 384 or 512 bits (os.urandom)."""
-        bit_length = operator.index(bit_length)
-        if bit_length < 0 or bit_length >= 1 << 64:
-            raise OverflowError("bit_length out of range")
-        if bit_length not in (256, 384, 512):
-            raise ValueError("bit_length must be 256, 384, or 512")
-        return os.urandom(bit_length // 8)
+        return _random_key(bit_length, (256, 384, 512), "bit_length must be 256, 384, or 512")
 
 
 # ---- library 1.5: counter nonces for any protocol, and SSH (RFC 5647) ----
