@@ -110,18 +110,36 @@ inline const char *test_properties() {
     return p != nullptr && *p != 0 ? p : nullptr;
 }
 
-// A keyed libaead context that frees itself.
-struct Ctx {
-    aead_ctx *p = nullptr;
-    Ctx(int alg, int policy, const Bytes &key, size_t tag = 0, const Bytes &iv = {}) {
-        const int rc = aead_ctx_new_ex(&p, alg, policy, key.data(), key.size(), tag, test_properties(),
-                                       iv.empty() ? nullptr : iv.data(), iv.size());
-        if (rc != 0) throw std::runtime_error(std::string("aead_ctx_new: ") + aead_strerror(rc));
+// A libaead object that Free releases on destruction; not copyable. Derived types create it.
+template <typename T, void (*Free)(T *)>
+struct Owned {
+    T *p = nullptr;
+    Owned() = default;
+    ~Owned() { Free(p); }
+    Owned(const Owned &) = delete;
+    Owned &operator=(const Owned &) = delete;
+    operator T *() const { return p; }
+
+  protected:
+    static void created(int rc, const char *what) {
+        if (rc != 0) throw std::runtime_error(std::string(what) + ": " + aead_strerror(rc));
     }
-    ~Ctx() { aead_ctx_free(p); }
-    Ctx(const Ctx &) = delete;
-    Ctx &operator=(const Ctx &) = delete;
-    operator aead_ctx *() const { return p; }
+};
+
+// A keyed libaead context that frees itself.
+struct Ctx : Owned<aead_ctx, aead_ctx_free> {
+    Ctx(int alg, int policy, const Bytes &key, size_t tag = 0, const Bytes &iv = {}) {
+        created(aead_ctx_new_ex(&p, alg, policy, key.data(), key.size(), tag, test_properties(),
+                                iv.empty() ? nullptr : iv.data(), iv.size()),
+                "aead_ctx_new");
+    }
+};
+
+// A QUIC / DTLS 1.3 header-protection key that frees itself.
+struct Hp : Owned<aead_hp, aead_hp_free> {
+    Hp(int alg, const Bytes &key) {
+        created(aead_hp_new(&p, alg, key.data(), key.size(), test_properties()), "aead_hp_new");
+    }
 };
 
 inline int64_t seal(aead_ctx *c, const Bytes &nonce, const Bytes &aad, const Bytes &pt, Bytes &out) {

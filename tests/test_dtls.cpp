@@ -513,17 +513,7 @@ TEST_CASE("key limits: TLS 1.3 AES-GCM (RFC 8446 5.5) and DTLS 1.3 (RFC 9147 4.5
 // ---- DTLS 1.3 in one call: aead_dtls13_protect / aead_dtls13_unprotect ----
 namespace {
 
-struct Hp {
-    aead_hp *p = nullptr;
-    Hp(int alg, const Bytes &key) {
-        const int rc = aead_hp_new(&p, alg, key.data(), key.size(), test::test_properties());
-        if (rc != 0) throw std::runtime_error(std::string("aead_hp_new: ") + aead_strerror(rc));
-    }
-    ~Hp() { aead_hp_free(p); }
-    Hp(const Hp &) = delete;
-    Hp &operator=(const Hp &) = delete;
-    operator aead_hp *() const { return p; }
-};
+using test::Hp;
 
 // RFC 9147 section 4.2.3's mask, computed here with EVP directly: AES-ECB of the sample, or ChaCha20
 // with the sample's first 4 bytes as the counter and the other 12 as the nonce (OpenSSL's IV layout).

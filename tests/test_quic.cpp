@@ -17,17 +17,7 @@ using test::from_hex;
 
 namespace {
 
-struct Hp {
-    aead_hp *p = nullptr;
-    Hp(int alg, const Bytes &key) {
-        const int rc = aead_hp_new(&p, alg, key.data(), key.size(), test::test_properties());
-        if (rc != 0) throw std::runtime_error(std::string("aead_hp_new: ") + aead_strerror(rc));
-    }
-    ~Hp() { aead_hp_free(p); }
-    Hp(const Hp &) = delete;
-    Hp &operator=(const Hp &) = delete;
-    operator aead_hp *() const { return p; }
-};
+using test::Hp;
 
 struct Keys {
     int alg;

@@ -61,13 +61,7 @@ fn batch_equals_single_calls() {
         assert_eq!(c.open_many(&mut recs), n - 1);
         assert_eq!(recs[bad].result(), Err(Error::Auth));
         drop(recs);
-        for i in 0..n {
-            if i == bad {
-                assert!(plain[i].iter().all(|&b| b == 0), "a failed open zeroes its output");
-            } else {
-                assert_eq!(plain[i], msgs[i]);
-            }
-        }
+        common::assert_opened_but_one(&plain, &msgs, bad);
     }
 }
 

@@ -81,8 +81,7 @@ where
 
         // ---- tampering: both refuse
         let mut bad = reference.clone();
-        let bit = rng.below(bad.len() * 8);
-        bad[bit / 8] ^= 1 << (bit % 8);
+        let bit = rng.flip_bit(&mut bad);
         assert!(theirs.decrypt(&nonce, Payload { msg: &bad, aad: &aad }).is_err());
         assert!(ours.decrypt(&nonce, Payload { msg: &bad, aad: &aad }).is_err(), "{ctx}: tampered bit {bit}");
         // in place: refused, length unchanged, ciphertext part zeroed (never partial output)

@@ -35,6 +35,19 @@ pub fn vectors_dir() -> PathBuf {
     .clone()
 }
 
+/// After a batch open in which only record `bad` was tampered with: that output is zeroed (never
+/// partial plaintext) and every other one is its message.
+pub fn assert_opened_but_one(plain: &[Vec<u8>], msgs: &[Vec<u8>], bad: usize) {
+    assert_eq!(plain.len(), msgs.len());
+    for (i, (p, m)) in plain.iter().zip(msgs).enumerate() {
+        if i == bad {
+            assert!(p.iter().all(|&b| b == 0), "a failed open zeroes its output");
+        } else {
+            assert_eq!(p, m, "record {i}");
+        }
+    }
+}
+
 pub fn hex(s: &str) -> Vec<u8> {
     assert!(s.len() % 2 == 0, "odd hex length: {s}");
     (0..s.len())
@@ -73,6 +86,12 @@ impl Rng {
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+    /// Flips one random bit of `buf` (not empty) and returns its index.
+    pub fn flip_bit(&mut self, buf: &mut [u8]) -> usize {
+        let bit = self.below(buf.len() * 8);
+        buf[bit / 8] ^= 1 << (bit % 8);
+        bit
     }
     pub fn fill(&mut self, buf: &mut [u8]) {
         for chunk in buf.chunks_mut(8) {
