@@ -23,17 +23,12 @@ extern "C" void aead_test_set_usage(aead_ctx *ctx, uint64_t seals, uint64_t forg
 namespace {
 
 // A DTLS context that frees itself.
-struct Dtls {
-    aead_ctx *p = nullptr;
+struct Dtls : test::Owned<aead_ctx, aead_ctx_free> {
     Dtls(int alg, int policy, const Bytes &key, const Bytes &iv, uint64_t epoch, uint32_t window = 0, size_t tag = 0) {
-        const int rc = aead_ctx_new_dtls(&p, alg, policy, key.data(), key.size(), tag, test::test_properties(),
-                                         iv.data(), iv.size(), epoch, window);
-        if (rc != 0) throw std::runtime_error(std::string("aead_ctx_new_dtls: ") + aead_strerror(rc));
+        created(aead_ctx_new_dtls(&p, alg, policy, key.data(), key.size(), tag, test::test_properties(), iv.data(),
+                                  iv.size(), epoch, window),
+                "aead_ctx_new_dtls");
     }
-    ~Dtls() { aead_ctx_free(p); }
-    Dtls(const Dtls &) = delete;
-    Dtls &operator=(const Dtls &) = delete;
-    operator aead_ctx *() const { return p; }
 };
 
 struct Suite {
@@ -124,6 +119,20 @@ struct Record {
     uint64_t seq;
     Bytes nonce, aad, ct, pt;
 };
+
+// n records of len random bytes that tx seals under `epoch`, sequence numbers 0 to n - 1 (16-byte tags).
+std::vector<Record> seal_records(const Suite &s, aead_ctx *tx, const Bytes &iv, uint64_t epoch, size_t n, size_t len) {
+    std::vector<Record> recs(n);
+    for (size_t i = 0; i < n; ++i) {
+        Record &r = recs[i];
+        r.pt = test::random_bytes(len);
+        r.nonce = nonce_for(s, iv, epoch, i);
+        r.aad = aad_for(s, epoch, i, len);
+        r.ct.resize(len + 16);
+        REQUIRE(test::seal(tx, r.nonce, r.aad, r.pt, r.ct) == (int64_t)(len + 16));
+    }
+    return recs;
+}
 
 // The receiver's replay check exactly as RFC 4303 section 3.4.3 / RFC 6347 section 4.1.2.6 state it: the
 // right edge is the largest number accepted; a number right of it is new; one more than `width` left of
@@ -774,15 +783,7 @@ TEST_CASE("batches open through the window in array order: a record twice in one
     const Suite &s = kSuites[3];  // DTLS 1.2 AES-128-CCM
     const Bytes key = test::random_bytes(16), iv = iv_for(s);
     Dtls tx(s.alg, s.policy, key, iv, 4), rx(s.alg, s.policy, key, iv, 4);
-    std::vector<Record> recs(3);
-    for (uint64_t i = 0; i < 3; ++i) {
-        Record &r = recs[i];
-        r.pt = test::random_bytes(10);
-        r.nonce = nonce_for(s, iv, 4, i);
-        r.aad = aad_for(s, 4, i, 10);
-        r.ct.resize(26);
-        REQUIRE(test::seal(tx, r.nonce, r.aad, r.pt, r.ct) == 26);
-    }
+    std::vector<Record> recs = seal_records(s, tx, iv, 4, 3, 10);
     std::vector<Bytes> outs(5, Bytes(10, 0x77));
     const size_t order[5] = {1, 0, 1, 2, 0};
     std::vector<aead_record> batch(5);
@@ -804,15 +805,7 @@ TEST_CASE("four threads sliding a 64-record window: no record accepted twice, ev
     const Bytes key = test::random_bytes(16), iv = iv_for(s);
     Dtls tx(s.alg, s.policy, key, iv, 0), rx(s.alg, s.policy, key, iv, 0);
     const size_t n = 3000;
-    std::vector<Record> recs(n);
-    for (size_t i = 0; i < n; ++i) {
-        Record &r = recs[i];
-        r.pt = test::random_bytes(16);
-        r.nonce = nonce_for(s, iv, 0, i);
-        r.aad = aad_for(s, 0, i, 16);
-        r.ct.resize(32);
-        REQUIRE(test::seal(tx, r.nonce, r.aad, r.pt, r.ct) == 32);
-    }
+    std::vector<Record> recs = seal_records(s, tx, iv, 0, n, 16);
     std::vector<std::atomic<int>> wins(n);
     std::atomic<uint64_t> ok{0}, replayed{0}, other{0};
     std::vector<std::thread> pool;

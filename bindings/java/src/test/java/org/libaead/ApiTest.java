@@ -10,7 +10,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import org.junit.jupiter.api.Test;
@@ -19,12 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The direct API's contract: lifetime, refused outputs, overlap, errors, policies. */
 class ApiTest {
-    private static final SecureRandom RND = new SecureRandom();
-
     private static byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        RND.nextBytes(b);
-        return b;
+        return TestSupport.randomBytes(n);
     }
 
     @Test

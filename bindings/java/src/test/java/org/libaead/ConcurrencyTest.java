@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,12 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** One keyed object shared by 8 threads; TLS sequencing under racing and hostile callers. */
 class ConcurrencyTest {
-    private static final SecureRandom RND = new SecureRandom();
-
     private static byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        RND.nextBytes(b);
-        return b;
+        return TestSupport.randomBytes(n);
     }
 
     @Test

@@ -13,7 +13,6 @@ import java.nio.ReadOnlyBufferException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.Provider;
-import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,12 +30,8 @@ import org.junit.jupiter.api.Test;
 /** JCA rules, each checked on the LibAead provider and, where SunJCE has the algorithm, on SunJCE in the same test. */
 class JcaSemanticsTest {
     private static final Provider LIBAEAD = new LibAeadProvider();
-    private static final SecureRandom RND = new SecureRandom();
-
     private static byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        RND.nextBytes(b);
-        return b;
+        return TestSupport.randomBytes(n);
     }
 
     private record Alg(String name, String keyAlg, int keyLen, boolean gcmSpec, boolean sunjce) {

@@ -4,13 +4,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Shared by the tests: the conformance vectors' directory, hex, and a parser for NIST-style .txt/.rsp files. */
+/** Shared by the tests: the conformance vectors' directory, random bytes, hex, and a parser for NIST-style .txt/.rsp files. */
 final class TestSupport {
     private TestSupport() {}
 
@@ -45,6 +46,15 @@ final class TestSupport {
             throw new AssertionError("no conformance vectors in " + vectors);
         }
         return vectors;
+    }
+
+    private static final SecureRandom RND = new SecureRandom();
+
+    /** n bytes from a SecureRandom. */
+    static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        RND.nextBytes(b);
+        return b;
     }
 
     static byte[] hex(String s) {
