@@ -15,10 +15,13 @@
 //! three). Contenders run in rotating order within every round; the figures are medians over
 //! rounds, with the minimum over rounds beside them (the least disturbed sample, on a shared
 //! machine the steadier estimate), and only the ratios (measured side by side) mean anything.
+mod util;
+
 use rustls::quic::{Keys, Version};
 use rustls::{Side, Tls13CipherSuite};
 use std::hint::black_box;
 use std::time::Instant;
+use util::median;
 
 const SUITES: [(&str, libaead::Algorithm); 3] = [
     ("TLS13_AES_128_GCM_SHA256", libaead::Algorithm::Aes128Gcm),
@@ -104,14 +107,8 @@ impl Contender {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let rounds = if quick { 3 } else { 15 };
+    let (quick, rounds) = util::rounds();
     let packets: u64 = if quick { 2000 } else { 20000 };
     let ours = rustls_libaead::cipher_suites();
     let ring = rustls::crypto::ring::ALL_CIPHER_SUITES.to_vec();

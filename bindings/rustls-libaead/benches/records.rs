@@ -11,11 +11,13 @@
 //! side by side) mean anything: absolute times depend on the machine and its load.
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod util;
 
 use rustls::crypto::CryptoProvider;
 use rustls::{Connection, SupportedCipherSuite};
 use std::io::{Read, Write};
 use std::time::Instant;
+use util::median;
 
 const SUITES: [&str; 4] = [
     "TLS13_AES_128_GCM_SHA256",
@@ -96,14 +98,8 @@ fn sample(
     )
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let rounds = if quick { 3 } else { 15 };
+    let (quick, rounds) = util::rounds();
     let mut json = Vec::new();
     println!("rustls 0.23.46 record cost, ns per record (median of {rounds} rotating rounds); ratio = libaead / other");
     let names: Vec<_> = CONTENDERS.iter().map(|c| c.name).collect();
