@@ -17,10 +17,7 @@ import (
 // and by a tampered Open). Run it with -race too.
 func TestConcurrentSharedAEAD(t *testing.T) {
 	const goroutines = 8
-	iters := 400
-	if testing.Short() {
-		iters = 50
-	}
+	iters := shortOr(400, 50)
 	cases := []constructor{allConstructors[0], allConstructors[2], allConstructors[5],
 		familyConstructors[1], familyConstructors[3], familyConstructors[7]} // CCM, OCB3, XChaCha
 	if _, err := NewGCMSIV(make([]byte, 16)); err == nil { // OpenSSL >= 3.2 (TestGCMSIVAvailability)
@@ -109,10 +106,7 @@ func inGoroutines(t *testing.T, n int, body func(r *rand.Rand) error) {
 // exactly one seal and refuse the other 7 (each duplicate exactly once), and the accepted
 // ciphertext must open.
 func TestTLSDuplicateAcrossGoroutines(t *testing.T) {
-	rounds := 500
-	if testing.Short() {
-		rounds = 50
-	}
+	rounds := shortOr(500, 50)
 	for _, c := range tlsCases() {
 		t.Run(c.name, func(t *testing.T) {
 			key := randBytes(rand.New(rand.NewSource(6)), 32)

@@ -530,10 +530,7 @@ func TestSSHPacketLength(t *testing.T) {
 // shared AEAD, round after round: each counter is accepted exactly once (and opens), the 7 others
 // are refused. With the IV given, the very first Seal is raced too.
 func TestCounterNonceDuplicateAcrossGoroutines(t *testing.T) {
-	rounds := 300
-	if testing.Short() {
-		rounds = 40
-	}
+	rounds := shortOr(300, 40)
 	for _, c := range counterCases() {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(77))

@@ -498,10 +498,7 @@ func TestQUICConcurrent(t *testing.T) {
 		t.Run(tls.CipherSuiteName(k.suite), func(t *testing.T) {
 			send, recv := k.protector(t), k.protector(t)
 			var next, sealed, refused atomic.Uint64
-			iters := 300
-			if testing.Short() {
-				iters = 50
-			}
+			iters := shortOr(300, 50)
 			inGoroutines(t, 8, func(r *rand.Rand) error {
 				buf := make([]byte, 0, 1500)
 				for i := 0; i < iters; i++ {

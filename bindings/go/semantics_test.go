@@ -93,6 +93,21 @@ func TestConstructorErrors(t *testing.T) {
 
 // TestPanicsMatchStdlib triggers each misuse on this binding and on crypto/cipher's GCM and
 // compares the panic messages.
+// addOpenOverlaps adds to misuses the two Opens of ct (under nonce) that crypto/cipher refuses with a
+// panic: output overlapping the input at another offset, and output overlapping the AAD.
+func addOpenOverlaps(misuses map[string]func(c cipher.AEAD), nonce, ct []byte) {
+	misuses["open inexact overlap"] = func(c cipher.AEAD) {
+		b := make([]byte, 200)
+		copy(b[5:], ct)
+		c.Open(b[:0], nonce, b[5:5+len(ct)], nil)
+	}
+	misuses["open output overlaps aad"] = func(c cipher.AEAD) {
+		b := make([]byte, 200)
+		copy(b[100:], ct)
+		c.Open(b[:0], nonce, b[100:100+len(ct)], b[10:20])
+	}
+}
+
 func TestPanicsMatchStdlib(t *testing.T) {
 	key := make([]byte, 16)
 	a, err := NewGCM(key)
@@ -111,17 +126,8 @@ func TestPanicsMatchStdlib(t *testing.T) {
 		"seal inexact overlap behind": func(c cipher.AEAD) { c.Seal(buf[:0], nonce, buf[10:74], nil) },
 		"seal output overlaps aad":    func(c cipher.AEAD) { c.Seal(buf[:0], nonce, nil, buf[5:10]) },
 		"seal in place overlaps aad":  func(c cipher.AEAD) { c.Seal(buf[:0], nonce, buf[:64], buf[70:80]) },
-		"open inexact overlap": func(c cipher.AEAD) {
-			b := make([]byte, 200)
-			copy(b[5:], ct)
-			c.Open(b[:0], nonce, b[5:5+len(ct)], nil)
-		},
-		"open output overlaps aad": func(c cipher.AEAD) {
-			b := make([]byte, 200)
-			copy(b[100:], ct)
-			c.Open(b[:0], nonce, b[100:100+len(ct)], b[10:20])
-		},
 	}
+	addOpenOverlaps(misuses, nonce, ct)
 	expected := map[string]string{
 		"seal short nonce":            "crypto/cipher: incorrect nonce length given to GCM",
 		"seal long nonce":             "crypto/cipher: incorrect nonce length given to GCM",

@@ -11,10 +11,7 @@ import (
 // TestAESSIVConcurrent: 8 goroutines share one AESSIV and mix Seal, SealComponents (checked
 // against the test's RFC 5297 reference), in-place and forged opens. Run it with -race too.
 func TestAESSIVConcurrent(t *testing.T) {
-	iters := 300
-	if testing.Short() {
-		iters = 40
-	}
+	iters := shortOr(300, 40)
 	key := randBytes(rand.New(rand.NewSource(9)), 48)
 	s := mustSIV(t, key, 16)
 	var checked atomic.Int64

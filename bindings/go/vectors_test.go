@@ -272,23 +272,12 @@ func parseCAVP(t *testing.T, path string) []cavpCase {
 			cur = &cases[len(cases)-1]
 			continue
 		}
-		b := unhex(t, v)
-		switch k {
-		case "Key":
-			cur.key = b
-		case "IV":
-			cur.iv = b
-		case "PT":
-			cur.pt = b
-		case "AAD":
-			cur.aad = b
-		case "CT":
-			cur.ct = b
-		case "Tag":
-			cur.tag = b
-		default:
+		field, ok := map[string]*[]byte{"Key": &cur.key, "IV": &cur.iv, "PT": &cur.pt, "AAD": &cur.aad, "CT": &cur.ct,
+			"Tag": &cur.tag}[k]
+		if !ok {
 			t.Fatalf("%s:%d: unknown field %q", path, ln, k)
 		}
+		*field = unhex(t, v)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)

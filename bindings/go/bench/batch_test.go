@@ -134,10 +134,7 @@ func BenchmarkBatchPaired(b *testing.B) {
 				if op == "Open" || op == "OpenRandom" {
 					cOp = "Open"
 				}
-				f, err := NewFloor(1, size, cOp == "Open")
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := newFloor(b, size, cOp == "Open")
 				defer f.Free()
 				nonce, aad, in, out := make([]byte, 12), make([]byte, 13), make([]byte, 64), make([]byte, 80)
 				sides = append(sides, func(n int) {

@@ -210,12 +210,19 @@ func BenchmarkFloor(b *testing.B) {
 	})
 }
 
-// runFloor runs b.N seals (or opens) of size bytes in one C loop (aead_seal_open from C).
-func runFloor(b *testing.B, open bool, size int) {
+// newFloor is NewFloor for AES-128-GCM (size bytes, open or seal); an error fails tb.
+func newFloor(tb testing.TB, size int, open bool) *Floor {
+	tb.Helper()
 	f, err := NewFloor(1, size, open)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	return f
+}
+
+// runFloor runs b.N seals (or opens) of size bytes in one C loop (aead_seal_open from C).
+func runFloor(b *testing.B, open bool, size int) {
+	f := newFloor(b, size, open)
 	defer f.Free()
 	b.SetBytes(int64(size))
 	b.ReportAllocs()

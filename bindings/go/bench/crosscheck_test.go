@@ -99,10 +99,7 @@ func TestPeersAgree(t *testing.T) {
 			}
 		}
 	}
-	f, err := NewFloor(1, 64, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := newFloor(t, 64, false)
 	defer f.Free()
 	if r := f.Loop(3); r != 80 {
 		t.Fatalf("C floor loop returned %d", r)

@@ -74,10 +74,7 @@ func BenchmarkPaired(b *testing.B) {
 		}
 	}
 	floorSide := func(b *testing.B, op string, size int) (func(n int), func()) {
-		f, err := NewFloor(1, size, op == "Open")
-		if err != nil {
-			b.Fatal(err)
-		}
+		f := newFloor(b, size, op == "Open")
 		return func(n int) {
 			if f.Loop(n) < 0 {
 				panic("C loop failed")
@@ -103,10 +100,7 @@ func BenchmarkPaired(b *testing.B) {
 		// (same C work, no binding code), and that direct call against the C loop.
 		b.Run("ratio=binding_over_direct_cgo/op="+op+"/size=64", func(b *testing.B) {
 			lib := goSide(b, newLib(b), op, 64)
-			f, err := NewFloor(1, 64, op == "Open")
-			if err != nil {
-				b.Fatal(err)
-			}
+			f := newFloor(b, 64, op == "Open")
 			defer f.Free()
 			direct := func(n int) {
 				for i := 0; i < n; i++ {
@@ -122,10 +116,7 @@ func BenchmarkPaired(b *testing.B) {
 		// The same direct call on Go buffers (as the binding passes them).
 		b.Run("ratio=binding_over_direct_cgo_gobuf/op="+op+"/size=64", func(b *testing.B) {
 			lib := goSide(b, newLib(b), op, 64)
-			f, err := NewFloor(1, 64, op == "Open")
-			if err != nil {
-				b.Fatal(err)
-			}
+			f := newFloor(b, 64, op == "Open")
 			defer f.Free()
 			gin, gout := make([]byte, 64), make([]byte, 80)
 			if op == "Open" {
