@@ -6,13 +6,18 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -242,6 +247,52 @@ inline std::vector<AlgInfo> stage_algs() {
     for (const AlgInfo &a : kAllAlgs)
         if (!fips_stage() || a.alg != AEAD_CHACHA20_POLY1305) v.push_back(a);
     return v;
+}
+
+// What racing seals gave: how often each value was accepted, the accepted outputs, and how many results
+// were neither the expected length nor AEAD_ERR_NONCE_ORDER.
+struct Race {
+    std::map<uint64_t, int> accepted;
+    std::vector<std::pair<uint64_t, Bytes>> records;
+    int bad_codes = 0;
+    std::vector<uint64_t> accepted_more_than_once() const {
+        std::vector<uint64_t> v;
+        for (const auto &[value, count] : accepted)
+            if (count != 1) v.push_back(value);
+        return v;
+    }
+};
+
+// Eight threads race to seal the values 0 to values - 1, each value three times in all (in increasing order
+// within each thread). seal(value, thread, out) seals into out (out_len bytes) and returns the result; a
+// result of out_len is an acceptance.
+template <typename Seal>
+Race race_seals(uint64_t values, size_t out_len, Seal seal) {
+    constexpr int kThreads = 8;
+    std::vector<std::vector<uint64_t>> plans(kThreads);
+    for (uint64_t v = 0; v < values; ++v)
+        for (int copy = 0; copy < 3; ++copy) plans[(v * 3 + static_cast<uint64_t>(copy) * 5) % kThreads].push_back(v);
+    std::mutex m;
+    Race race;
+    std::atomic<int> bad{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            Bytes out(out_len);
+            for (uint64_t v : plans[static_cast<size_t>(t)]) {
+                const int64_t r = seal(v, t, out);
+                if (r == static_cast<int64_t>(out_len)) {
+                    std::lock_guard<std::mutex> g(m);
+                    ++race.accepted[v];
+                    race.records.emplace_back(v, out);
+                } else if (r != AEAD_ERR_NONCE_ORDER) {
+                    ++bad;
+                }
+            }
+        });
+    for (auto &th : threads) th.join();
+    race.bad_codes = bad;
+    return race;
 }
 
 }  // namespace test
