@@ -7,7 +7,6 @@ package bench
 import (
 	"bytes"
 	"crypto/cipher"
-	"errors"
 	"math/rand"
 	"testing"
 
@@ -22,36 +21,8 @@ func TestDifferentialChaCha20Poly1305(t *testing.T) {
 	r := rand.New(rand.NewSource(11))
 	n := 0
 	for _, size := range diffSizes(r, 150) {
-		key := randBytes(r, 32)
-		a, err := aead.NewChaCha20Poly1305(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := chacha20poly1305.New(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nonce, aad, pt := randBytes(r, 12), randBytes(r, r.Intn(301)), randBytes(r, size)
-		ours := a.Seal(nil, nonce, pt, aad)
-		theirs := ref.Seal(nil, nonce, pt, aad)
-		if !bytes.Equal(ours, theirs) {
-			t.Fatalf("size %d: Seal differs from x/crypto", size)
-		}
-		if got, err := ref.Open(nil, nonce, ours, aad); err != nil || !bytes.Equal(got, pt) {
-			t.Fatalf("size %d: x/crypto cannot open ours: %v", size, err)
-		}
-		if got, err := a.Open(nil, nonce, theirs, aad); err != nil || !bytes.Equal(got, pt) {
-			t.Fatalf("size %d: cannot open x/crypto's: %v", size, err)
-		}
-		if n%5 == 4 {
-			bad := append([]byte{}, theirs...)
-			bad[r.Intn(len(bad))] ^= byte(1 + r.Intn(255))
-			_, e1 := a.Open(nil, nonce, bad, aad)
-			_, e2 := ref.Open(nil, nonce, bad, aad)
-			if !errors.Is(e1, aead.ErrOpen) || e2 == nil {
-				t.Fatalf("size %d: tampered message accepted (ours %v, x/crypto %v)", size, e1, e2)
-			}
-		}
+		a, ref := newPair(t, randBytes(r, 32), aead.NewChaCha20Poly1305, chacha20poly1305.New)
+		diffBoth(t, r, a, ref, size, n%5 == 4) // x/crypto is the reference
 		n++
 	}
 	t.Logf("%d cases", n)

@@ -23,6 +23,20 @@ import (
 	"golang.org/x/crypto/chacha20poly1305"
 )
 
+// newPair makes ours and the reference's AEAD on key; an error fails t.
+func newPair(t *testing.T, key []byte, ours, ref func([]byte) (cipher.AEAD, error)) (cipher.AEAD, cipher.AEAD) {
+	t.Helper()
+	a, err := ours(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ref(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
 // diffBoth: ours and ref seal the same bytes, each opens the other's, and (tamper) a modified
 // message fails on both.
 func diffBoth(t *testing.T, r *rand.Rand, a, ref cipher.AEAD, size int, tamper bool) {
@@ -53,12 +67,7 @@ func TestDifferentialXChaCha20Poly1305(t *testing.T) {
 	r := rand.New(rand.NewSource(21))
 	n := 0
 	for _, size := range diffSizes(r, 150) {
-		key := randBytes(r, 32)
-		a, err := aead.NewXChaCha20Poly1305(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, _ := chacha20poly1305.NewX(key)
+		a, ref := newPair(t, randBytes(r, 32), aead.NewXChaCha20Poly1305, chacha20poly1305.NewX)
 		if a.NonceSize() != ref.NonceSize() || a.Overhead() != ref.Overhead() {
 			t.Fatalf("sizes %d/%d, x/crypto %d/%d", a.NonceSize(), a.Overhead(), ref.NonceSize(), ref.Overhead())
 		}
