@@ -191,11 +191,7 @@ where
     assert_eq!(<Ref as AeadCore>::TAG_POSITION, aead::TagPosition::Prefix);
     let (mut compared, mut refused) = (0, 0);
     for i in 0..iters {
-        let key = rng.bytes(Ours::key_size());
-        let ours = Ours::new_from_slice(&key).unwrap();
-        let theirs = Ref::new_from_slice(&key).unwrap();
-        let mut nonce = Nonce::<Ours>::default();
-        rng.fill(&mut nonce);
+        let (key, ours, theirs, nonce) = common::diff::keyed_pair::<Ours, Ref>(rng);
         let aad = if rng.below(4) == 0 { Vec::new() } else { rng.bytes_below(70) };
         let msg = rng.msg();
         let ctx = format!("{name} iter {i} msg {} aad {}", msg.len(), aad.len());

@@ -202,12 +202,5 @@ fn main() {
             }
         }
     }
-    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/rustls-libaead-quic-bench.json");
-    let doc = format!(
-        "{{\"rustls\":\"0.23.46\",\"libaead\":{:?},\"quick\":{quick},\"results\":[\n{}\n]}}\n",
-        libaead::version(),
-        json.join(",\n")
-    );
-    std::fs::write(&out, doc).unwrap();
-    println!("JSON: {}", out.display());
+    util::write_json("rustls-libaead-quic-bench.json", quick, &json);
 }

@@ -154,13 +154,5 @@ fn main() {
             }
         }
     }
-    let out =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/rustls-libaead-bench.json");
-    let doc = format!(
-        "{{\"rustls\":\"0.23.46\",\"libaead\":{:?},\"quick\":{quick},\"results\":[\n{}\n]}}\n",
-        libaead::version(),
-        json.join(",\n")
-    );
-    std::fs::write(&out, doc).unwrap();
-    println!("JSON: {}", out.display());
+    util::write_json("rustls-libaead-bench.json", quick, &json);
 }

@@ -5,6 +5,16 @@ use aead::array::typenum::Unsigned;
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce, Payload, Tag};
 
+/// A random key, Ours and Ref on it, and a random nonce (key then nonce drawn from `rng`).
+pub fn keyed_pair<Ours: KeyInit + AeadCore, Ref: KeyInit>(rng: &mut Rng) -> (Vec<u8>, Ours, Ref, Nonce<Ours>) {
+    let key = rng.bytes(Ours::key_size());
+    let ours = Ours::new_from_slice(&key).unwrap();
+    let theirs = Ref::new_from_slice(&key).unwrap();
+    let mut nonce = Nonce::<Ours>::default();
+    rng.fill(&mut nonce);
+    (key, ours, theirs, nonce)
+}
+
 /// Random keys, nonces, AAD and messages (at most `max_msg` bytes): seal through four API
 /// shapes equals theirs and opens with theirs; ours opens theirs through four shapes; a flipped
 /// bit, another AAD and another nonce are refused (in-place and detached failures zeroed).
@@ -16,11 +26,7 @@ where
     let tag_len = <Ours as AeadCore>::TagSize::USIZE;
     assert_eq!(Ours::key_size(), Ref::key_size());
     for i in 0..iters {
-        let key = rng.bytes(Ours::key_size());
-        let ours = Ours::new_from_slice(&key).unwrap();
-        let theirs = Ref::new_from_slice(&key).unwrap();
-        let mut nonce = Nonce::<Ours>::default();
-        rng.fill(&mut nonce);
+        let (_, ours, theirs, nonce) = keyed_pair::<Ours, Ref>(rng);
         let aad = if rng.below(4) == 0 { Vec::new() } else { rng.bytes_below(70) };
         let mut msg = rng.msg();
         msg.truncate(max_msg);

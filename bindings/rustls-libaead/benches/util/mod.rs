@@ -1,4 +1,5 @@
-//! What the benchmarks share: the rounds `--quick` selects and the median of a round's samples.
+//! What the benchmarks share: the rounds `--quick` selects, the median of a round's samples and the
+//! JSON file of the results.
 
 /// (quick, rounds): `--quick` on the command line runs 3 rounds (a smoke run), else 15.
 pub fn rounds() -> (bool, usize) {
@@ -10,4 +11,16 @@ pub fn rounds() -> (bool, usize) {
 pub fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
+}
+
+/// Writes target/`name`: the rustls and libaead versions, `quick`, and `results` (JSON objects).
+pub fn write_json(name: &str, quick: bool, results: &[String]) {
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join(name);
+    let doc = format!(
+        "{{\"rustls\":\"0.23.46\",\"libaead\":{:?},\"quick\":{quick},\"results\":[\n{}\n]}}\n",
+        libaead::version(),
+        results.join(",\n")
+    );
+    std::fs::write(&out, doc).unwrap();
+    println!("JSON: {}", out.display());
 }
