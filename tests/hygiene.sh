@@ -54,4 +54,5 @@ bash tests/doc-words.sh || fail=1
 python3 tests/decls/choosing.py || fail=1  # every name in docs/choosing.md's table exists in its binding
 python3 tests/decls/errors.py || fail=1  # every error-code list against include/aead.h and aead_strerror
 python3 tests/decls/floors.py || fail=1  # each binding's oldest accepted libaead against what it calls
+python3 bench/tables.py --check || fail=1  # the documents' benchmark tables and quoted ratios against their JSON
 exit $fail

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Every benchmark whose results a document shows, one after the other, on one machine; then the tables
+# (bench/tables.py) and the figure (bench/plot.sh) from what they wrote. Each benchmark writes its JSON
+# where the tables read it (bench/results/, each binding's results folder), and bench/results/run.json
+# records the run: the CPU, each libcrypto's version, the date, the command and which benchmarks ran.
+# Run it on a quiet machine: the benchmarks interleave their sides, so ratios hold under light load, but
+# nothing else should be measuring at the same time. A full run takes well over an hour.
+#
+#   bash bench/all.sh                         # everything, results into the repository
+#   bash bench/all.sh --only c policy-cost    # some benchmarks (names: --list)
+#   bash bench/all.sh --quick --out DIR       # each benchmark's quick mode, every output under DIR
+#
+# --quick needs --out: a smoke run's numbers never land where the documents read them. With --out, the
+# tables and the figure are not rewritten (bench/tables.py and bench/plot.sh read the repository).
+# The C library is measured on two meson builds, -Dlibcrypto=system and vendored, release build type, set up
+# here (build-bench, build-bench-vendored) unless AEAD_BUILD_DIR / AEAD_BUILD_DIR_VENDORED name existing ones.
+# Not part of CI's test command (tests/run-all.sh): timings there would measure CI's load.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+
+ALL=(c policy-cost c-quic go python rust rustls java node dimpl pion)
+invocation="bash bench/all.sh${*:+ $*}"
+quick=0
+out=
+only=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --quick) quick=1 ;;
+        --out) out=$(mkdir -p "$2" && cd "$2" && pwd); shift ;;
+        --only) shift; while [ $# -gt 0 ] && [[ $1 != --* ]]; do only+=("$1"); shift; done; continue ;;
+        --list) printf '%s\n' "${ALL[@]}"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        *) echo "all.sh: unknown argument $1 (--quick, --out DIR, --only NAME..., --list)" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ $quick = 0 ] || [ -n "$out" ] || { echo "all.sh: --quick writes only under --out DIR" >&2; exit 2; }
+[ ${#only[@]} -gt 0 ] || only=("${ALL[@]}")
+for name in "${only[@]}"; do
+    [[ " ${ALL[*]} " == *" $name "* ]] || { echo "all.sh: no benchmark $name (${ALL[*]})" >&2; exit 2; }
+done
+root=${out:-$repo}
+log=${out:-$repo/build-bench-logs}  # each benchmark's output, and Go's raw samples (not results)
+mkdir -p "$log"
+
+dest() {  # a result's path relative to the repository -> where this run writes it
+    mkdir -p "$(dirname "$root/$1")"
+    echo "$root/$1"
+}
+
+sys_build=${AEAD_BUILD_DIR:-$repo/build-bench}
+ven_build=${AEAD_BUILD_DIR_VENDORED:-$repo/build-bench-vendored}
+builds_ready=0
+builds() {
+    [ $builds_ready = 0 ] || return 0
+    # The benchmarks are built with the tests (-Dtests=true, meson's default), but only they are compiled.
+    [ -e "$sys_build/build.ninja" ] || meson setup "$sys_build" -Dbuildtype=release
+    [ -e "$ven_build/build.ninja" ] || meson setup "$ven_build" -Dbuildtype=release -Dlibcrypto=vendored
+    meson compile -C "$sys_build" -j 2 aead-bench aead-quic-bench >/dev/null
+    meson compile -C "$ven_build" -j 2 aead-bench aead-quic-bench >/dev/null
+    builds_ready=1
+}
+
+ran=()  # JSON lines for the manifest: name, command, outputs
+record() {  # name, command, output paths (relative to the repository)...
+    local name=$1 command=$2
+    shift 2
+    ran+=("$(python3 -c 'import json, sys; print(json.dumps({"name": sys.argv[1], "command": sys.argv[2], "outputs": sys.argv[3:]}))' \
+        "$name" "$command" "$@")")
+}
+
+q() { [ $quick = 1 ] && echo "$1" || echo "${2:-}"; }
+
+bench_c() {
+    builds
+    local kind b
+    for kind in system vendored; do
+        b=$sys_build; [ $kind = system ] || b=$ven_build
+        "$b/bench/aead-bench" --cpu $(q --quick) --json "$(dest bench/results/c-$kind.json)" | tee "$(dest bench/results/c-$kind.md)"
+    done
+    record c "build/bench/aead-bench --cpu$(q ' --quick')" bench/results/c-system.json bench/results/c-vendored.json
+}
+
+bench_policy_cost() {
+    builds
+    POLICY_COST_JSON=$(dest bench/results/policy-cost.json) bash bench/policy-cost.sh "$sys_build" "$(q 200 2000)"
+    record policy-cost "bash bench/policy-cost.sh" bench/results/policy-cost.json
+}
+
+bench_c_quic() {
+    builds
+    local kind b
+    for kind in system vendored; do
+        b=$sys_build; [ $kind = system ] || b=$ven_build
+        "$b/bench/aead-quic-bench" $(q --quick) | tee "$(dest bench/results/quic-$kind.md)"
+    done
+    record c-quic "build/bench/aead-quic-bench$(q ' --quick')" bench/results/quic-system.md bench/results/quic-vendored.md
+}
+
+bench_go() {
+    builds
+    local kind b v
+    for kind in system vendored; do
+        b=$sys_build; v=system-3.0
+        [ $kind = system ] || { b=$ven_build; v=vendored-3.5; }
+        AEAD_BUILD_DIR=$b AEAD_BENCH_OUT="$log/go-$kind" $(q 'env COUNT=1 BENCHTIME=20ms') \
+            bash bindings/go/bench.sh
+        cp "$log/go-$kind/results.json" "$(dest bindings/go/bench/results/$v.json)"
+        rm -f "$log/go-$kind/bench.test"
+    done
+    record go "bash bindings/go/bench.sh" bindings/go/bench/results/system-3.0.json bindings/go/bench/results/vendored-3.5.json
+}
+
+bench_python() {
+    # Both libcryptos, libaead against pyca/cryptography, QUIC against aioquic, and the families.
+    BENCH_RESULTS=$(dirname "$(dest bindings/python/bench/results/x)") BENCH=all,families \
+        bash bindings/python/bench.sh $(q --quick '--rounds 9 --gil')
+    local outs=() kind f
+    for kind in vendored system; do
+        for f in "$kind" "quic-$kind" "families-$kind"; do outs+=("bindings/python/bench/results/$f.json"); done
+    done
+    record python "bash bindings/python/bench.sh$(q ' --quick' ' --rounds 9 --gil')" "${outs[@]}"
+}
+
+bench_rust() {
+    # The crate's bench suite on both meson builds; --quick checks every pair's outputs, times nothing.
+    builds
+    local kind b v
+    for kind in system vendored; do
+        b=$sys_build; v=system-3.0
+        [ $kind = system ] || { b=$ven_build; v=vendored-3.5.5; }
+        LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$b LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/meson-$v.json)" \
+            bash bindings/rust/bench.sh $(q --test)
+        (
+            export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$b/meson-uninstalled" LD_LIBRARY_PATH="$b"
+            cd bindings/rust
+            LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/batch-meson-$v.json)" \
+                cargo bench --locked -p libaead-bench --bench batch -- $(q --test)
+            cargo bench --locked -p libaead-bench --bench families -- $(q --test) |
+                tee "$(dest bindings/rust/benches/results/families-meson-$v.md)"
+        )
+    done
+    [ $quick = 1 ] || record rust "bash bindings/rust/bench.sh" \
+        bindings/rust/benches/results/meson-system-3.0.json bindings/rust/benches/results/meson-vendored-3.5.5.json \
+        bindings/rust/benches/results/batch-meson-system-3.0.json bindings/rust/benches/results/batch-meson-vendored-3.5.5.json \
+        bindings/rust/benches/results/families-meson-system-3.0.md bindings/rust/benches/results/families-meson-vendored-3.5.5.md
+}
+
+bench_rustls() {
+    builds
+    (
+        export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$sys_build/meson-uninstalled" LD_LIBRARY_PATH="$sys_build"
+        cd bindings/rustls-libaead
+        cargo bench --locked --bench records -- $(q --quick)
+        cargo bench --locked --bench quic -- $(q --quick)
+    )
+    cp bindings/rustls-libaead/target/rustls-libaead-bench.json "$(dest bench/results/rustls-system-3.0.json)"
+    cp bindings/rustls-libaead/target/rustls-libaead-quic-bench.json \
+        "$(dest bindings/rustls-libaead/benches/results/quic-system-3.0.json)"
+    record rustls "cargo bench --bench records; cargo bench --bench quic" \
+        bench/results/rustls-system-3.0.json bindings/rustls-libaead/benches/results/quic-system-3.0.json
+}
+
+bench_java() {
+    local args=${JMH_ARGS:-}
+    [ $quick = 0 ] || args="-f 1 -wi 1 -w 200ms -i 1 -r 200ms -prof gc"
+    JMH_ARGS=$args JAVA_BENCH_JSON=$(dest bindings/java/bench/results/jmh.json) bash bindings/java/bench.sh
+    record java "bash bindings/java/bench.sh" bindings/java/bench/results/jmh.json
+}
+
+bench_node() {
+    bash bindings/node/build-prebuild.sh >/dev/null
+    (cd bindings/node/bench && npm ci --silent && nice node bench.js $(q '--rounds 3 --ms 5' '--rounds 7 --ms 50') \
+        --json "$(dest bindings/node/bench/results/bench.json)")
+    record node "node bench.js$(q ' --rounds 3 --ms 5' ' --rounds 7 --ms 50')" bindings/node/bench/results/bench.json
+}
+
+bench_dimpl() {
+    builds
+    (
+        export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$sys_build/meson-uninstalled" LD_LIBRARY_PATH="$sys_build"
+        cd bindings/dimpl-libaead
+        cargo bench --locked --bench records -- $(q --quick)
+    ) | tee "$(dest bindings/dimpl-libaead/benches/results/records-system.md)"
+    record dimpl "cargo bench --bench records" bindings/dimpl-libaead/benches/results/records-system.md
+}
+
+bench_pion() {
+    builds
+    (
+        source bindings/go/env.sh >/dev/null
+        cd bindings/pion-libaead
+        go test -tags libaead_system -run '^$' -bench Record $(q '-benchtime 2000x -count 1' '-benchtime 40000x -count 5') .
+    ) | tee "$(dest bindings/pion-libaead/results/record-system.txt)"
+    record pion "go test -tags libaead_system -run '^\$' -bench Record -benchtime 40000x -count 5 ." \
+        bindings/pion-libaead/results/record-system.txt
+}
+
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+for name in "${only[@]}"; do
+    echo "== $name ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
+    "bench_${name//-/_}" 2>&1 | tee "$log/$name.txt"
+done
+
+# The manifest: what ran, where, on what.
+libs=()
+for b in "$sys_build" "$ven_build"; do
+    [ -x "$b/bench/aead-bench" ] && libs+=("$(basename "$b")=$(python3 - "$b" <<'EOF'
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1] + "/libaead.so.1")
+lib.aead_version.restype = ctypes.c_char_p
+print(lib.aead_version().decode())
+EOF
+)")
+done
+python3 - "$(dest bench/results/run.json)" "$started" "$quick" "$invocation" "${libs[@]/#/lib:}" "${ran[@]}" <<'EOF'
+import json, os, platform, subprocess, sys
+path, started, quick, command = sys.argv[1:5]
+libs = dict(a[4:].split("=", 1) for a in sys.argv[5:] if a.startswith("lib:"))
+runs = [json.loads(a) for a in sys.argv[5:] if not a.startswith("lib:")]
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+system = subprocess.run(["openssl", "version"], capture_output=True, text=True).stdout.strip()
+for r in runs:  # the jar bundles the vendored OpenSSL that the vendored meson build has
+    if r["name"] == "java" and "build-bench-vendored" in libs:
+        r["libcrypto"] = "libaead on " + libs["build-bench-vendored"].split("(", 1)[-1].split(" ", 2)[0] + " " + \
+            libs["build-bench-vendored"].split("(", 1)[-1].split(" ", 2)[1] + " (bundled in the jar)"
+doc = {"date": started, "cpu": f"{cpu}, {os.cpu_count()} CPUs", "command": command, "quick": quick == "1",
+       "libcrypto": {"system": system, **libs}, "benchmarks": runs}
+with open(path, "w") as f:
+    json.dump(doc, f, indent=1)
+    f.write("\n")
+print(f"all.sh: wrote {path}")
+EOF
+if [ -z "$out" ]; then
+    python3 bench/tables.py
+    bash bench/plot.sh
+else  # the tables this run's data would give, for review; the documents stay as they are
+    python3 bench/tables.py --data "$out" --print > "$out/tables.md"
+    echo "all.sh: the tables from $out in $out/tables.md"
+fi

@@ -1,0 +1,348 @@
+"""Writes the benchmark tables of the documents from the benchmarks' JSON results.
+
+Usage: python3 bench/tables.py [--check] [--list] [--data DIR --print]
+
+A generated table sits between two markers in a Markdown document:
+
+    <!-- bench:NAME:begin -->
+    ...caption line, table...
+    <!-- bench:NAME:end -->
+
+and an inline figure (a ratio quoted in prose) between the same markers on one line. NAME picks one of the
+generators below; each reads JSON results only (the C library's in bench/results/, each binding's in its
+results folder) and computes nothing the JSON does not hold but ratios of its own numbers. Every table's
+caption names the CPU, the libcrypto and the date of its data and the command that made it: from the
+JSON itself where it records them, else from the run manifest bench/results/run.json (written by
+bench/all.sh), else from bench/results/provenance.json (data recorded before the manifest existed).
+
+--check rewrites nothing and exits 1 when a document's block differs from what its JSON gives (the hygiene
+stage runs it); --list prints each marker's document and name; --data DIR --print reads the JSON under DIR
+(bench/all.sh --out DIR) and prints the blocks it gives instead of writing them.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MARK = re.compile(r"<!-- bench:([a-z0-9-]+):begin -->(.*?)<!-- bench:\1:end -->", re.S)
+
+
+DATA = ROOT  # where the JSON is read: the repository, or a run's --out folder (--data DIR)
+
+
+def load(path):
+    with open(os.path.join(DATA, path)) as f:
+        return json.load(f)
+
+
+def provenance(path):
+    """CPU, date and command of one result file: the run manifest first, then the older records."""
+    for manifest in ("bench/results/run.json", "bench/results/provenance.json"):
+        full = os.path.join(DATA, manifest)
+        if not os.path.exists(full):
+            continue
+        doc = load(manifest)
+        if "benchmarks" in doc:  # run.json: one run, several benchmarks
+            for b in doc["benchmarks"]:
+                if path in b.get("outputs", []):
+                    return {"cpu": doc["cpu"], "date": doc["date"][:10], "command": b["command"],
+                            "libcrypto": b.get("libcrypto", "?")}
+        elif path in doc:
+            return doc[path]
+    raise SystemExit(f"tables: {path}: no CPU, date or command for it in run.json or provenance.json")
+
+
+def openssl(text):
+    """'libaead 1.1.0 (OpenSSL 3.5.5 27 Jan 2026)' -> 'OpenSSL 3.5.5'."""
+    m = re.search(r"OpenSSL (\d+\.\d+\.\d+)", text or "")
+    return "OpenSSL " + m.group(1) if m else (text or "?")
+
+
+def caption(paths, libcrypto, extra=""):
+    """One line under the marker: CPU, libcrypto, date and command of the data."""
+    metas = [provenance(p) for p in paths]
+    cpus = sorted({m["cpu"] for m in metas})
+    dates = sorted({m["date"] for m in metas})
+    commands = []
+    for m in metas:
+        if m["command"] not in commands:
+            commands.append(m["command"])
+    date = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    line = (f"*Data: {'; '.join(cpus)}; {libcrypto}; {date}; "
+            f"made by {', '.join('`' + c + '`' for c in commands)}.{(' ' + extra) if extra else ''}*")
+    return line
+
+
+def table(header, align, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def block(paths, libcrypto, header, align, rows, extra=""):
+    return "\n".join(["", caption(paths, libcrypto, extra), ""] + table(header, align, rows) + [""])
+
+
+# ---- the C library (bench/bench.c --json) ----
+
+def c_index(path):
+    rows = load(path)
+    idx = {(r["impl"], r["alg"], r["op"], r["bytes"]): r for r in rows if r.get("bench") == "c"}
+    threads = {r["alg"]: r for r in rows if r.get("bench") == "c-threads"}
+    return idx, threads, openssl(rows[0]["libcrypto"])
+
+
+C_DIRECT = {"system 3.0": "bench/results/c-system.json",
+            "vendored 3.5": "bench/results/c-vendored.json"}
+
+
+def size_name(n):
+    return f"{n // 1024} KiB" if n >= 1024 and n % 1024 == 0 else f"{n} B"
+
+
+def gen_c_gcm():
+    """README: AES-128-GCM seal against the EVP floor, the direct floor and a fresh context per call."""
+    rows, libs = [], []
+    for kind, path in C_DIRECT.items():
+        idx, _, lib = c_index(path)
+        libs.append(lib)
+        label = f"{kind.split()[0]} {lib.split()[1]}"
+        for n in (64, 1024, 16384):
+            g = lambda impl: idx[(impl, "AES-128-GCM", "seal", n)]
+            ours, evp, direct, naive = g("libaead"), g("evp-floor"), g("direct-floor"), g("evp-fresh-context")
+            rows.append([label, size_name(n), ", ".join(f"{x['ns']:.0f}" for x in (ours, evp, direct, naive)),
+                         f"{ours['ratio_to_floor']:.3f}", f"{ours['ratio_to_direct']:.3f}",
+                         f"{naive['ratio_to_floor']:.2f}"])
+    return block(list(C_DIRECT.values()), ", ".join(libs),
+                 ["libcrypto", "size", "seal ns: libaead, EVP floor, direct floor, naive", "libaead / EVP floor",
+                  "libaead / direct floor", "naive / EVP floor"],
+                 ["---", "---:", "---", "---:", "---:", "---:"], rows)
+
+
+def gen_c_vendored_speed():
+    """README, inline: the vendored build's libaead seal time over the system build's, 64 B and 16 KiB."""
+    sys_idx, _, sys_lib = c_index(C_DIRECT["system 3.0"])
+    ven_idx, _, ven_lib = c_index(C_DIRECT["vendored 3.5"])
+    r = {n: ven_idx[("libaead", "AES-128-GCM", "seal", n)]["ns"] / sys_idx[("libaead", "AES-128-GCM", "seal", n)]["ns"]
+         for n in (64, 16384)}
+    return f"{r[64]:.2f}x (64 B) and {r[16384]:.2f}x (16 KiB) the time of {sys_lib.split()[1]}'s"
+
+
+C_EVP = {"system": "bench/results/c-system-3.0.json", "vendored": "bench/results/c-vendored-3.5.json",
+         "vendored 4.0": "bench/results/c-vendored-4.0.json"}
+
+
+def gen_c_evp():
+    """docs/benchmarks.md: the EVP-path release against its EVP floor, per libcrypto."""
+    rows, libs = [], []
+    for kind, path in C_EVP.items():
+        idx, threads, lib = c_index(path)
+        libs.append(lib)
+        g = lambda impl, op, n: idx[(impl, "AES-128-GCM", op, n)]
+        s64 = g("libaead", "seal", 64)
+        rows.append([f"{kind.split()[0]} {lib.split()[1]}",
+                     f"{s64['ns']:.0f} / {g('evp-floor', 'seal', 64)['ns']:.0f} = {s64['ratio_to_floor']:.3f}",
+                     f"{g('libaead', 'open', 64)['ratio_to_floor']:.3f}",
+                     f"{g('libaead', 'seal', 1024)['ratio_to_floor']:.3f}",
+                     f"{g('libaead', 'seal', 16384)['ratio_to_floor']:.3f}",
+                     f"{g('libaead', 'open', 16384)['ratio_to_floor']:.3f}",
+                     f"{16384 / g('libaead', 'seal', 16384)['ns']:.1f}",
+                     f"{g('evp-fresh-context', 'seal', 64)['ratio_to_floor']:.2f}",
+                     f"{threads['AES-128-GCM']['speedup']:.2f}x"])
+    return block(list(C_EVP.values()), ", ".join(libs),
+                 ["libcrypto", "64 B seal ns (libaead / floor)", "64 B open", "1 KiB seal", "16 KiB seal",
+                  "16 KiB open", "16 KiB GB/s", "fresh context / floor, 64 B", "2 threads, one context"],
+                 ["---"] + ["---:"] * 8, rows)
+
+
+POLICY_COST = "bench/results/policy-cost.json"
+
+
+def gen_policy_cost():
+    """docs/benchmarks.md: valgrind's instructions per 64-byte seal under each nonce policy."""
+    doc = load(POLICY_COST)
+    base = next(r["instructions"] for r in doc["rows"] if r["policy"] == "AEAD_POLICY_TLS13")
+    rows = [[f"`{r['policy']}`", r["instructions"], f"{r['instructions'] - base:+d}"] for r in doc["rows"]]
+    return block([POLICY_COST], openssl(doc["libcrypto"]),
+                 ["policy", "instructions per 64 B seal", "vs `AEAD_POLICY_TLS13`"], ["---", "---", "---"], rows,
+                 f"Build: `{doc['buildtype']}`.")
+
+
+def gen_policy_cost_overhead():
+    """docs/benchmarks.md, inline: instructions of the check-and-commit over a caller's unchecked nonce."""
+    doc = load(POLICY_COST)
+    n = {r["policy"]: r["instructions"] for r in doc["rows"]}
+    return f"{n['AEAD_POLICY_TLS13'] - n['AEAD_POLICY_NONE']} instructions"
+
+
+# ---- Python (bindings/python/bench/bench.py --json) ----
+
+def gen_python(kind):
+    path = f"bindings/python/bench/results/{kind}.json"
+
+    def gen():
+        doc = load(path)
+        meta = doc["meta"]
+        rows = []
+        for r in doc["rows"]:
+            if r["records"] == 1:
+                rows.append([r["op"], r["bytes"], f"{r['libaead_ns']:.0f}", f"{r['pyca_ns']:.0f}", f"{r['ratio']:.2f}x"])
+            else:
+                rows.append([r["op"], f"{r['records']} x {r['bytes']}", f"{r['libaead_ns']:.0f}",
+                             f"{r['pyca_ns']:.0f} (pyca `encrypt` loop)", f"{r['ratio']:.2f}x"])
+        extra = (f"Python {meta['python']}, cffi {meta['cffi']}, backend `{meta['backend']}`; pyca/cryptography "
+                 f"{meta['pyca']} on {openssl(meta['pyca_openssl'])}; minimum of {meta['rounds']} rounds.")
+        return block([path], f"libaead on {openssl(meta['libaead'])}", 
+                     ["operation", "bytes", "libaead ns/op", "pyca ns/op", "libaead / pyca"],
+                     ["---", "---:", "---:", "---:", "---:"], rows, extra)
+    return gen
+
+
+# ---- Java (bindings/java/bench.sh: JMH's JSON) ----
+
+JAVA = "bindings/java/bench/results/jmh.json"
+
+
+def pom_version(artifact):
+    with open(os.path.join(ROOT, "bindings/java/bench/pom.xml")) as f:
+        m = re.search(r"<artifactId>" + re.escape(artifact) + r"</artifactId><version>([^<]+)</version>", f.read())
+    return m.group(1) if m else "?"
+
+
+def gen_java():
+    """bindings/java/README.md: AES-128-GCM seal through the JCA providers and the direct API."""
+    doc = load(JAVA)
+    cells = {}
+    for r in doc:
+        name = r["benchmark"].split(".", 3)[-1]
+        key = (name, r["params"].get("provider"))
+        alloc = next((v["score"] for k, v in r.get("secondaryMetrics", {}).items()
+                      if k.lstrip("\u00b7:") == "gc.alloc.rate.norm"), None)
+        cells.setdefault(key, {})[int(r["params"]["size"])] = (r["primaryMetric"]["score"], alloc)
+    labels = [(("SealBench.jca", "SunJCE"), "SunJCE"),
+              (("SealBench.jca", "ACCP"), f"ACCP {pom_version('AmazonCorrettoCryptoProvider')}"),
+              (("SealBench.jca", "Conscrypt"), f"Conscrypt {pom_version('conscrypt-openjdk-uber')}"),
+              (("SealBench.jca", "BC"), f"Bouncy Castle {pom_version('bcprov-jdk18on')}"),
+              (("SealBench.jca", "LibAead"), "LibAead provider"),
+              (("DirectBench.sealInto", None), "direct API, `sealInto` on `byte[]`"),
+              (("DirectBench.sealIntoSegments", None), "direct API, `sealInto` on `MemorySegment`s the caller made once"),
+              (("DirectBench.sealIntoFreshSegments", None), "direct API, `sealInto` on `MemorySegment.ofArray(...)` made per call")]
+    base = cells[("SealBench.jca", "SunJCE")]
+    sizes = (64, 1024, 16384)
+    rows = []
+    for key, label in labels:
+        if key not in cells:
+            continue
+        c = cells[key]
+        row = [label]
+        for n in sizes:
+            ratio = c[n][0] / base[n][0]
+            row.append(f"{c[n][0]:,.0f} ns ({ratio:.2f})" if ratio < 10 else f"{c[n][0]:,.0f} ns ({ratio:.0f})")
+        allocs = [c[n][1] for n in sizes]
+        row.append(f"{allocs[0]:,.0f} B" if len(set(allocs)) == 1 else " / ".join(f"{a:,.0f}" for a in allocs) + " B")
+        rows.append(row)
+    return block([JAVA], provenance(JAVA).get("libcrypto", "?"),
+                 ["path", "64 B", "1 KiB", "16 KiB", "allocated"], ["---", "---:", "---:", "---:", "---:"], rows,
+                 f"JDK {doc[0].get('jdkVersion', '?')}, JMH {doc[0].get('jmhVersion', '?')}.")
+
+
+# ---- Node.js (bindings/node/bench/bench.js --json) ----
+
+NODE = "bindings/node/bench/results/bench.json"
+
+
+def gen_node():
+    """bindings/node/README.md: seal and open against node:crypto, sodium-native and @noble/ciphers."""
+    doc = load(NODE)
+    meta, impls = doc["meta"], ["libaead", "node:crypto", "sodium-native", "@noble/ciphers"]
+    cells, order = {}, []
+    for r in doc["rows"]:
+        key = (r["alg"], r["bytes"], r["op"])
+        if key not in cells:
+            order.append(key)
+        cells.setdefault(key, {})[r["impl"]] = f"{r['ns']:,.0f} ns ({r['ratio']:.2f}x)"
+    rows = [[*key, *(cells[key].get(i, "-") for i in impls)] for key in order]
+    extra = (f"Node.js {meta['node']}, node:crypto on {openssl(meta['node_openssl'])}, sodium-native "
+             f"{meta['sodium_native']}, @noble/ciphers {meta['noble_ciphers']}; {meta['rounds']} rounds, median CPU time.")
+    return block([NODE], f"libaead on {openssl(meta['libaead'])}", ["algorithm", "bytes", "op", *impls],
+                 ["---", "---:", "---", "---:", "---:", "---:", "---:"], rows, extra)
+
+
+GENERATORS = {
+    "java": gen_java,
+    "node": gen_node,
+    "c-gcm": gen_c_gcm,
+    "c-vendored-speed": gen_c_vendored_speed,
+    "c-evp": gen_c_evp,
+    "policy-cost": gen_policy_cost,
+    "policy-cost-overhead": gen_policy_cost_overhead,
+    "python-vendored": gen_python("vendored"),
+    "python-system": gen_python("system"),
+}
+
+
+def documents():
+    out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [p for p in out.split() if p]
+
+
+def main(argv):
+    global DATA
+    if "--data" in argv:
+        DATA = os.path.abspath(argv[argv.index("--data") + 1])
+    if "--print" in argv:
+        for doc in documents():
+            with open(os.path.join(ROOT, doc)) as f:
+                for m in MARK.finditer(f.read()):
+                    try:
+                        text = GENERATORS[m.group(1)]()
+                    except (OSError, KeyError, SystemExit) as e:
+                        text = f"(no data: {e})"
+                    print(f"### {doc}: bench:{m.group(1)}\n{text}\n")
+        return 0
+    check = "--check" in argv
+    seen, stale, unknown = set(), [], []
+    for doc in documents():
+        full = os.path.join(ROOT, doc)
+        with open(full) as f:
+            text = f.read()
+
+        def fill(m):
+            name, old = m.group(1), m.group(2)
+            seen.add(name)
+            if name not in GENERATORS:
+                unknown.append(f"{doc}: bench:{name}")
+                return m.group(0)
+            if "--list" in argv:
+                print(f"{doc}: {name}")
+            new = GENERATORS[name]()
+            if new != old:
+                stale.append(f"{doc}: bench:{name}")
+            return f"<!-- bench:{name}:begin -->{new}<!-- bench:{name}:end -->"
+
+        new_text = MARK.sub(fill, text)
+        if not check and new_text != text:
+            with open(full, "w") as f:
+                f.write(new_text)
+    for u in unknown:
+        print(f"tables: {u}: no generator of that name in bench/tables.py", file=sys.stderr)
+    unused = sorted(set(GENERATORS) - seen)
+    for name in unused:
+        print(f"tables: generator {name} has no marker in any document", file=sys.stderr)
+    if check:
+        for s in stale:
+            print(f"tables: {s} differs from its JSON (python3 bench/tables.py rewrites it)", file=sys.stderr)
+        if stale or unknown or unused:
+            return 1
+        print(f"tables: {len(seen)} generated tables and figures match their JSON")
+        return 0
+    for s in stale:
+        print(f"tables: rewrote {s}")
+    return 1 if unknown or unused else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
