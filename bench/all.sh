@@ -2,7 +2,8 @@
 # Every benchmark whose results a document shows, one after the other, on one machine; then the tables
 # (bench/tables.py) and the figure (bench/plot.sh) from what they wrote. Each benchmark writes its JSON
 # where the tables read it (bench/results/, each binding's results folder), and bench/results/run.json
-# records the run: the CPU, each libcrypto's version, the date, the command and which benchmarks ran.
+# records the run: the CPU, each libcrypto's version, the date, the command and which benchmarks ran (a
+# run with --only updates the entries of the benchmarks it ran and keeps the others).
 # Run it on a quiet machine: the benchmarks interleave their sides, so ratios hold under light load, but
 # nothing else should be measuring at the same time. A full run takes well over an hour.
 #
@@ -124,14 +125,16 @@ bench_python() {
 }
 
 bench_rust() {
-    # The crate's bench suite on both meson builds; --quick checks every pair's outputs, times nothing.
+    # seal_open: the crate's bundled build (feature `vendored`) and the system meson build; batch and the
+    # families on both meson builds. --quick checks every pair's outputs and times nothing (no JSON).
     builds
     local kind b v
+    LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/bundled-vendored-3.5.5.json)" bash bindings/rust/bench.sh $(q --test)
+    LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$sys_build \
+        LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/meson-system-3.0.json)" bash bindings/rust/bench.sh $(q --test)
     for kind in system vendored; do
         b=$sys_build; v=system-3.0
         [ $kind = system ] || { b=$ven_build; v=vendored-3.5.5; }
-        LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$b LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/meson-$v.json)" \
-            bash bindings/rust/bench.sh $(q --test)
         (
             export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$b/meson-uninstalled" LD_LIBRARY_PATH="$b"
             cd bindings/rust
@@ -142,7 +145,7 @@ bench_rust() {
         )
     done
     [ $quick = 1 ] || record rust "bash bindings/rust/bench.sh" \
-        bindings/rust/benches/results/meson-system-3.0.json bindings/rust/benches/results/meson-vendored-3.5.5.json \
+        bindings/rust/benches/results/bundled-vendored-3.5.5.json bindings/rust/benches/results/meson-system-3.0.json \
         bindings/rust/benches/results/batch-meson-system-3.0.json bindings/rust/benches/results/batch-meson-vendored-3.5.5.json \
         bindings/rust/benches/results/families-meson-system-3.0.md bindings/rust/benches/results/families-meson-vendored-3.5.5.md
 }
@@ -200,33 +203,36 @@ bench_pion() {
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 for name in "${only[@]}"; do
     echo "== $name ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
-    "bench_${name//-/_}" 2>&1 | tee "$log/$name.txt"
+    # (not a pipe: the function runs in this shell, so the manifest sees what it recorded)
+    "bench_${name//-/_}" > >(tee "$log/$name.txt") 2>&1
 done
 
 # The manifest: what ran, where, on what.
+version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X (OpenSSL Y ...)"
+    python3 -c 'import ctypes, sys; lib = ctypes.CDLL(sys.argv[1] + "/libaead.so.1"); lib.aead_version.restype = ctypes.c_char_p; print(lib.aead_version().decode())' "$1"
+}
 libs=()
-for b in "$sys_build" "$ven_build"; do
-    [ -x "$b/bench/aead-bench" ] && libs+=("$(basename "$b")=$(python3 - "$b" <<'EOF'
-import ctypes, sys
-lib = ctypes.CDLL(sys.argv[1] + "/libaead.so.1")
-lib.aead_version.restype = ctypes.c_char_p
-print(lib.aead_version().decode())
-EOF
-)")
-done
+[ ! -e "$sys_build/libaead.so.1" ] || libs+=("system-build=$(version_of "$sys_build")")
+[ ! -e "$ven_build/libaead.so.1" ] || libs+=("vendored-build=$(version_of "$ven_build")")
 python3 - "$(dest bench/results/run.json)" "$started" "$quick" "$invocation" "${libs[@]/#/lib:}" "${ran[@]}" <<'EOF'
-import json, os, platform, subprocess, sys
+import json, os, platform, re, subprocess, sys
 path, started, quick, command = sys.argv[1:5]
 libs = dict(a[4:].split("=", 1) for a in sys.argv[5:] if a.startswith("lib:"))
 runs = [json.loads(a) for a in sys.argv[5:] if not a.startswith("lib:")]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
 system = subprocess.run(["openssl", "version"], capture_output=True, text=True).stdout.strip()
 for r in runs:  # the jar bundles the vendored OpenSSL that the vendored meson build has
-    if r["name"] == "java" and "build-bench-vendored" in libs:
-        r["libcrypto"] = "libaead on " + libs["build-bench-vendored"].split("(", 1)[-1].split(" ", 2)[0] + " " + \
-            libs["build-bench-vendored"].split("(", 1)[-1].split(" ", 2)[1] + " (bundled in the jar)"
-doc = {"date": started, "cpu": f"{cpu}, {os.cpu_count()} CPUs", "command": command, "quick": quick == "1",
-       "libcrypto": {"system": system, **libs}, "benchmarks": runs}
+    m = re.search(r"OpenSSL \S+", libs.get("vendored-build", ""))
+    if r["name"] == "java" and m:
+        r["libcrypto"] = f"libaead on {m.group(0)} (bundled in the jar)"
+cpu = f"{cpu}, {os.cpu_count()} CPUs"
+for r in runs:
+    r.update(date=started, cpu=cpu)
+# A partial run (--only) keeps the entries of the benchmarks it did not run, each with its own date and CPU.
+old = json.load(open(path)).get("benchmarks", []) if os.path.exists(path) else []
+names = {r["name"] for r in runs}
+doc = {"date": started, "cpu": cpu, "command": command, "quick": quick == "1",
+       "libcrypto": {"system": system, **libs}, "benchmarks": [r for r in old if r["name"] not in names] + runs}
 with open(path, "w") as f:
     json.dump(doc, f, indent=1)
     f.write("\n")

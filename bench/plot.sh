@@ -13,7 +13,7 @@ shopt -s nullglob
     "$repo"/bindings/go/bench/results/{system-3.0,vendored-3.5}.json \
     "$repo"/bindings/java/bench/results/jmh.json "$repo"/bindings/node/bench/results/bench.json \
     "$repo"/bindings/python/bench/results/{system,vendored,quic-vendored}.json \
-    "$repo"/bindings/rust/benches/results/meson-{system-3.0,vendored-3.5.5}.json \
+    "$repo"/bindings/rust/benches/results/{meson-system-3.0,bundled-vendored-3.5.5}.json \
     "$repo"/bindings/rustls-libaead/benches/results/quic-*.json \
     "$repo"/bindings/python/bench/results/families{,-siv}-{system,vendored}.json \
     "$repo"/bindings/rust/benches/results/families{,-siv}-meson-{system-3.0,vendored-3.5.5}.md

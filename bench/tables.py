@@ -48,7 +48,8 @@ def provenance(path):
         if "benchmarks" in doc:  # run.json: one run, several benchmarks
             for b in doc["benchmarks"]:
                 if path in b.get("outputs", []):
-                    return {"cpu": doc["cpu"], "date": doc["date"][:10], "command": b["command"],
+                    return {"cpu": b.get("cpu", doc["cpu"]), "date": b.get("date", doc["date"])[:10],
+                            "command": b["command"],
                             "libcrypto": b.get("libcrypto", "?")}
         elif path in doc:
             return doc[path]
@@ -201,6 +202,124 @@ def gen_python(kind):
     return gen
 
 
+# ---- Go (bindings/go/bench.sh: results.json of cmd/ratios) ----
+
+GO = {"vendored": "bindings/go/bench/results/vendored-3.5.json", "system": "bindings/go/bench/results/system-3.0.json"}
+GO_EVP = {"vendored": "bindings/go/bench/results/evp-vendored-3.5.json",
+          "system": "bindings/go/bench/results/evp-system-3.0.json"}
+
+
+def go_paired(path):
+    doc = load(path)
+    out = {p["name"]: p for p in doc["paired"]}
+    allocs = max(b["allocs_per_op_max"] for b in doc["benchmarks"]
+                 if "impl=libaead" in b["name"] and re.search(r"op=(Seal|Open)", b["name"]))
+    return out, allocs, openssl(doc["config"]["libaead"])
+
+
+GO_ROWS = [("binding_over_stdlib/op=Seal/size=64", "Seal 64 B: libaead time / crypto/cipher's"),
+           ("binding_over_stdlib/op=Open/size=64", "Open 64 B: libaead / crypto/cipher"),
+           ("stdlib_over_binding/op=Seal/size=16384", "Seal 16 KiB: crypto/cipher time / libaead's (throughput ratio)"),
+           ("stdlib_over_binding/op=Open/size=16384", "Open 16 KiB: crypto/cipher / libaead (throughput ratio)"),
+           ("golangfips_over_binding/op=Seal/size=64", "Seal 64 B: golang-fips/openssl (system 3.0) / libaead"),
+           ("golangfips_over_binding/op=Open/size=64", "Open 64 B: golang-fips/openssl / libaead"),
+           ("golangfips_over_binding/op=Seal/size=16384", "Seal 16 KiB: golang-fips/openssl / libaead"),
+           ("binding_over_stdlib_random/op=Seal/size=64", "`NewGCMWithRandomNonce` Seal 64 B: libaead / crypto/cipher's"),
+           ("binding_over_stdlib_random/op=Seal/size=16384", "`NewGCMWithRandomNonce` Seal 16 KiB: libaead / crypto/cipher's"),
+           ("binding_over_c/op=Seal/size=16384", "binding / C library's own loop, Seal 16 KiB"),
+           ("binding_over_c_plus_cgo/op=Seal/size=64", "binding / (C loop + one empty cgo call), Seal 64 B")]
+
+
+def gen_go(paths, brackets):
+    """bindings/go/README.md: the paired ratios (BenchmarkPaired) per libcrypto; with brackets, the EVP-path run's."""
+    def gen():
+        now = {k: go_paired(p) for k, p in paths.items()}
+        before = {k: go_paired(p) for k, p in GO_EVP.items()} if brackets else None
+        rows = []
+        for name, label in GO_ROWS:
+            row = [label]
+            for kind in ("vendored", "system"):
+                cell = f"{now[kind][0][name]['ratio_median']:.3f}"
+                if before:
+                    cell += f" ({before[kind][0][name]['ratio_median']:.3f})"
+                else:
+                    m = re.search(r"min ([0-9.]+), max ([0-9.]+)", now[kind][0][name].get("measured", ""))
+                    cell += f" ({m[1]}-{m[2]})" if m else ""
+                row.append(cell)
+            rows.append(row)
+        rows.append(["allocs/op, every libaead Seal/Open benchmark", now["vendored"][1], now["system"][1]])
+        libs = {k: now[k][2] for k in now}
+        return block(list(paths.values()) + (list(GO_EVP.values()) if brackets else []),
+                     f"libaead on {libs['vendored']} and {libs['system']}; golang-fips/openssl on the system libcrypto",
+                     ["AES-128-GCM, 13-byte AAD, paired", f"libaead on vendored {libs['vendored'].split()[1]}",
+                      f"libaead on system {libs['system'].split()[1]}"], ["---", "---:", "---:"], rows,
+                     "Median of the samples; " + ("in brackets, the EVP path's." if brackets else "range in brackets."))
+    return gen
+
+
+# ---- Rust (bindings/rust/bench.sh: benches/seal_open.rs's JSON) ----
+
+RUST = {"bundled": "bindings/rust/benches/results/bundled-vendored-3.5.5.json",
+        "system": "bindings/rust/benches/results/meson-system-3.0.json"}
+RUST_EVP = {"bundled": "bindings/rust/benches/results/evp-bundled-vendored-3.5.5.json",
+            "meson-vendored": "bindings/rust/benches/results/evp-meson-vendored-3.5.5.json",
+            "system": "bindings/rust/benches/results/evp-meson-system-3.0.json"}
+
+
+def lock_version(crate, lock="bindings/rust/Cargo.lock"):
+    with open(os.path.join(ROOT, lock)) as f:
+        m = re.search(r'^name = "' + re.escape(crate) + r'"\nversion = "([^"]+)"', f.read(), re.M)
+    return m.group(1) if m else "?"
+
+
+def rust_reference(name):
+    return {"libaead": "libaead (A/A)", "c_direct": "C call, no binding",
+            "aes_gcm": f"aes-gcm {lock_version('aes-gcm')}", "ring": f"ring {lock_version('ring')}",
+            "aws_lc_rs": f"aws-lc-rs {lock_version('aws-lc-rs')}"}.get(name, name)
+
+
+def rust_index(path):
+    doc = load(path)
+    return {(r["op"], r["size"], r["reference"]): r for r in doc["results"]}, openssl(doc["libaead"])
+
+
+def gen_rust_direct():
+    """bindings/rust/README.md: 64 B ratios per reference on the current path, the EVP path's in brackets."""
+    now = {k: rust_index(p) for k, p in RUST.items()}
+    before = {k: rust_index(RUST_EVP[k]) for k in RUST}
+    rows = []
+    for ref in ("c_direct", "aws_lc_rs", "ring", "aes_gcm"):
+        row = [rust_reference(ref)]
+        for kind in ("bundled", "system"):
+            for op in ("seal", "open"):
+                row.append(f"{now[kind][0][(op, 64, ref)]['ratio']:.3f}x ({before[kind][0][(op, 64, ref)]['ratio']:.3f}x)")
+        rows.append(row)
+    v, s_ = now["bundled"][1].split()[1], now["system"][1].split()[1]
+    return block(list(RUST.values()) + [RUST_EVP[k] for k in RUST], f"{now['bundled'][1]}, {now['system'][1]}",
+                 ["64 B AES-128-GCM", f"bundled + vendored {v}: seal", "open", f"meson, system {s_}: seal", "open"],
+                 ["---", "---:", "---:", "---:", "---:"], rows,
+                 "libaead time / the reference's, median per-round ratio; in brackets, the EVP path's.")
+
+
+def gen_rust_evp():
+    """bindings/rust/README.md: the EVP-path runs, three builds of libaead against each reference."""
+    runs = [rust_index(RUST_EVP[k]) for k in ("bundled", "meson-vendored", "system")]
+    first, order = runs[0][0], []
+    for key in first:
+        order.append(key)
+    rows = []
+    for op, size, ref in order:
+        r = first[(op, size, ref)]
+        rows.append([op, size_name(size), rust_reference(ref), f"{r['libaead_ns']:.1f}", f"{r['reference_ns']:.1f}",
+                     f"{r['ratio']:.3f}x [{r['ratio_q1']:.3f}-{r['ratio_q3']:.3f}]",
+                     f"{runs[1][0][(op, size, ref)]['ratio']:.3f}x", f"{runs[2][0][(op, size, ref)]['ratio']:.3f}x"])
+    libs = [r[1].split()[1] for r in runs]
+    return block([RUST_EVP[k] for k in ("bundled", "meson-vendored", "system")], ", ".join(f"OpenSSL {v}" for v in dict.fromkeys(libs)),
+                 ["op", "size", "reference", "libaead ns", "reference ns", f"ratio [IQR], bundled + vendored {libs[0]}",
+                  f"ratio, meson vendored {libs[1]}", f"ratio, meson system {libs[2]}"],
+                 ["---", "---:", "---", "---:", "---:", "---", "---:", "---:"], rows)
+
+
 # ---- Java (bindings/java/bench.sh: JMH's JSON) ----
 
 JAVA = "bindings/java/bench/results/jmh.json"
@@ -272,6 +391,10 @@ def gen_node():
 
 
 GENERATORS = {
+    "rust-direct": gen_rust_direct,
+    "rust-evp": gen_rust_evp,
+    "go-paired": gen_go(GO, True),
+    "go-paired-evp": gen_go(GO_EVP, False),
     "java": gen_java,
     "node": gen_node,
     "c-gcm": gen_c_gcm,
