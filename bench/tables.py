@@ -320,6 +320,87 @@ def gen_rust_evp():
                  ["---", "---:", "---", "---:", "---:", "---", "---:", "---:"], rows)
 
 
+# ---- rustls (bindings/rustls-libaead/benches/records.rs's JSON) ----
+
+RUSTLS = "bench/results/rustls-system-3.0.json"
+
+
+def gen_rustls_records():
+    """bindings/rustls-libaead/README.md: per-record ratios against ring and rustls-openssl."""
+    doc = load(RUSTLS)
+    cells, order = {}, []
+    for r in doc["results"]:
+        key = (r["suite"], r["size"])
+        if key not in cells:
+            order.append(key)
+        cells.setdefault(key, {})[r["direction"]] = r
+    rows = []
+    for suite, size in order:
+        c = cells[(suite, size)]
+        rows.append([suite, size_name(size), "seal / open",
+                     f"{c['seal']['ratio_libaead_vs_ring']:.2f} / {c['open']['ratio_libaead_vs_ring']:.2f}",
+                     f"{c['seal']['ratio_libaead_vs_rustls_openssl']:.2f} / {c['open']['ratio_libaead_vs_rustls_openssl']:.2f}"])
+    return block([RUSTLS], f"libaead and rustls-openssl on {openssl(doc['libaead'])}",
+                 ["suite", "record", "direction", "libaead / ring", "libaead / rustls-openssl"],
+                 ["---", "---:", "---", "---:", "---:"], rows,
+                 f"rustls {doc['rustls']}; median of {doc['results'][0]['rounds']} rounds.")
+
+
+# ---- docs/benchmarks.md: each binding against its peers, from the bindings' own results ----
+
+def gen_bindings():
+    go = {k: go_paired(p)[0] for k, p in GO.items()}
+    go_evp = {k: go_paired(p)[0] for k, p in GO_EVP.items()}
+    g = lambda d, kind, name: d[kind][name]["ratio_median"]
+    py = load("bindings/python/bench/results/vendored.json")
+    py_row = {(r["op"], r["bytes"], r["records"]): r for r in py["rows"]}
+    rust = {k: rust_index(p)[0] for k, p in RUST.items()}
+    rust_evp = {k: rust_index(RUST_EVP[k])[0] for k in RUST}
+    rt = lambda d, kind, op, size, ref: d[kind][(op, size, ref)]["ratio"]
+    tls = load(RUSTLS)
+    aes = [r for r in tls["results"] if "AES" in r["suite"] and r["direction"] == "seal"]
+
+    def span(key, size):
+        vals = [r[key] for r in aes if r["size"] == size]
+        return f"{min(vals):.2f}-{max(vals):.2f}x"
+    s64, s16 = "binding_over_stdlib/op=Seal/size=64", "stdlib_over_binding/op=Seal/size=16384"
+    f64, f16 = "golangfips_over_binding/op=Seal/size=64", "golangfips_over_binding/op=Seal/size=16384"
+    rows = [
+        ["Go Seal, libaead / crypto/cipher (direct)",
+         f"{g(go, 'vendored', s64):.2f}x ({g(go_evp, 'vendored', s64):.2f}x); system 3.0: {g(go, 'system', s64):.2f}x "
+         f"({g(go_evp, 'system', s64):.2f}x)",
+         f"{1 / g(go, 'vendored', s16):.2f}x (crypto/cipher {g(go, 'vendored', s16):.2f}x libaead's time)",
+         "[bindings/go](../bindings/go/README.md#benchmarks)"],
+        ["Go Seal, golang-fips/openssl (system 3.0) / libaead (direct)",
+         f"{g(go, 'vendored', f64):.1f}x ({g(go_evp, 'vendored', f64):.1f}x)", f"{g(go, 'vendored', f16):.1f}x",
+         "0 allocs/op"],
+        [f"Python `encrypt`, libaead / pyca {py['meta']['pyca']} (its own {openssl(py['meta']['pyca_openssl'])})",
+         f"{py_row[('encrypt', 64, 1)]['ratio']:.2f}x", f"{py_row[('encrypt', 16384, 1)]['ratio']:.2f}x",
+         "[bindings/python](../bindings/python/README.md#benchmark)"],
+        ["Python 1000 x 64 B `encrypt_many` / pyca loop", f"{py_row[('encrypt_many', 64, 1000)]['ratio']:.2f}x", "", ""],
+        ["Rust seal, libaead / RustCrypto aes-gcm (direct)",
+         f"{rt(rust, 'bundled', 'seal', 64, 'aes_gcm'):.2f}x ({rt(rust_evp, 'bundled', 'seal', 64, 'aes_gcm'):.2f}x)",
+         f"{rt(rust, 'bundled', 'seal', 16384, 'aes_gcm'):.2f}x", "[bindings/rust](../bindings/rust/README.md#benchmarks)"],
+        ["Rust seal, libaead / aws-lc-rs (direct)",
+         f"{rt(rust, 'bundled', 'seal', 64, 'aws_lc_rs'):.2f}x ({rt(rust_evp, 'bundled', 'seal', 64, 'aws_lc_rs'):.2f}x)",
+         f"{rt(rust, 'bundled', 'seal', 16384, 'aws_lc_rs'):.2f}x", ""],
+        ["Rust seal, libaead / ring (direct)",
+         f"{rt(rust, 'bundled', 'seal', 64, 'ring'):.2f}x ({rt(rust_evp, 'bundled', 'seal', 64, 'ring'):.2f}x); system 3.0: "
+         f"{rt(rust, 'system', 'seal', 64, 'ring'):.2f}x ({rt(rust_evp, 'system', 'seal', 64, 'ring'):.2f}x)",
+         f"{rt(rust, 'bundled', 'seal', 16384, 'ring'):.2f}x", ""],
+        ["rustls record seal (AES-GCM suites), libaead (system 3.0) / rustls-openssl",
+         span("ratio_libaead_vs_rustls_openssl", 64), span("ratio_libaead_vs_rustls_openssl", 16384),
+         "[bindings/rustls-libaead](../bindings/rustls-libaead/README.md#benchmark)"],
+        ["rustls record seal (AES-GCM suites), libaead (system 3.0) / ring",
+         span("ratio_libaead_vs_ring", 64), span("ratio_libaead_vs_ring", 16384), ""],
+    ]
+    paths = list(GO.values()) + list(GO_EVP.values()) + ["bindings/python/bench/results/vendored.json"] + \
+        list(RUST.values()) + [RUST_EVP[k] for k in RUST] + [RUSTLS]
+    return block(paths, "libaead on vendored OpenSSL 3.5.5 unless a cell says system 3.0",
+                 ["binding", "64 B", "16 KiB", "details"], ["---", "---", "---", "---"], rows,
+                 "The peers on their own code; in brackets, the EVP path's figure.")
+
+
 # ---- Java (bindings/java/bench.sh: JMH's JSON) ----
 
 JAVA = "bindings/java/bench/results/jmh.json"
@@ -390,7 +471,71 @@ def gen_node():
                  ["---", "---:", "---", "---:", "---:", "---:", "---:"], rows, extra)
 
 
+def python_families(kind, siv):
+    """Rows of bench_families.py's JSON; AES-SIV from the main run if it has it, else from its own run."""
+    main = f"bindings/python/bench/results/families-{kind}.json"
+    doc = load(main)
+    rows = [r for r in doc["rows"] if (r["family"] == "AESSIV") == siv]
+    if siv and not rows:
+        main = f"bindings/python/bench/results/families-siv-{kind}.json"
+        doc = load(main)
+        rows = [r for r in doc["rows"] if r["family"] == "AESSIV"]
+    return main, doc, {(r["family"], r["op"]): r for r in rows}
+
+
+def gen_python_families(siv):
+    def gen():
+        runs = {k: python_families(k, siv) for k in ("vendored", "system")}
+        order = list(runs["vendored"][2])
+        rows = []
+        for fam, op in order:
+            r = runs["vendored"][2][(fam, op)]
+            label = fam if r["peer"] == "pyca" else f"{fam} (vs {r['peer'].split()[0]})"
+            row = [label, op] + [f"{r['ratio'][n]:.2f}" for n in ("64", "1024", "16384")]
+            other = runs["system"][2].get((fam, op))
+            if other:
+                row += [f"{other['ratio'][n]:.2f}" for n in ("64", "1024", "16384")]
+            else:
+                row += ["–", "–", "–"]
+            rows.append(row)
+        v, sy = (openssl(runs[k][1]["library"]).split()[1] for k in ("vendored", "system"))
+        pyca = sorted({runs[k][1]["pyca"] for k in runs})
+        return block([runs[k][0] for k in ("vendored", "system")], f"libaead on OpenSSL {v} and {sy}",
+                     ["family", "op", f"vendored {v}: 64 B", "1 KiB", "16 KiB", f"system {sy}: 64 B", "1 KiB", "16 KiB"],
+                     ["---"] * 8, rows,
+                     f"pyca/cryptography {', '.join(pyca)}; libaead time / peer time, minimum of "
+                     f"{runs['vendored'][1]['rounds']} rounds; – where the libcrypto lacks the algorithm.")
+    return gen
+
+
+def gen_python_quic():
+    rows, paths = [], []
+    for kind in ("vendored", "system"):
+        path = f"bindings/python/bench/results/quic-{kind}.json"
+        paths.append(path)
+        doc = load(path)
+        lib = f"{kind} {openssl(doc['meta']['libaead'])}"
+        for key, r in doc["results"].items():
+            alg, size = key.rsplit("/", 1)
+            name = {"aes-128-gcm": "AES-128-GCM", "chacha20-poly1305": "ChaCha20-Poly1305"}.get(alg, alg)
+            one, two, aq = r["one_call"], r["two_calls"], r["aioquic"]
+            rows.append([lib, f"{name}, {size} B", f"{one:.0f}", f"{two:.0f}", f"{aq:.0f}", f"{one / aq:.2f}x",
+                         f"{two / aq:.2f}x", f"{one / two:.2f}x"])
+    meta = load(paths[0])["meta"]
+    libs = " and ".join(openssl(load(p)["meta"]["libaead"]) for p in paths)
+    return block(paths, f"libaead on {libs}",
+                 ["libcrypto", "suite, payload", "one call", "two calls", "aioquic `_crypto`", "one / aioquic",
+                  "two / aioquic", "one / two"], ["---", "---", "---:", "---:", "---:", "---:", "---:", "---:"], rows,
+                 f"Python {meta['python']}, aioquic {meta['aioquic']} on pyca/cryptography {meta['cryptography']}; "
+                 f"minimum of {meta['rounds']} rounds of {meta['iterations']} packets, ns per packet.")
+
+
 GENERATORS = {
+    "python-families": gen_python_families(False),
+    "python-families-siv": gen_python_families(True),
+    "python-quic": gen_python_quic,
+    "bindings": gen_bindings,
+    "rustls-records": gen_rustls_records,
     "rust-direct": gen_rust_direct,
     "rust-evp": gen_rust_evp,
     "go-paired": gen_go(GO, True),
