@@ -530,7 +530,52 @@ def gen_python_quic():
                  f"minimum of {meta['rounds']} rounds of {meta['iterations']} packets, ns per packet.")
 
 
+# ---- ratios quoted in prose beside a table (inline markers) ----
+
+def span_text(vals, digits):
+    lo, hi = f"{min(vals):.{digits}f}", f"{max(vals):.{digits}f}"
+    return f"{lo}x" if lo == hi else f"{lo}-{hi}x"
+
+
+def gen_node_64():
+    rows = {(r["alg"], r["bytes"], r["op"], r["impl"]): r for r in load(NODE)["rows"]}
+    g = lambda op: rows[("AES-128-GCM", 64, op, "libaead")]["ratio"]
+    return f"{g('seal'):.2f}x (seal) and {g('open'):.2f}x (open)"
+
+
+def gen_node_16k():
+    rows = load(NODE)["rows"]
+    algs = {r["alg"] for r in rows if r["impl"] == "node:crypto"}
+    return f"{max(r['ratio'] for r in rows if r['impl'] == 'libaead' and r['bytes'] == 16384 and r['alg'] in algs):.2f}x"
+
+
+def python_ratio(kind, pred, digits=2):
+    rows = load(f"bindings/python/bench/results/{kind}.json")["rows"]
+    return span_text([r["ratio"] for r in rows if pred(r)], digits)
+
+
+def gen_rust_16k():
+    idx = rust_index(RUST["bundled"])
+    return (f"{idx[1].replace('OpenSSL', 'vendored')}: {idx[0][('seal', 16384, 'aws_lc_rs')]['ratio']:.3f}x aws-lc-rs, "
+            f"{idx[0][('seal', 16384, 'ring')]['ratio']:.3f}x ring")
+
+
+def gen_rust_64():
+    idx, lib = rust_index(RUST["bundled"])
+    aws = span_text([idx[(op, 64, "aws_lc_rs")]["ratio"] for op in ("seal", "open")], 2)
+    ring = span_text([idx[(op, 64, "ring")]["ratio"] for op in ("seal", "open")], 2)
+    return f"{aws} aws-lc-rs's time on {lib.split()[1]} and {ring} ring's"
+
+
 GENERATORS = {
+    "node-64": gen_node_64,
+    "node-16k": gen_node_16k,
+    "python-system-16k": lambda: python_ratio("system", lambda r: r["bytes"] == 16384, 1),
+    "python-vendored-16k": lambda: python_ratio("vendored", lambda r: r["bytes"] == 16384),
+    "python-system-into-64": lambda: python_ratio("system", lambda r: r["op"] == "encrypt_into" and r["bytes"] == 64),
+    "python-system-batch": lambda: python_ratio("system", lambda r: r["op"] == "encrypt_many"),
+    "rust-16k": gen_rust_16k,
+    "rust-64": gen_rust_64,
     "python-families": gen_python_families(False),
     "python-families-siv": gen_python_families(True),
     "python-quic": gen_python_quic,
