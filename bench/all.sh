@@ -20,7 +20,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-ALL=(c policy-cost c-quic go python rust rustls java node dimpl pion)
+ALL=(c c-evp policy-cost c-quic go python rust rustls java node dimpl pion)
 invocation="bash bench/all.sh${*:+ $*}"
 quick=0
 out=
@@ -52,6 +52,7 @@ dest() {  # a result's path relative to the repository -> where this run writes 
 
 sys_build=${AEAD_BUILD_DIR:-$repo/build-bench}
 ven_build=${AEAD_BUILD_DIR_VENDORED:-$repo/build-bench-vendored}
+ven40_build=${AEAD_BUILD_DIR_VENDORED40:-$repo/build-bench-vendored40}
 builds_ready=0
 builds() {
     [ $builds_ready = 0 ] || return 0
@@ -83,6 +84,22 @@ bench_c() {
     record c "build/bench/aead-bench --cpu$(q ' --quick')" bench/results/c-system.json bench/results/c-vendored.json
 }
 
+bench_c_evp() {
+    # The EVP path (AEAD_DISPATCH=evp, the code before the direct dispatch) against its EVP floor, on the
+    # system libcrypto and the vendored OpenSSL 3.5 and 4.0: the "earlier releases" table.
+    builds
+    [ -e "$ven40_build/build.ninja" ] || meson setup "$ven40_build" -Dbuildtype=release -Dlibcrypto=vendored -Dvendored_openssl=4.0
+    meson compile -C "$ven40_build" -j 2 aead-bench >/dev/null
+    local b name outs=()
+    for b in "$sys_build:c-system-3.0" "$ven_build:c-vendored-3.5" "$ven40_build:c-vendored-4.0"; do
+        name=${b##*:}
+        AEAD_DISPATCH=evp "${b%:*}/bench/aead-bench" $(q --quick) --json "$(dest bench/results/$name.json)" |
+            tee "$(dest bench/results/$name.md)"
+        outs+=("bench/results/$name.json")
+    done
+    record c-evp "AEAD_DISPATCH=evp build/bench/aead-bench$(q ' --quick')" "${outs[@]}"
+}
+
 bench_policy_cost() {
     builds
     POLICY_COST_JSON=$(dest bench/results/policy-cost.json) bash bench/policy-cost.sh "$sys_build" "$(q 200 2000)"
@@ -100,17 +117,23 @@ bench_c_quic() {
 }
 
 bench_go() {
+    # Each libcrypto on the direct dispatch, then on the EVP path (AEAD_DISPATCH=evp: the brackets and the
+    # earlier-release table of the Go README).
     builds
-    local kind b v
+    local kind b v dispatch prefix outs=()
     for kind in system vendored; do
         b=$sys_build; v=system-3.0
         [ $kind = system ] || { b=$ven_build; v=vendored-3.5; }
-        AEAD_BUILD_DIR=$b AEAD_BENCH_OUT="$log/go-$kind" $(q 'env COUNT=1 BENCHTIME=20ms') \
-            bash bindings/go/bench.sh
-        cp "$log/go-$kind/results.json" "$(dest bindings/go/bench/results/$v.json)"
-        rm -f "$log/go-$kind/bench.test"
+        for dispatch in direct evp; do
+            prefix=; [ $dispatch = direct ] || prefix=evp-
+            AEAD_DISPATCH=$dispatch AEAD_BUILD_DIR=$b AEAD_BENCH_OUT="$log/go-$kind-$dispatch" \
+                $(q 'env COUNT=1 BENCHTIME=20ms') bash bindings/go/bench.sh
+            cp "$log/go-$kind-$dispatch/results.json" "$(dest bindings/go/bench/results/$prefix$v.json)"
+            rm -f "$log/go-$kind-$dispatch/bench.test"
+            outs+=("bindings/go/bench/results/$prefix$v.json")
+        done
     done
-    record go "bash bindings/go/bench.sh" bindings/go/bench/results/system-3.0.json bindings/go/bench/results/vendored-3.5.json
+    record go "bash bindings/go/bench.sh" "${outs[@]}"
 }
 
 bench_python() {
@@ -129,9 +152,16 @@ bench_rust() {
     # families on both meson builds. --quick checks every pair's outputs and times nothing (no JSON).
     builds
     local kind b v
-    LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/bundled-vendored-3.5.5.json)" bash bindings/rust/bench.sh $(q --test)
-    LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$sys_build \
-        LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/meson-system-3.0.json)" bash bindings/rust/bench.sh $(q --test)
+    local dispatch prefix
+    for dispatch in direct evp; do  # evp: the EVP path's brackets and the earlier-release table
+        prefix=; [ $dispatch = direct ] || prefix=evp-
+        AEAD_DISPATCH=$dispatch LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/${prefix}bundled-vendored-3.5.5.json)" \
+            bash bindings/rust/bench.sh $(q --test)
+        AEAD_DISPATCH=$dispatch LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$sys_build \
+            LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/${prefix}meson-system-3.0.json)" bash bindings/rust/bench.sh $(q --test)
+    done
+    AEAD_DISPATCH=evp LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$ven_build \
+        LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/evp-meson-vendored-3.5.5.json)" bash bindings/rust/bench.sh $(q --test)
     for kind in system vendored; do
         b=$sys_build; v=system-3.0
         [ $kind = system ] || { b=$ven_build; v=vendored-3.5.5; }
@@ -146,6 +176,8 @@ bench_rust() {
     done
     [ $quick = 1 ] || record rust "bash bindings/rust/bench.sh" \
         bindings/rust/benches/results/bundled-vendored-3.5.5.json bindings/rust/benches/results/meson-system-3.0.json \
+        bindings/rust/benches/results/evp-bundled-vendored-3.5.5.json bindings/rust/benches/results/evp-meson-system-3.0.json \
+        bindings/rust/benches/results/evp-meson-vendored-3.5.5.json \
         bindings/rust/benches/results/batch-meson-system-3.0.json bindings/rust/benches/results/batch-meson-vendored-3.5.5.json \
         bindings/rust/benches/results/families-meson-system-3.0.md bindings/rust/benches/results/families-meson-vendored-3.5.5.md
 }

@@ -33,18 +33,26 @@ MARK = re.compile(r"<!-- bench:([a-z0-9-]+):begin -->(.*?)<!-- bench:\1:end -->"
 DATA = ROOT  # where the JSON is read: the repository, or a run's --out folder (--data DIR)
 
 
+def located(path):
+    """A result file in DATA, or (previewing a partial run's --out folder) the repository's copy."""
+    full = os.path.join(DATA, path)
+    return full if os.path.exists(full) else os.path.join(ROOT, path)
+
+
 def load(path):
-    with open(os.path.join(DATA, path)) as f:
+    with open(located(path)) as f:
         return json.load(f)
 
 
 def provenance(path):
     """CPU, date and command of one result file: the run manifest first, then the older records."""
+    fresh = os.path.exists(os.path.join(DATA, path))
     for manifest in ("bench/results/run.json", "bench/results/provenance.json"):
-        full = os.path.join(DATA, manifest)
+        full = os.path.join(DATA if fresh else ROOT, manifest)
         if not os.path.exists(full):
             continue
-        doc = load(manifest)
+        with open(full) as f:
+            doc = json.load(f)
         if "benchmarks" in doc:  # run.json: one run, several benchmarks
             for b in doc["benchmarks"]:
                 if path in b.get("outputs", []):
