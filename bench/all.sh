@@ -223,15 +223,22 @@ bench_dimpl() {
 
 bench_pion() {
     builds
+    local raw=$log/pion-record-system.txt
     (
+        AEAD_BUILD_DIR=$sys_build
         source bindings/go/env.sh >/dev/null
         cd bindings/pion-libaead
         go test -tags libaead_system -run '^$' -bench Record $(q '-benchtime 2000x -count 1' '-benchtime 40000x -count 5') .
-    ) | tee "$(dest bindings/pion-libaead/results/record-system.txt)"
+    ) | tee "$raw"
+    python3 bench/gotest2json.py "$raw" "$(dest bindings/pion-libaead/results/record-system.json)" \
+        "libaead=$(version_of "$sys_build")"
     record pion "go test -tags libaead_system -run '^\$' -bench Record -benchtime 40000x -count 5 ." \
-        bindings/pion-libaead/results/record-system.txt
+        bindings/pion-libaead/results/record-system.json
 }
 
+version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X (OpenSSL Y ...)"
+    python3 -c 'import ctypes, sys; lib = ctypes.CDLL(sys.argv[1] + "/libaead.so.1"); lib.aead_version.restype = ctypes.c_char_p; print(lib.aead_version().decode())' "$1"
+}
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 for name in "${only[@]}"; do
     echo "== $name ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -240,9 +247,6 @@ for name in "${only[@]}"; do
 done
 
 # The manifest: what ran, where, on what.
-version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X (OpenSSL Y ...)"
-    python3 -c 'import ctypes, sys; lib = ctypes.CDLL(sys.argv[1] + "/libaead.so.1"); lib.aead_version.restype = ctypes.c_char_p; print(lib.aead_version().decode())' "$1"
-}
 libs=()
 [ ! -e "$sys_build/libaead.so.1" ] || libs+=("system-build=$(version_of "$sys_build")")
 [ ! -e "$ven_build/libaead.so.1" ] || libs+=("vendored-build=$(version_of "$ven_build")")

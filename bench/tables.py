@@ -11,9 +11,9 @@ A generated table sits between two markers in a Markdown document:
 and an inline figure (a ratio quoted in prose) between the same markers on one line. NAME picks one of the
 generators below; each reads JSON results only (the C library's in bench/results/, each binding's in its
 results folder) and computes nothing the JSON does not hold but ratios of its own numbers. Every table's
-caption names the CPU, the libcrypto and the date of its data and the command that made it: from the
-JSON itself where it records them, else from the run manifest bench/results/run.json (written by
-bench/all.sh), else from bench/results/provenance.json (data recorded before the manifest existed).
+caption names the CPU, the libcrypto and the date of its data and the command that made it: the libcrypto
+from the JSON, the rest from the run manifest bench/results/run.json (written by bench/all.sh), else from
+bench/results/provenance.json (data recorded before the manifest existed).
 
 --check rewrites nothing and exits 1 when a document's block differs from what its JSON gives (the hygiene
 stage runs it); --list prints each marker's document and name; --data DIR --print reads the JSON under DIR
@@ -28,8 +28,6 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARK = re.compile(r"<!-- bench:([a-z0-9-]+):begin -->(.*?)<!-- bench:\1:end -->", re.S)
-
-
 DATA = ROOT  # where the JSON is read: the repository, or a run's --out folder (--data DIR)
 
 
@@ -538,6 +536,25 @@ def gen_python_quic():
                  f"minimum of {meta['rounds']} rounds of {meta['iterations']} packets, ns per packet.")
 
 
+# ---- pion/dtls (bindings/pion-libaead/bench_test.go, through bench/gotest2json.py) ----
+
+PION = "bindings/pion-libaead/results/record-system.json"
+
+
+def gen_pion():
+    doc = load(PION)
+    ns = {(r["op"], int(r["size"]), r["impl"]): r["ns"] for r in doc["rows"]}
+    rows = []
+    for op in ("seal", "open"):
+        for size in sorted({k[1] for k in ns if k[0] == op}):
+            ours, theirs = ns[(op, size, "libaead")], ns[(op, size, "pion")]
+            rows.append([{"seal": "Encrypt", "open": "Decrypt"}[op], size_name(size), f"{ours:.0f}", f"{theirs:.0f}",
+                         f"{ours / theirs:.2f}"])
+    return block([PION], f"libaead on {openssl(doc['meta'].get('libaead'))}",
+                 ["op", "size", "libaead", "pion", "libaead / pion"], ["---", "---:", "---:", "---:", "---:"], rows,
+                 "Median ns per record.")
+
+
 # ---- ratios quoted in prose beside a table (inline markers) ----
 
 def span_text(vals, digits):
@@ -576,6 +593,7 @@ def gen_rust_64():
 
 
 GENERATORS = {
+    "pion": gen_pion,
     "node-64": gen_node_64,
     "node-16k": gen_node_16k,
     "python-system-16k": lambda: python_ratio("system", lambda r: r["bytes"] == 16384, 1),

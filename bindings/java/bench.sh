@@ -30,8 +30,10 @@ for r in json.load(open(sys.argv[1])):
     m = r["primaryMetric"]
     alloc = next((v["score"] for k, v in r.get("secondaryMetrics", {}).items() if k.lstrip("·:") == "gc.alloc.rate.norm"), None)
     params = ", ".join(f"{k}={v}" for k, v in sorted(r.get("params", {}).items()))
+    err = m.get("scoreError")
+    err = f"{err:.0f}" if isinstance(err, (int, float)) else ""  # "NaN" (a string) after one iteration
     print(f"| {r['benchmark'].rsplit('.', 2)[-2]}.{r['benchmark'].rsplit('.', 1)[-1]} | {params} | {m['score']:.0f} | "
-          f"{m.get('scoreError', float('nan')):.0f} | {'' if alloc is None else f'{alloc:.0f}'} |")
+          f"{err} | {'' if alloc is None else f'{alloc:.0f}'} |")
 EOF
 if [ -n "${JAVA_BENCH_JSON:-}" ]; then
     mkdir -p "$(dirname "$JAVA_BENCH_JSON")"
