@@ -97,7 +97,7 @@ bench_c_evp() {
             tee "$(dest bench/results/$name.md)"
         outs+=("bench/results/$name.json")
     done
-    record c-evp "AEAD_DISPATCH=evp build/bench/aead-bench$(q ' --quick')" "${outs[@]}"
+    record c-evp "AEAD_DISPATCH=evp build/bench/aead-bench$(q ' --quick') --json FILE" "${outs[@]}"
 }
 
 bench_policy_cost() {
@@ -133,7 +133,7 @@ bench_go() {
             outs+=("bindings/go/bench/results/$prefix$v.json")
         done
     done
-    record go "bash bindings/go/bench.sh" "${outs[@]}"
+    record go "$(q "COUNT=1 BENCHTIME=20ms ")bash bindings/go/bench.sh (AEAD_DISPATCH=evp for evp-*)" "${outs[@]}"
 }
 
 bench_python() {
@@ -144,7 +144,7 @@ bench_python() {
     for kind in vendored system; do
         for f in "$kind" "quic-$kind" "families-$kind"; do outs+=("bindings/python/bench/results/$f.json"); done
     done
-    record python "bash bindings/python/bench.sh$(q ' --quick' ' --rounds 9 --gil')" "${outs[@]}"
+    record python "BENCH=all,families bash bindings/python/bench.sh$(q ' --quick' ' --rounds 9 --gil')" "${outs[@]}"
 }
 
 bench_rust() {
@@ -193,22 +193,23 @@ bench_rustls() {
     cp bindings/rustls-libaead/target/rustls-libaead-bench.json "$(dest bench/results/rustls-system-3.0.json)"
     cp bindings/rustls-libaead/target/rustls-libaead-quic-bench.json \
         "$(dest bindings/rustls-libaead/benches/results/quic-system-3.0.json)"
-    record rustls "cargo bench --bench records; cargo bench --bench quic" \
-        bench/results/rustls-system-3.0.json bindings/rustls-libaead/benches/results/quic-system-3.0.json
+    record rustls "cargo bench --locked --bench records$(q ' -- --quick')" bench/results/rustls-system-3.0.json
+    record rustls-quic "cargo bench --locked --bench quic$(q ' -- --quick')" \
+        bindings/rustls-libaead/benches/results/quic-system-3.0.json
 }
 
 bench_java() {
     local args=${JMH_ARGS:-}
     [ $quick = 0 ] || args="-f 1 -wi 1 -w 200ms -i 1 -r 200ms -prof gc"
     JMH_ARGS=$args JAVA_BENCH_JSON=$(dest bindings/java/bench/results/jmh.json) bash bindings/java/bench.sh
-    record java "bash bindings/java/bench.sh" bindings/java/bench/results/jmh.json
+    record java "$(q "JMH_ARGS='$args' ")bash bindings/java/bench.sh" bindings/java/bench/results/jmh.json
 }
 
 bench_node() {
     bash bindings/node/build-prebuild.sh >/dev/null
     (cd bindings/node/bench && npm ci --silent && nice node bench.js $(q '--rounds 3 --ms 5' '--rounds 7 --ms 50') \
         --json "$(dest bindings/node/bench/results/bench.json)")
-    record node "node bench.js$(q ' --rounds 3 --ms 5' ' --rounds 7 --ms 50')" bindings/node/bench/results/bench.json
+    record node "cd bindings/node/bench && node bench.js$(q ' --rounds 3 --ms 5' ' --rounds 7 --ms 50')" bindings/node/bench/results/bench.json
 }
 
 bench_dimpl() {

@@ -326,6 +326,34 @@ def gen_rust_evp():
                  ["---", "---:", "---", "---:", "---:", "---", "---:", "---:"], rows)
 
 
+RUST_BATCH = {"vendored": "bindings/rust/benches/results/batch-meson-vendored-3.5.5.json",
+              "system": "bindings/rust/benches/results/batch-meson-system-3.0.json"}
+
+
+def gen_rust_batch():
+    """bindings/rust/README.md: seal_many / open_many per record against the C call once per record."""
+    runs = {}
+    for kind, path in RUST_BATCH.items():
+        doc = load(path)
+        runs[kind] = ({(r["op"], r["size"], r["candidate"]): r for r in doc["results"]}, openssl(doc["libaead"]))
+    rows = []
+    for op in ("seal", "open"):
+        for size in (64, 1024, 16384):
+            row = [op, size_name(size)]
+            for kind in ("vendored", "system"):
+                idx = runs[kind][0]
+                many, built = idx[(op, size, f"{op}_many")], idx[(op, size, f"{op}_many + build")]
+                row += [f"{many['c_call_ns_per_record']:.1f}", f"{many['ns_per_record']:.1f} ({many['ratio']:.3f}x)",
+                        f"{built['ns_per_record']:.1f} ({built['ratio']:.3f}x)"]
+            rows.append(row)
+    v, sy = (runs[k][1].split()[1] for k in ("vendored", "system"))
+    return block(list(RUST_BATCH.values()), f"{runs['vendored'][1]}, {runs['system'][1]}",
+                 ["op", "size", f"C call ns/rec, {v}", "`seal_many` ns/rec (ratio)", "`+ build` (ratio)",
+                  f"C call ns/rec, {sy}", "`seal_many` ns/rec (ratio)", "`+ build` (ratio)"],
+                 ["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"], rows,
+                 "Median ratio to the C call, 64 records a batch.")
+
+
 # ---- rustls (bindings/rustls-libaead/benches/records.rs's JSON) ----
 
 RUSTLS = "bench/results/rustls-system-3.0.json"
@@ -593,6 +621,7 @@ def gen_rust_64():
 
 
 GENERATORS = {
+    "rust-batch": gen_rust_batch,
     "pion": gen_pion,
     "node-64": gen_node_64,
     "node-16k": gen_node_16k,
