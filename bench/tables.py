@@ -354,6 +354,94 @@ def gen_rust_batch():
                  "Median ratio to the C call, 64 records a batch.")
 
 
+def rust_families(kind, siv):
+    """benches/families.rs's rows for one meson build; AES-SIV from the main run if it has it, else its own."""
+    v = {"vendored": "vendored-3.5.5", "system": "system-3.0"}[kind]
+    path = f"bindings/rust/benches/results/families-meson-{v}.json"
+    doc = load(path)
+    rows = [r for r in doc["results"] if r["family"].startswith("AES-SIV") == siv]
+    if siv and not rows:
+        path = f"bindings/rust/benches/results/families-siv-meson-{v}.json"
+        doc = load(path)
+        rows = [r for r in doc["results"] if r["family"].startswith("AES-SIV")]
+    return path, openssl(doc["libaead"]), rows
+
+
+def family_name(text):
+    """'AES-128-OCB3 n12 (ocb3 0.2.0)' -> ('AES-128-OCB3 n12', 'ocb3')."""
+    m = re.match(r"(.*?) \((\S+)[^)]*\)$", text)
+    return (m[1], m[2]) if m else (text, "")
+
+
+def gen_rust_families():
+    """bindings/rust/README.md: libaead / RustCrypto per family, op and size, on both meson builds."""
+    paths, rows = [], []
+    libs = {}
+    for siv in (False, True):
+        runs = {k: rust_families(k, siv) for k in ("vendored", "system")}
+        paths += [runs[k][0] for k in runs]
+        libs.update({k: runs[k][1] for k in runs})
+        system = {(r["family"], r.get("op"), r.get("size")): r for r in runs["system"][2]}
+        unsupported = {r["family"].split(" (")[0] for r in runs["system"][2] if r.get("unsupported")}
+        for r in runs["vendored"][2]:
+            name = family_name(r["family"])[0]
+            other = system.get((r["family"], r["op"], r["size"]))
+            cell = f"{other['ratio']:.3f}x" if other else \
+                f"unsupported ({'.'.join(libs['system'].split()[1].split('.')[:2])})" if name in unsupported else "–"
+            rows.append([name, r["op"], size_name(r["size"]), f"{r['ratio']:.3f}x", cell])
+    v, sy = libs["vendored"].split()[1], libs["system"].split()[1]
+    return block(list(dict.fromkeys(paths)), f"{libs['vendored']}, {libs['system']}",
+                 ["family", "op", "size", f"meson vendored {v}", f"meson system {sy}"],
+                 ["---", "---", "---:", "---:", "---:"], rows,
+                 "libaead time / RustCrypto time, median per-round ratio (IQRs in the JSON).")
+
+
+PY_FAMILY = {"AESCCM": "AES-128-CCM", "AESGCMSIV": "AES-GCM-SIV", "AESOCB3": "AES-OCB3",
+             "XChaCha20Poly1305": "XChaCha20-Poly1305", "AESSIV": "AES-SIV (256-bit key)"}
+RUST_FAMILY = {"AES-128-CCM": "AES-128-CCM", "AES-128-GCM-SIV": "AES-GCM-SIV", "AES-128-OCB3": "AES-OCB3",
+               "XChaCha20-Poly1305": "XChaCha20-Poly1305", "AES-SIV-CMAC-256": "AES-SIV (256-bit key)"}
+
+
+def gen_families():
+    """docs/benchmarks.md: each family's 64 B and 16 KiB seal ratio against its peer, Python and Rust."""
+    cells, paths, libs = {}, [], {}
+    for kind in ("vendored", "system"):
+        for siv in (False, True):
+            path, doc, rows = python_families(kind, siv)
+            paths.append(path)
+            libs[kind] = openssl(doc["library"]).split()[1]
+            for (fam, op), r in rows.items():
+                if op == "encrypt":
+                    note = " (against PyNaCl)" if r["peer"] != "pyca" and kind == "vendored" else \
+                        f" (pyca {doc['pyca']})" if fam == "AESSIV" and kind == "vendored" else ""
+                    cells[(PY_FAMILY[fam], "py", kind)] = f"{r['ratio']['64']:.2f}x, {r['ratio']['16384']:.2f}x{note}"
+            path, lib, rows = rust_families(kind, siv)
+            paths.append(path)
+            for r in rows:
+                name, crate = family_name(r["family"])
+                fam = next((v for k, v in RUST_FAMILY.items() if name.startswith(k)), None)
+                if fam is None or r.get("unsupported") or r["op"] != "seal" or r["size"] not in (64, 16384):
+                    continue
+                key = (fam, "rs", kind)
+                cells.setdefault(key, {})[r["size"]] = r["ratio"]
+                if len(cells[key]) == 2:
+                    note = f" (`{crate}`)" if kind == "vendored" else ""
+                    cells[key] = f"{cells[key][64]:.2f}x, {cells[key][16384]:.2f}x{note}"
+    rows = []
+    for fam in PY_FAMILY.values():
+        row = [fam]
+        for lang in ("py", "rs"):
+            for kind in ("vendored", "system"):
+                c = cells.get((fam, lang, kind))
+                row.append(c if isinstance(c, str) else "(needs 3.2)")
+        rows.append(row)
+    v, sy = libs["vendored"], libs["system"]
+    return block(list(dict.fromkeys(paths)), f"libaead on OpenSSL {v} and {sy}",
+                 ["family", f"Python / pyca, vendored {v}: 64 B, 16 KiB", f"system {sy}",
+                  f"Rust / RustCrypto, vendored {v}: 64 B, 16 KiB", f"system {sy}"], ["---"] * 5, rows,
+                 "Time ratio, libaead / peer, seal or encrypt.")
+
+
 # ---- rustls (bindings/rustls-libaead/benches/records.rs's JSON) ----
 
 RUSTLS = "bench/results/rustls-system-3.0.json"
@@ -621,6 +709,8 @@ def gen_rust_64():
 
 
 GENERATORS = {
+    "rust-families": gen_rust_families,
+    "families": gen_families,
     "rust-batch": gen_rust_batch,
     "pion": gen_pion,
     "node-64": gen_node_64,
