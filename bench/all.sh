@@ -12,9 +12,12 @@
 #   bash bench/all.sh --quick --out DIR       # each benchmark's quick mode, every output under DIR
 #
 # --quick needs --out: a smoke run's numbers never land where the documents read them. With --out, the
-# tables and the figure are not rewritten (bench/tables.py and bench/plot.sh read the repository).
-# The C library is measured on two meson builds, -Dlibcrypto=system and vendored, release build type, set up
-# here (build-bench, build-bench-vendored) unless AEAD_BUILD_DIR / AEAD_BUILD_DIR_VENDORED name existing ones.
+# documents and the figure stay as they are, and DIR/tables.md shows the tables this run's data give.
+# The C library is measured on meson builds of the release build type, -Dlibcrypto=system and vendored (and
+# vendored OpenSSL 4.0 for c-evp), set up here (build-bench, build-bench-vendored, build-bench-vendored40)
+# unless AEAD_BUILD_DIR / AEAD_BUILD_DIR_VENDORED / AEAD_BUILD_DIR_VENDORED40 name existing ones. The C, Go
+# and Rust benchmarks also run with AEAD_DISPATCH=evp (the EVP path) for the documents' earlier-release
+# columns, so those come from the same machine too.
 # Not part of CI's test command (tests/run-all.sh): timings there would measure CI's load.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +34,7 @@ while [ $# -gt 0 ]; do
         --out) out=$(mkdir -p "$2" && cd "$2" && pwd); shift ;;
         --only) shift; while [ $# -gt 0 ] && [[ $1 != --* ]]; do only+=("$1"); shift; done; continue ;;
         --list) printf '%s\n' "${ALL[@]}"; exit 0 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "all.sh: unknown argument $1 (--quick, --out DIR, --only NAME..., --list)" >&2; exit 2 ;;
     esac
     shift
@@ -153,10 +156,15 @@ bench_rust() {
     builds
     local kind b v
     local dispatch prefix
-    for dispatch in direct evp; do  # evp: the EVP path's brackets and the earlier-release table
+    # evp: the EVP path's brackets and the earlier-release table. Both dispatches of one build in a row, so
+    # cargo rebuilds only when the build changes.
+    for dispatch in direct evp; do
         prefix=; [ $dispatch = direct ] || prefix=evp-
         AEAD_DISPATCH=$dispatch LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/${prefix}bundled-vendored-3.5.5.json)" \
             bash bindings/rust/bench.sh $(q --test)
+    done
+    for dispatch in direct evp; do
+        prefix=; [ $dispatch = direct ] || prefix=evp-
         AEAD_DISPATCH=$dispatch LIBAEAD_SYS_USE_PKG_CONFIG=1 AEAD_BUILD_DIR=$sys_build \
             LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/${prefix}meson-system-3.0.json)" bash bindings/rust/bench.sh $(q --test)
     done
