@@ -177,9 +177,9 @@ bench_rust() {
             export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$b/meson-uninstalled" LD_LIBRARY_PATH="$b"
             cd bindings/rust
             LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/batch-meson-$v.json)" \
-                cargo bench --locked -p libaead-bench --bench batch -- $(q --test)
-            cargo bench --locked -p libaead-bench --bench families -- $(q --test) |
-                tee "$(dest bindings/rust/benches/results/families-meson-$v.md)"
+                cargo bench --locked -p libaead --no-default-features --features alloc --bench batch -- $(q --test)
+            LIBAEAD_BENCH_JSON="$(dest bindings/rust/benches/results/families-meson-$v.json)" \
+                cargo bench --locked -p libaead-bench --bench families -- $(q --test)
         )
     done
     [ $quick = 1 ] || record rust "bash bindings/rust/bench.sh" \
@@ -187,7 +187,7 @@ bench_rust() {
         bindings/rust/benches/results/evp-bundled-vendored-3.5.5.json bindings/rust/benches/results/evp-meson-system-3.0.json \
         bindings/rust/benches/results/evp-meson-vendored-3.5.5.json \
         bindings/rust/benches/results/batch-meson-system-3.0.json bindings/rust/benches/results/batch-meson-vendored-3.5.5.json \
-        bindings/rust/benches/results/families-meson-system-3.0.md bindings/rust/benches/results/families-meson-vendored-3.5.5.md
+        bindings/rust/benches/results/families-meson-system-3.0.json bindings/rust/benches/results/families-meson-vendored-3.5.5.json
 }
 
 bench_rustls() {
@@ -241,7 +241,7 @@ bench_pion() {
     ) | tee "$raw"
     python3 bench/gotest2json.py "$raw" "$(dest bindings/pion-libaead/results/record-system.json)" \
         "libaead=$(version_of "$sys_build")"
-    record pion "go test -tags libaead_system -run '^\$' -bench Record -benchtime 40000x -count 5 ." \
+    record pion "go test -tags libaead_system -run '^\$' -bench Record $(q '-benchtime 2000x -count 1' '-benchtime 40000x -count 5') ." \
         bindings/pion-libaead/results/record-system.json
 }
 

@@ -143,9 +143,20 @@ def node_rows(doc):
             yield "Node.js (AES-128-GCM seal)", label, r["bytes"], r["ns"]
 
 
+def families_rust_json_rows(doc):
+    """benches/families.rs's JSON (LIBAEAD_BENCH_JSON): libaead / RustCrypto time per family (seal)."""
+    ours = short_crypto(doc.get("libaead"))
+    for r in doc["results"]:
+        if r.get("op") == "seal":
+            family = re.sub(r" \(.*\)$", "", r["family"])
+            yield "Families, Rust: libaead / RustCrypto time (seal)", f"{family}, {ours}", r["size"], r["ratio"]
+
+
 def rows_of(doc):
     if isinstance(doc, str):
         return families_rust_rows(doc)
+    if isinstance(doc, dict) and doc.get("benchmark", "").endswith("families.rs"):
+        return families_rust_json_rows(doc)
     if isinstance(doc, list) and doc and "jmhVersion" in doc[0]:
         return java_rows(doc)
     if isinstance(doc, list):
