@@ -226,8 +226,8 @@ bench_dimpl() {
         export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$sys_build/meson-uninstalled" LD_LIBRARY_PATH="$sys_build"
         cd bindings/dimpl-libaead
         cargo bench --locked --bench records -- $(q --quick)
-    ) | tee "$(dest bindings/dimpl-libaead/benches/results/records-system.md)"
-    record dimpl "cargo bench --bench records" bindings/dimpl-libaead/benches/results/records-system.md
+    ) | tee "$(dest bindings/dimpl-libaead/benches/results/records-system.txt)"
+    record dimpl "cargo bench --bench records" bindings/dimpl-libaead/benches/results/records-system.txt
 }
 
 bench_pion() {
