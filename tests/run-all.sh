@@ -40,7 +40,11 @@ vectors() {
 }
 stage_unit() { both_dispatch_paths meson test -C build --suite unit --suite memory --print-errorlogs; }
 stage_large() { meson test -C build --suite large --print-errorlogs; }
-stage_abi() { bash tests/abi/test.sh; }
+# The ABI checks, then the C blocks of the documents built with -Wall -Wextra -Werror, ASan and UBSan on build/, and run.
+stage_abi() {
+    bash tests/abi/test.sh &&
+        python3 tests/snippets/run.py --lang c --build "$AEAD_BUILD_DIR" README.md docs/algorithms.md docs/fips.md
+}
 # No machine's paths, no internal tracker numbers, no reads beside the checkout (tests/hygiene.sh).
 stage_hygiene() { bash tests/hygiene.sh; }
 stage_dlopen() { bash tests/dlopen/test.sh; }

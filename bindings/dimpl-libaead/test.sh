@@ -36,6 +36,8 @@ if ! cargo clippy --version >/dev/null 2>&1; then
 fi
 echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
+echo "== the Rust blocks of the README, built and run (tests/snippets/rust.py)"
+python3 "$REPO/tests/snippets/rust.py" --crate "$HERE" "$HERE/README.md"
 echo "== the examples over UDP: against dimpl + aws-lc-rs and openssl -dtls1_2, through tests/lib/fault_proxy.py (udp-interop.sh)"
 cargo build --locked --examples
 bash "$HERE/udp-interop.sh" "$CARGO_TARGET_DIR/debug/examples"

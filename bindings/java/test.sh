@@ -10,6 +10,7 @@
 #      tree's libaead.so.1 ($AEAD_BUILD_DIR, default <repo>/build), selected by -Dlibaead.library, when it exists.
 #   3. test-release.sh: the jar from a scratch Maven repository, by coordinates, in a scratch project run on
 #      the module path and on the class path.
+#   4. The Java blocks of README.md and this README, compiled and run on the jar (tests/snippets/run-java.sh).
 # Maven keeps its downloads in ~/.m2 (default).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -110,3 +111,6 @@ fi
 
 echo "== 3. the jar by coordinates from a scratch repository (module path and class path)"
 bash "$HERE/test-release.sh" "$jar"
+
+echo "== 4. the Java blocks of the READMEs, compiled and run on the jar (tests/snippets/run-java.sh)"
+bash "$REPO/tests/snippets/run-java.sh" "$jar" "$REPO/README.md" "$HERE/README.md"

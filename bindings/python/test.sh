@@ -6,6 +6,7 @@
 #      installed into a second fresh venv and the whole suite run there from another directory, three
 #      times: on the compiled fast path, on cffi API mode (LIBAEAD_NO_FAST=1) and on ABI mode
 #      (LIBAEAD_FORCE_ABI=1, ffi.dlopen). No LD_LIBRARY_PATH, no PKG_CONFIG_PATH.
+#      Then the Python blocks of the READMEs (tests/snippets) run on that venv.
 #   2. LIBAEAD_SYSTEM=1 against the meson build in $AEAD_BUILD_DIR (when it exists): installed with
 #      CC=false, the "no compiler" case, which must fall back to ABI mode and still pass.
 # FIPS stage: LIBAEAD_TEST_FIPS=1 (or AEAD_TEST_FIPS=1) with OPENSSL_CONF / OPENSSL_MODULES set
@@ -76,6 +77,8 @@ for kind in $KINDS; do
     run_suite fast LIBAEAD_NO_FAST=0
     run_suite api LIBAEAD_NO_FAST=1
     run_suite abi LIBAEAD_FORCE_ABI=1
+    echo "== the Python blocks of README.md and bindings/python/README.md on the installed wheel"
+    "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$VPY" "$REPO/README.md" "$HERE/README.md"
 done
 
 # pyca/cryptography cannot share a FIPS provider with libaead (tests/conftest.py): vectors instead.

@@ -53,6 +53,9 @@ if ! grep -q "libaead.so.1 => $AEAD_BUILD_DIR/" <<<"$(ldd "$API_BIN")"; then
     exit 1
 fi
 echo "== linked $AEAD_BUILD_DIR/libaead.so.1 through pkg-config"
+echo "== the Rust blocks of README.md and this README, built and run (tests/snippets/rust.py)"
+python3 "$REPO/tests/snippets/rust.py" --crate "$HERE" --self 'default-features = false, features = ["alloc"]' \
+    "$REPO/README.md" "$HERE/README.md"
 echo "== cargo doc (broken intra-doc links are errors)"
 cargo doc --locked --no-deps
 if cargo clippy --version >/dev/null 2>&1; then

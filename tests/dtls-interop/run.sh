@@ -24,6 +24,8 @@ cd "$REPO/bindings/pion-libaead" && go mod download && go vet ./... && timeout 3
 unformatted="$(gofmt -l .)"
 [ -z "$unformatted" ] || { echo "FAIL: gofmt would change: $unformatted" >&2; exit 1; }
 go build -o "$WORK/bin/" ./examples/... && cd "$REPO" || exit 1
+echo "== the Go block of bindings/pion-libaead/README.md, built and run (tests/snippets/run-go.sh)"
+bash tests/snippets/run-go.sh bindings/pion-libaead bindings/pion-libaead/README.md || exit 1
 server="$WORK/bin/dtls-echo-server" client="$WORK/bin/dtls-echo-client"
 make_certs ecdsa
 cert=(--cert "$WORK/cert-ecdsa.pem" --key "$WORK/key-ecdsa.pem")

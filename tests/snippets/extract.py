@@ -12,7 +12,8 @@ then every command line of the block appears verbatim in FILE (checked by --chec
 A prelude holds the variables the documents use without declaring them (key, nonce, aad, ...). It marks
 where the block goes with a line holding only BODY (as a comment of its language) and where hoisted
 imports go with IMPORTS (Go and Java `import` lines, C `#include` lines are hoisted; the others run
-where they stand).
+where they stand; a Go `import (` group is hoisted up to its `)`, and an import line the prelude already
+has is not repeated).
 
 Usage: extract.py --lang LANG --out DIR FILE...   writes DIR/<name>.<ext> (and <name>.raises), prints
                                                   one line per program: name <TAB> file:line <TAB> raises
@@ -59,6 +60,23 @@ def option(words, name):
     return None
 
 
+def hoisted(lang, body):
+    """(imports, other lines) of body: imports is a list of import statements, each a list of lines (one
+    line, or a whole Go `import (` group up to its `)`)."""
+    hoist = HOISTED.get(lang)
+    imports, rest, group = [], [], False
+    for l in body:
+        if group:
+            imports[-1].append(l)
+            group = l.strip() != ")"
+        elif hoist and hoist.match(l):
+            imports.append([l])
+            group = lang == "go" and l.rstrip().endswith("(")
+        else:
+            rest.append(l)
+    return imports, rest
+
+
 def program(lang, words, body, prelude_dir):
     if "whole" in words:
         return "\n".join(body) + "\n"
@@ -67,9 +85,12 @@ def program(lang, words, body, prelude_dir):
     path = os.path.join(prelude_dir, "%s-%s.%s" % (lang, name, ext) if name else "%s.%s" % (lang, ext))
     with open(path, encoding="utf-8") as f:
         template = f.read().split("\n")
-    hoist = HOISTED.get(lang)
-    imports = [l for l in body if hoist and hoist.match(l)]
-    rest = [l for l in body if not (hoist and hoist.match(l))]
+    imports, rest = hoisted(lang, body)
+    # A one-line import the prelude has already (the same line) is not repeated: Go refuses a second one.
+    have = {l.strip() for l in template}
+    imports = [l for imp in imports if len(imp) > 1 or imp[0].strip() not in have for l in imp]
+    while rest and not rest[0].strip():  # the blank line after hoisted imports
+        rest.pop(0)
     marker = COMMENT[lang]
     out = []
     for line in template:
@@ -112,10 +133,13 @@ def extract(args):
 
 
 def check(files):
-    bad = []
+    bad, kinds = [], {"run": 0, "no-run": 0, "data": 0, "illustrative": 0, "run-by": 0}
     for path in files:
         rel = os.path.relpath(os.path.abspath(path), REPO)
         for line, words, body in blocks(path):
+            lang0 = words[0] if words else ""
+            kinds["no-run" if lang0 in LANGS and "no-run" in words else "run" if lang0 in LANGS else
+                  "data" if lang0 in DATA else "illustrative" if "illustrative" in words else "run-by"] += 1
             where = "%s:%d" % (rel, line)
             lang = words[0] if words else ""
             if lang in LANGS or lang in DATA:
@@ -139,6 +163,8 @@ def check(files):
                 bad.append("%s: a command block says `illustrative` or `run-by=FILE` in its info" % where)
     for b in bad:
         print(b, file=sys.stderr)
+    if not bad:
+        print("snippets: %d documents, code blocks: %s" % (len(files), ", ".join("%d %s" % (n, k) for k, n in kinds.items())))
     return 1 if bad else 0
 
 

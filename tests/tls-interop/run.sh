@@ -6,7 +6,8 @@
 #     suites.txt's last column; not the opt-in TLS13_AES_128_CCM_SHA256);
 #   - a proxy that flips one byte of a record: our side must end with bad_record_mac and the
 #     peer must report receiving it.
-# Also runs the crate's own tests and clippy. Every process runs under `timeout`.
+# Also runs the crate's own tests, clippy and its README's Rust blocks (tests/snippets/rust.py).
+# Every process runs under `timeout` (the README's blocks under rust.py's own).
 # Usage: bash tests/tls-interop/run.sh      (AEAD_BUILD_DIR: the C library's build dir,
 #        default <repo>/build; AEAD_INTEROP_SUITES: a regex to run only some suites;
 #        AEAD_INTEROP_KEEP=1 keeps the work directory with every log)
@@ -20,6 +21,7 @@ T=30 BIG=1048576 TINY=65536  # seconds any one process may run; bytes each way i
 echo "== $(openssl version); library: $AEAD_BUILD_DIR"
 (cd "$CRATE" && export CARGO_TARGET_DIR="$RUSTLS_TARGET" && cargo build --locked --examples && cargo test --locked &&
     { ! cargo clippy --version >/dev/null 2>&1 || cargo clippy --locked --all-targets -- -D warnings; })
+(export CARGO_TARGET_DIR="$RUSTLS_TARGET" && python3 "$REPO/tests/snippets/rust.py" --crate "$CRATE" "$CRATE/README.md")
 BIN="$RUSTLS_TARGET/debug/examples"
 make_certs ecdsa rsa
 for d in up down; do head -c $BIG /dev/urandom >"$WORK/$d.bin" && head -c $TINY "$WORK/$d.bin" >"$WORK/$d-tiny.bin"; done
