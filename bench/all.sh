@@ -96,11 +96,11 @@ bench_c_evp() {
     local b name outs=()
     for b in "$sys_build:c-system-3.0" "$ven_build:c-vendored-3.5" "$ven40_build:c-vendored-4.0"; do
         name=${b##*:}
-        AEAD_DISPATCH=evp "${b%:*}/bench/aead-bench" $(q --quick) --json "$(dest bench/results/$name.json)" |
+        AEAD_DISPATCH=evp "${b%:*}/bench/aead-bench" --cpu $(q --quick) --json "$(dest bench/results/$name.json)" |
             tee "$(dest bench/results/$name.md)"
         outs+=("bench/results/$name.json")
     done
-    record c-evp "AEAD_DISPATCH=evp build/bench/aead-bench$(q ' --quick') --json FILE" "${outs[@]}"
+    record c-evp "AEAD_DISPATCH=evp build/bench/aead-bench --cpu$(q ' --quick') --json FILE" "${outs[@]}"
 }
 
 bench_policy_cost() {
