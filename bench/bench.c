@@ -372,6 +372,11 @@ int main(int argc, char **argv) {
             const double one = median(r1, trounds), two = median(r2, trounds);
             printf("\nAES-128-GCM 64-byte seal, one context shared: 1 thread %.2f Mop/s, 2 threads %.2f Mop/s, speed-up %.2fx\n\n",
                    one / 1e6, two / 1e6, two / one);
+            if (json != NULL)
+                fprintf(json, "%s\n  {\"bench\": \"c-threads\", \"alg\": \"%s\", \"op\": \"seal\", \"bytes\": 64, "
+                              "\"one_thread_mops\": %.2f, \"two_threads_mops\": %.2f, \"speedup\": %.2f, \"libcrypto\": \"%s\"}",
+                        json_rows++ ? "," : "[", algs[a].name, one / 1e6, two / 1e6, two / one,
+                        OpenSSL_version(OPENSSL_VERSION));
         }
         direct_teardown(&j);
         EVP_CIPHER_CTX_free(j.keyed);

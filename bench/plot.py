@@ -3,7 +3,8 @@
 Usage: python3 bench/plot.py OUT.png RESULT.json [RESULT.json ...]
 (bench/plot.sh installs matplotlib into a cache venv and passes bench/results/*.json.)
 
-Each panel is one benchmark (C library, Go, Python, Rust, rustls, QUIC packets from Rust and Python), time
+Each panel is one benchmark (C library, Go, Python, Rust, rustls, Java, Node.js, QUIC packets from Rust and
+Python), time
 per seal (or per protected packet) against message size; the AEAD families' panels (Python against pyca,
 Rust against RustCrypto) show the time ratio per family instead, from one interleaved run each,
 log-log, one line per implementation and libcrypto, so that where each option wins shows at a glance.
@@ -117,11 +118,51 @@ def families_rust_rows(text):
             yield "Families, Rust: libaead / RustCrypto time (seal)", f"{family}, {ours}", SIZES[cells[2]], ratio
 
 
+def java_rows(doc):
+    """JMH's JSON (bindings/java/bench.sh): the JCA providers' and the direct API's seal, mean ns per message."""
+    names = {"sealInto": "libaead direct API, sealInto (byte[])", "sealIntoSegments": "libaead direct API, sealInto (MemorySegments)"}
+    for r in doc:
+        method = r["benchmark"].rsplit(".", 1)[-1]
+        provider = r["params"].get("provider")
+        if method == "jca":
+            label = "LibAead JCA provider" if provider == "LibAead" else f"{provider} JCA provider"
+        elif method in names:
+            label = names[method]
+        else:
+            continue
+        yield "Java (AES-128-GCM seal)", label, int(r["params"]["size"]), r["primaryMetric"]["score"]
+
+
+def node_rows(doc):
+    """bindings/node/bench/bench.js --json: AES-128-GCM seal per implementation."""
+    ours = short_crypto(doc["meta"].get("libaead"))
+    theirs = short_crypto(doc["meta"].get("node_openssl"))
+    for r in doc["rows"]:
+        if r["alg"] == "AES-128-GCM" and r["op"] == "seal":
+            label = {"libaead": f"libaead, {ours}", "node:crypto": f"node:crypto, {theirs}"}.get(r["impl"], r["impl"])
+            yield "Node.js (AES-128-GCM seal)", label, r["bytes"], r["ns"]
+
+
+def families_rust_json_rows(doc):
+    """benches/families.rs's JSON (LIBAEAD_BENCH_JSON): libaead / RustCrypto time per family (seal)."""
+    ours = short_crypto(doc.get("libaead"))
+    for r in doc["results"]:
+        if r.get("op") == "seal":
+            family = re.sub(r" \(.*\)$", "", r["family"])
+            yield "Families, Rust: libaead / RustCrypto time (seal)", f"{family}, {ours}", r["size"], r["ratio"]
+
+
 def rows_of(doc):
     if isinstance(doc, str):
         return families_rust_rows(doc)
+    if isinstance(doc, dict) and doc.get("benchmark", "").endswith("families.rs"):
+        return families_rust_json_rows(doc)
+    if isinstance(doc, list) and doc and "jmhVersion" in doc[0]:
+        return java_rows(doc)
     if isinstance(doc, list):
         return c_rows(doc)
+    if "rows" in doc and "meta" in doc and doc["rows"] and "impl" in doc["rows"][0]:
+        return node_rows(doc)
     if "results" in doc and isinstance(doc["results"], dict) and "aioquic" in doc.get("meta", {}):
         return quic_python_rows(doc)
     if "results" in doc and doc["results"] and "median_ns_per_packet" in doc["results"][0]:
@@ -154,7 +195,7 @@ def main(argv):
             for panel, line, size, ns in rows_of(doc):
                 if size > 0 and ns > 0:
                     panels[panel][line][size] = ns
-    order = ["C", "Go", "Python", "Rust", "rustls", "QUIC", "Families,"]
+    order = ["C", "Go", "Python", "Rust", "rustls", "Java", "Node.js", "QUIC", "Families,"]
     names = sorted(panels, key=lambda p: (order.index(p.split()[0]), p))
     cols = min(3, len(names))
     rows = (len(names) + cols - 1) // cols

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Draws docs/bench.png from the benchmarks' JSON results (the C library's and rustls's in bench/results/,
-# each binding's in its own results folder; the families' ratio tables too), or from the files given.
+# each binding's in its own results folder, Java's and Node.js's included; the families' ratio tables too),
+# or from the files given.
 # matplotlib comes from PyPI into a venv in the cache folder (outside the clone), made once.
 # Usage: bash bench/plot.sh [OUT.png [RESULT.json ...]]
 set -euo pipefail
@@ -8,12 +9,14 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$repo/docs/bench.png}
 shift || true
 shopt -s nullglob
-[ $# -gt 0 ] || set -- "$repo"/bench/results/*.json "$repo"/bindings/go/bench/results/{system-3.0,vendored-3.5}.json \
+[ $# -gt 0 ] || set -- "$repo"/bench/results/{c-system,c-vendored,rustls-system-3.0}.json \
+    "$repo"/bindings/go/bench/results/{system-3.0,vendored-3.5}.json \
+    "$repo"/bindings/java/bench/results/jmh.json "$repo"/bindings/node/bench/results/bench.json \
     "$repo"/bindings/python/bench/results/{system,vendored,quic-vendored}.json \
-    "$repo"/bindings/rust/benches/results/meson-{system-3.0,vendored-3.5.5}.json \
+    "$repo"/bindings/rust/benches/results/{meson-system-3.0,bundled-vendored-3.5.5}.json \
     "$repo"/bindings/rustls-libaead/benches/results/quic-*.json \
     "$repo"/bindings/python/bench/results/families{,-siv}-{system,vendored}.json \
-    "$repo"/bindings/rust/benches/results/families{,-siv}-meson-{system-3.0,vendored-3.5.5}.md
+    "$repo"/bindings/rust/benches/results/families{,-siv}-meson-{system-3.0,vendored-3.5.5}.json
 venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/plot-venv
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
     python3 -m venv "$venv"

@@ -4,6 +4,7 @@
 # number after another). Instructions, not seconds: the same on a busy machine. The per-seal figure is the
 # difference between runs of COUNT and 6 x COUNT seals, divided by 5 x COUNT, so set-up drops out.
 #   bash bench/policy-cost.sh [build dir (default build)] [COUNT (default 2000)]
+# POLICY_COST_JSON=FILE also writes the counts there (bench/results/policy-cost.json is what the docs show).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -15,6 +16,7 @@ instructions() {  # way, seals
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bench" --only "$1" 64 "$2" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
+rows=()
 echo "| policy | instructions per 64 B seal | vs AEAD_POLICY_TLS13 |"
 echo "|---|---|---|"
 tls13=
@@ -25,4 +27,21 @@ for way in tls13 ours counter xor-counter ssh; do
     [ -n "$tls13" ] || tls13=$per
     case $way in ours) name=NONE ;; xor-counter) name=XOR_COUNTER ;; *) name=$(echo "$way" | tr a-z A-Z) ;; esac
     printf '| `AEAD_POLICY_%s` | %s | %+d |\n' "$name" "$per" $((per - tls13))
+    rows+=("AEAD_POLICY_$name=$per")
 done
+if [ -n "${POLICY_COST_JSON:-}" ]; then
+    python3 - "$POLICY_COST_JSON" "$build" "${rows[@]}" <<'EOF'
+import ctypes, json, sys
+path, build = sys.argv[1:3]
+lib = ctypes.CDLL(build + "/libaead.so.1")
+lib.aead_version.restype = ctypes.c_char_p
+opts = json.load(open(build + "/meson-info/intro-buildoptions.json"))
+buildtype = next(o["value"] for o in opts if o["name"] == "buildtype")
+rows = [{"policy": a.split("=")[0], "instructions": int(a.split("=")[1])} for a in sys.argv[3:]]
+doc = {"bench": "policy-cost", "libcrypto": lib.aead_version().decode(), "buildtype": buildtype,
+       "alg": "AES-128-GCM", "bytes": 64, "rows": rows}
+with open(path, "w") as f:
+    json.dump(doc, f, indent=2)
+    f.write("\n")
+EOF
+fi

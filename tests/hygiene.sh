@@ -57,4 +57,5 @@ python3 tests/decls/floors.py || fail=1  # each binding's oldest accepted libaea
 # Every code block of every tracked document: a language the snippet runners build and run (C, Python, Go,
 # Rust, Java, JS, in their stages), no-run, data, or a command block marked illustrative or run-by=SCRIPT.
 git ls-files -z '*.md' | xargs -0 python3 tests/snippets/extract.py --check || fail=1
+python3 bench/tables.py --check || fail=1  # the documents' benchmark tables and quoted ratios against their JSON
 exit $fail

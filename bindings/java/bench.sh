@@ -3,6 +3,8 @@
 # Conscrypt 2.9.0, Bouncy Castle 1.87, LibAead; Cipher re-initialised per message) and through the direct
 # API, in one JMH run, with allocation per operation (-prof gc). Short by default (1 fork, 2 x 1 s warm-up,
 # 3 x 1 s measurement); JMH_ARGS overrides. Installs the binding into ~/.m2 first (mvn install -DskipTests).
+# Prints JMH's summary and a table; JMH's JSON stays in bench/target/result.json (and is copied to
+# $JAVA_BENCH_JSON when set).
 # Usage: bash bindings/java/bench.sh
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,6 +18,24 @@ echo "== $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) 
 # shellcheck disable=SC2086
 nice "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "target/classes:$(cat target/cp.txt)" \
     org.openjdk.jmh.Main ${JMH_ARGS:--f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc} \
-    -rf text -rff target/result.txt 'org.libaead.bench.*'
+    -rf json -rff target/result.json 'org.libaead.bench.*'
 echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-grep -vE '[:·]gc\.(alloc\.rate |count|time|churn)' target/result.txt
+# JMH's JSON: every benchmark's mean and its allocation per operation; a copy where JAVA_BENCH_JSON says
+# (bench/all.sh: bench/results/jmh.json, which the README's table and docs/bench.png read).
+python3 - target/result.json <<'EOF'
+import json, sys
+print("| benchmark | params | ns/op | +- | B/op |")
+print("|---|---|---:|---:|---:|")
+for r in json.load(open(sys.argv[1])):
+    m = r["primaryMetric"]
+    alloc = next((v["score"] for k, v in r.get("secondaryMetrics", {}).items() if k.lstrip("·:") == "gc.alloc.rate.norm"), None)
+    params = ", ".join(f"{k}={v}" for k, v in sorted(r.get("params", {}).items()))
+    err = m.get("scoreError")
+    err = f"{err:.0f}" if isinstance(err, (int, float)) else ""  # "NaN" (a string) after one iteration
+    print(f"| {r['benchmark'].rsplit('.', 2)[-2]}.{r['benchmark'].rsplit('.', 1)[-1]} | {params} | {m['score']:.0f} | "
+          f"{err} | {'' if alloc is None else f'{alloc:.0f}'} |")
+EOF
+if [ -n "${JAVA_BENCH_JSON:-}" ]; then
+    mkdir -p "$(dirname "$JAVA_BENCH_JSON")"
+    cp target/result.json "$JAVA_BENCH_JSON"
+fi

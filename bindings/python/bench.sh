@@ -4,28 +4,40 @@
 # (LIBAEAD_LIBCRYPTO=<kind>), installs it with cryptography into a fresh venv, runs bench/bench.py there
 # and writes bench/results/<kind>.json. The machine is shared: run it when nothing else is measuring.
 # BENCH=quic runs only bench/bench_quic.py (QUIC packet protection vs aioquic 1.7.2, results in
-# bench/results/quic-<kind>.json); BENCH=aead only bench.py; the default runs both (options go to bench.py).
+# bench/results/quic-<kind>.json); BENCH=aead only bench.py; the default runs both (options go to bench.py);
+# BENCH=all,families adds bench/bench_families.py (the AEAD families against pyca and PyNaCl, results in
+# bench/results/families-<kind>.json; --quick gives it 3 rounds). BENCH_RESULTS names another results folder.
 # Usage: bash bindings/python/bench.sh [bench.py options, e.g. --rounds 9 --gil]
 #        LIBCRYPTOS=vendored bash bindings/python/bench.sh --quick
 #        BENCH=quic LIBCRYPTOS=vendored bash bindings/python/bench.sh
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PY="${PYTHON:-python3}"
+PYNACL=1.6.2  # the families' XChaCha20-Poly1305 peer (libsodium)
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH OPENSSL_CONF
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-mkdir -p "$HERE/bench/results"
+RESULTS="$(mkdir -p "${BENCH_RESULTS:-$HERE/bench/results}" && cd "${BENCH_RESULTS:-$HERE/bench/results}" && pwd)"
 for kind in ${LIBCRYPTOS:-vendored system}; do
     "$PY" -m venv "$TMP/$kind"
     LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 nice -n 10 "$TMP/$kind/bin/pip" wheel --quiet --no-deps \
         -w "$TMP/$kind-wheel" "$HERE"
     "$TMP/$kind/bin/pip" install --quiet "$TMP/$kind-wheel"/libaead-*.whl "cryptography>=50" "aioquic==1.7.2"
-    if [ "${BENCH:-all}" != quic ]; then
-        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench.py" --json "$HERE/bench/results/$kind.json" "$@")
+    what=${BENCH:-all}
+    if [ "${what%,families}" != quic ]; then
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench.py" --json "$RESULTS/$kind.json" "$@")
     fi
-    if [ "${BENCH:-all}" != aead ]; then
-        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_quic.py" --json "$HERE/bench/results/quic-$kind.json")
+    if [ "${what%,families}" != aead ]; then
+        quick=()
+        [[ " $* " != *" --quick "* ]] || quick=(--rounds 3 --iterations 2000)
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_quic.py" "${quick[@]}" --json "$RESULTS/quic-$kind.json")
+    fi
+    if [[ $what == *,families ]]; then
+        rounds=7
+        [[ " $* " != *" --quick "* ]] || rounds=3
+        "$TMP/$kind/bin/pip" install --quiet "pynacl==$PYNACL"
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_families.py" --rounds $rounds --json "$RESULTS/families-$kind.json")
     fi
     echo
 done

@@ -3,7 +3,9 @@
 // all in one process, interleaved round by round; the table gives each one's median CPU time per message and
 // its ratio to node:crypto (or, where node:crypto lacks the algorithm, to libaead). Only ratios from one
 // run mean anything; the absolute times depend on the machine and its load.
-//   cd bindings/node/bench && npm ci && nice node bench.js [--rounds N] [--ms T]
+//   cd bindings/node/bench && npm ci && nice node bench.js [--rounds N] [--ms T] [--json FILE]
+// --json FILE also writes every row and the versions machine-readably (bench/results/bench.json is what the
+// README's table and docs/bench.png show).
 const crypto = require('crypto');
 const os = require('os');
 const L = require('..');
@@ -13,6 +15,7 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : dflt; };
 const ROUNDS = opt('--rounds', 5);
 const MS = opt('--ms', 40);
+const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
 const SIZES = [64, 1024, 16384];
 
 // CPU time of the process (user + system, in ns): on a shared machine the wall clock also counts the
@@ -105,8 +108,16 @@ async function main() {
   ];
 
   const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-  console.log(`# node ${process.version}; ${L.libraryVersion()}; node:crypto on OpenSSL ${process.versions.openssl}; ` +
-    `sodium-native ${require('sodium-native/package.json').version}; @noble/ciphers ${JSON.parse(require('fs').readFileSync(require('path').join(__dirname, 'node_modules/@noble/ciphers/package.json'), 'utf8')).version}`);
+  const meta = {
+    date: new Date().toISOString(), cpu: os.cpus()[0].model, cpus: os.cpus().length, node: process.version,
+    libaead: L.libraryVersion(), node_openssl: `OpenSSL ${process.versions.openssl}`,
+    sodium_native: require('sodium-native/package.json').version,
+    noble_ciphers: JSON.parse(require('fs').readFileSync(require('path').join(__dirname, 'node_modules/@noble/ciphers/package.json'), 'utf8')).version,
+    rounds: ROUNDS, ms: MS,
+  };
+  const rows = [];
+  console.log(`# node ${meta.node}; ${meta.libaead}; node:crypto on ${meta.node_openssl}; ` +
+    `sodium-native ${meta.sodium_native}; @noble/ciphers ${meta.noble_ciphers}`);
   console.log(`# ${os.cpus()[0].model}, ${os.cpus().length} CPUs; load average at start ${load}; ${ROUNDS} rounds, median of CPU time per message`);
   console.log('| algorithm | size | op | implementation | ns/message | ratio |');
   console.log('|---|---:|---|---|---:|---:|');
@@ -122,11 +133,15 @@ async function main() {
         const t = measure(fns);
         const base = impls.findIndex(([n]) => n === 'node:crypto');
         const b = t[base >= 0 ? base : 0];
-        fns.forEach((f, i) => console.log(`| ${family} | ${size} | ${op} | ${f.name} | ${t[i].toFixed(0)} | ${(t[i] / b).toFixed(2)}x |`));
+        fns.forEach((f, i) => {
+          console.log(`| ${family} | ${size} | ${op} | ${f.name} | ${t[i].toFixed(0)} | ${(t[i] / b).toFixed(2)}x |`);
+          rows.push({ alg: family, bytes: size, op, impl: f.name, ns: t[i], ratio: t[i] / b });
+        });
       }
     }
   }
   console.log(`# load average at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  if (JSON_OUT) require('fs').writeFileSync(JSON_OUT, JSON.stringify({ meta, rows }, null, 1) + '\n');
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

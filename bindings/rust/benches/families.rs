@@ -36,7 +36,7 @@ fn time<C: AeadInOut>(c: &C, seal: bool, nonce: &Nonce<C>, input: &[u8], buf: &m
     t.elapsed().as_nanos() as f64 / block as f64
 }
 
-fn compare<Ours, Ref>(name: &str, quick: bool)
+fn compare<Ours, Ref>(name: &str, quick: bool, rows: &mut Vec<serde_json::Value>)
 where
     Ours: KeyInit + AeadInOut,
     Ref: KeyInit<KeySize = Ours::KeySize> + AeadInOut + AeadCore<NonceSize = Ours::NonceSize, TagSize = Ours::TagSize>,
@@ -84,14 +84,13 @@ where
                 v[((v.len() - 1) as f64 * p).round() as usize]
             };
             let op = if seal { "seal" } else { "open" };
-            println!(
-                "| {name} | {op} | {human} | {:.1} | {:.1} | **{:.3}x** [{:.3}-{:.3}] |",
-                q(&mut tb, 0.5),
-                q(&mut ta, 0.5),
-                q(&mut ratios, 0.5),
-                q(&mut ratios, 0.25),
-                q(&mut ratios, 0.75)
-            );
+            let (ours_ns, ref_ns) = (q(&mut tb, 0.5), q(&mut ta, 0.5));
+            let (ratio, q1, q3) = (q(&mut ratios, 0.5), q(&mut ratios, 0.25), q(&mut ratios, 0.75));
+            println!("| {name} | {op} | {human} | {ours_ns:.1} | {ref_ns:.1} | **{ratio:.3}x** [{q1:.3}-{q3:.3}] |");
+            rows.push(serde_json::json!({
+                "family": name, "op": op, "size": size, "libaead_ns": ours_ns, "reference_ns": ref_ns,
+                "ratio": ratio, "ratio_q1": q1, "ratio_q3": q3,
+            }));
         }
     }
 }
@@ -106,22 +105,34 @@ fn main() {
         return;
     }
     let quick = std::env::args().any(|a| a == "--test"); // `cargo test --benches`: outputs only
+    let mut rows = Vec::new();
     println!("libaead: {}; AAD 13 bytes; {ROUNDS} interleaved rounds; ratio = libaead time / RustCrypto time\n", libaead::version());
     println!("| family (RustCrypto crate) | op | size | libaead ns | RustCrypto ns | ratio [IQR] |");
     println!("|---|---|---:|---:|---:|---|");
-    compare::<libaead::Aes128Ccm<U16, U13>, ccm::Ccm<aes::Aes128, U16, U13>>("AES-128-CCM t16 n13 (ccm 0.6.1)", quick);
+    compare::<libaead::Aes128Ccm<U16, U13>, ccm::Ccm<aes::Aes128, U16, U13>>("AES-128-CCM t16 n13 (ccm 0.6.1)", quick, &mut rows);
     if !libaead::Aes128GcmSiv::is_supported() {
         if selected("AES-128-GCM-SIV") {
             println!("| AES-128-GCM-SIV | - | - | - | - | unsupported by this libcrypto (OpenSSL < 3.2) |");
+            rows.push(serde_json::json!({"family": "AES-128-GCM-SIV", "unsupported": true}));
         }
     } else {
-        compare::<libaead::Aes128GcmSiv, aes_gcm_siv::Aes128GcmSiv>("AES-128-GCM-SIV (aes-gcm-siv 0.12.1)", quick);
+        compare::<libaead::Aes128GcmSiv, aes_gcm_siv::Aes128GcmSiv>("AES-128-GCM-SIV (aes-gcm-siv 0.12.1)", quick, &mut rows);
     }
-    compare::<libaead::Aes128Ocb3, ocb3::Ocb3<aes::Aes128>>("AES-128-OCB3 n12 (ocb3 0.2.0)", quick);
+    compare::<libaead::Aes128Ocb3, ocb3::Ocb3<aes::Aes128>>("AES-128-OCB3 n12 (ocb3 0.2.0)", quick, &mut rows);
     compare::<libaead::XChaCha20Poly1305, chacha20poly1305::XChaCha20Poly1305>(
         "XChaCha20-Poly1305 (chacha20poly1305 0.11.0)",
         quick,
+        &mut rows,
     );
-    compare::<libaead::Aes128SivAead, aes_siv::Aes128SivAead>("AES-SIV-CMAC-256 AEAD n16 (aes-siv 0.8.0)", quick);
-    compare::<libaead::Aes256SivAead, aes_siv::Aes256SivAead>("AES-SIV-CMAC-512 AEAD n16 (aes-siv 0.8.0)", quick);
+    compare::<libaead::Aes128SivAead, aes_siv::Aes128SivAead>("AES-SIV-CMAC-256 AEAD n16 (aes-siv 0.8.0)", quick, &mut rows);
+    compare::<libaead::Aes256SivAead, aes_siv::Aes256SivAead>("AES-SIV-CMAC-512 AEAD n16 (aes-siv 0.8.0)", quick, &mut rows);
+    // LIBAEAD_BENCH_JSON=FILE: the rows machine-readably (benches/results/families-*.json, for the documents).
+    if let (false, Ok(path)) = (quick, std::env::var("LIBAEAD_BENCH_JSON")) {
+        let doc = serde_json::json!({
+            "benchmark": "bindings/rust/benches/families.rs", "aad": 13, "rounds": ROUNDS,
+            "libaead": libaead::version(), "results": rows,
+        });
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).expect("write JSON");
+        println!("\nJSON: {path}");
+    }
 }
