@@ -26,7 +26,7 @@
 #     (the number follows `since`, `>=`, `≥` or `at least`, or is followed by `or later`/`or newer`:
 #     "since 1.2", "needs libaead ≥ 1.3.0", "libaead 1.3 or later"); a number directly after a
 #     capitalised word, which names another project (OpenSSL 1.1.1, Commons Crypto 1.2.0); and a path
-#     of a file the repository holds (bench/results/c-1.3.0-system-3.0.md). Two-part tags that do not
+#     of a file the repository holds (a results file named for the release that made it). Two-part tags that do not
 #     name libaead ("ABI 1.2", "library 1.3", "TLS 1.3") are not literals.
 #   bash tests/release/check-versions.sh [repo]      (default: this checkout)
 set -euo pipefail
