@@ -5,6 +5,9 @@
 # (csrc_<dir>_<name>.cpp: #include "../../<dir>/<name>"), build_config.h carries meson.build's defines
 # and version, and bundled.go its compile flags. These files are committed (a Go module is served from
 # the tagged commit) and never edited by hand: edit sources.txt or meson.build's version and run this.
+# Go's build cache hashes the package's own files, not what they #include: after editing lib/ or shim/,
+# build the bundled package of a checkout with -a (the stages build it from a module zip in a new
+# directory, or link the meson build with -tags libaead_system).
 #   bash bindings/go/csrc.sh           # regenerate
 #   bash bindings/go/csrc.sh --check   # fail (and show the diff) unless the committed files are current
 set -euo pipefail
