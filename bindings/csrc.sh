@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one copy of libaead's core for a binding that compiles it itself (the Node addon's csrc/, the Rust
-# crate's csrc/, the Go module's internal/csrc/): the sources that sources.txt lists, sources.txt itself,
+# crate's csrc/; the Go module compiles the repository's own files, see bindings/go/csrc.sh): the sources that sources.txt lists, sources.txt itself,
 # every header of include/, lib/ and shim/, LICENSE, and build_config.h, which carries meson.build's version
 # (the one place it is kept) as the defines meson passes. Copies are generated, never edited by hand.
 #   bash bindings/csrc.sh DIR            # (re)generate DIR

@@ -15,7 +15,7 @@
 // crypto/cipher; a failed Open returns an error matching ErrOpen (errors.Is) and leaves the bytes it
 // would have appended to dst zeroed.
 //
-// By default the package compiles libaead's C++ sources (a copy in internal/csrc) with cgo and links
+// By default the package compiles libaead's C++ sources (lib/ and shim/ of this module) with cgo and links
 // the system libcrypto found by pkg-config; with the build tag libaead_system it links an installed
 // libaead found by pkg-config (package name "aead") instead. See README.md.
 package aead

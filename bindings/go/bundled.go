@@ -4,18 +4,22 @@
 
 package aead
 
-// The default build compiles libaead 1.5.0 from internal/csrc (the csrc_*.cpp files, with the
-// defines of internal/csrc/build_config.h) with the flags of meson.build that matter (C++20, no
-// exceptions, no RTTI, hidden visibility with aead_* the only exports) and links the system
-// libcrypto found by pkg-config. Build with -tags libaead_system
-// to link an installed libaead (pkg-config package "aead") instead.
+// The default build compiles libaead 1.5.0 from the module's lib/ and shim/ (the csrc_*.cpp files
+// include them) with meson.build's defines (build_config.h) and the flags that matter (C++20, no
+// exceptions, no RTTI, hidden visibility with aead_* the only exports) and links the system libcrypto
+// found by pkg-config.
+// Build with -tags libaead_system to link an installed libaead (pkg-config package "aead") instead.
 
 /*
-#cgo CPPFLAGS: -I${SRCDIR}/internal/csrc/include
+#cgo CPPFLAGS: -I${SRCDIR}/../../include
 #cgo CXXFLAGS: -std=c++20 -O2 -fno-exceptions -fno-rtti -fvisibility=hidden -fvisibility-inlines-hidden
 #cgo pkg-config: libcrypto
 */
 import "C"
+
+// The C++ sources live outside this package's directory: importing the module's root package, which
+// embeds them, makes `go mod vendor` copy them into vendor/ too.
+import _ "github.com/libaead/libaead"
 
 // bundledVersion is the libaead version compiled into this build (meson.build's project version).
 const bundledVersion = "1.5.0"

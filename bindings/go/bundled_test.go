@@ -9,7 +9,7 @@ import (
 )
 
 // TestBundledLibrary: the default build runs on the libaead compiled into the binary from
-// internal/csrc (no libaead.so is loaded), at meson.build's version.
+// the module's lib/ and shim/ (no libaead.so is loaded), at meson.build's version.
 func TestBundledLibrary(t *testing.T) {
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {

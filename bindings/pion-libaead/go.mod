@@ -3,7 +3,7 @@ module github.com/libaead/libaead/bindings/pion-libaead
 go 1.24.0
 
 require (
-	github.com/libaead/libaead/bindings/go v0.0.0
+	github.com/libaead/libaead v0.0.0
 	github.com/pion/dtls/v3 v3.1.15
 )
 
@@ -14,5 +14,5 @@ require (
 	golang.org/x/sys v0.41.0 // indirect
 )
 
-// The binding of this checkout: DTLS12 is newer than any released version of the Go module.
-replace github.com/libaead/libaead/bindings/go => ../go
+// The binding of this checkout (the repository root is its module): DTLS12 is newer than any release.
+replace github.com/libaead/libaead => ../..

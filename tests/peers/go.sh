@@ -29,7 +29,7 @@ source "$HERE/../../bindings/go/env.sh" # PATH, pkg-config and loader paths, -ta
 PEERS="$HERE/go"
 DIFFS="$HERE/differences.txt"
 self_module="$(sed -n 's/^module //p' "$PEERS/go.mod")"
-binding_module="$(sed -n 's/^module //p' "$REPO/bindings/go/go.mod")"
+binding_module="$(sed -n 's/^module //p' "$REPO/go.mod")/bindings/go"  # the binding's package
 goroot_src="$(go env GOROOT)/src"
 work="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/peers-go"
 start=$(date +%s)
@@ -48,7 +48,7 @@ done
 rm -rf "$work/module"
 mkdir -p "$work/module"
 m="$work/module"
-sed -e "s#^module .*#module peersrun#" -e "s#=> \.\./\.\./\.\./bindings/go#=> $REPO/bindings/go#" "$PEERS/go.mod" >"$m/go.mod"
+sed -e "s#^module .*#module peersrun#" -e "s#=> \.\./\.\./\.\.\$#=> $REPO#" "$PEERS/go.mod" >"$m/go.mod"
 cat >>"$m/go.mod" <<EOF
 
 require $self_module v0.0.0

@@ -1,26 +1,28 @@
 #!/usr/bin/env bash
 # The Go blocks of user documents, built and run against a Go module of this checkout.
-# Usage: tests/snippets/run-go.sh MODULE_DIR FILE...
+# Usage: tests/snippets/run-go.sh PACKAGE_DIR FILE...
 # Run after sourcing bindings/go/env.sh (the stage's GOFLAGS, pkg-config and library paths), so that the
 # binding is the one the stage built and tested. The blocks (tests/snippets/extract.py, preludes in
-# tests/snippets/prelude/go*.go) go into a scratch module that requires MODULE_DIR's module, replaced by
-# the checkout, with MODULE_DIR's own requirements and go.sum:
+# tests/snippets/prelude/go*.go) go into a scratch module that requires the module of PACKAGE_DIR (the
+# directory of the package the documents use), replaced by the checkout, with that module's own
+# requirements and go.sum:
 #   - a block with prelude=example (Example functions) is a _test.go file of one package per document, so
 #     that helpers one block defines serve the next; `go test` runs every Example with an `// Output:`
 #     comment and checks what it prints. The README says these blocks are the binding's example files:
-#     each function in them must also be, verbatim, in a _test.go file of MODULE_DIR.
+#     each function in them must also be, verbatim, in a _test.go file of PACKAGE_DIR.
 #   - any other block is a main package, built and run; with raises=NAME it must fail and print NAME.
 # Every file is gofmt-clean and go-vetted. A failure names the document's file:line.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-MODULE_DIR="$(cd "$1" && pwd)"
+PACKAGE_DIR="$(cd "$1" && pwd)"
 shift
+MODULE_DIR="$(dirname "$(cd "$PACKAGE_DIR" && go env GOMOD)")"  # the directory of its go.mod
 TMP="$(mktemp -d /tmp/libaead-snippets-go.XXXXXX)"
 trap 'rm -rf "$TMP"' EXIT
 
 python3 "$HERE/extract.py" --lang go --out "$TMP/src" "$@" >"$TMP/list"
 
-# The scratch module: MODULE_DIR's go.mod and go.sum, its relative replaces made absolute, plus itself.
+# The scratch module: the go.mod and go.sum of MODULE_DIR, its relative replaces made absolute, plus itself.
 mkdir -p "$TMP/mod"
 cp "$MODULE_DIR/go.mod" "$TMP/mod/go.mod"
 [ ! -e "$MODULE_DIR/go.sum" ] || cp "$MODULE_DIR/go.sum" "$TMP/mod/go.sum"
@@ -62,7 +64,7 @@ go vet ./... || { echo "FAIL: go vet on the blocks of $*" >&2; exit 1; }
 
 # The Example blocks are the binding's example files: each function, verbatim.
 if [ ${#examples[@]} -gt 0 ]; then
-    python3 - "$MODULE_DIR" "$TMP/list" "${examples[@]}" <<'PY' || fail=1
+    python3 - "$PACKAGE_DIR" "$TMP/list" "${examples[@]}" <<'PY' || fail=1
 import glob, os, re, sys
 module_dir, listing, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 where = dict(l.split("\t")[:2] for l in open(listing).read().splitlines())

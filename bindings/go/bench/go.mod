@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/golang-fips/openssl/v2 v2.0.3
-	github.com/libaead/libaead/bindings/go v0.0.0
+	github.com/libaead/libaead v0.0.0
 	github.com/pion/dtls/v3 v3.1.15
 	github.com/tink-crypto/tink-go/v2 v2.9.0
 	golang.org/x/crypto v0.59.0
@@ -18,6 +18,6 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 )
 
-replace github.com/libaead/libaead/bindings/go => ../
+replace github.com/libaead/libaead => ../../..
 
 tool golang.org/x/perf/cmd/benchstat

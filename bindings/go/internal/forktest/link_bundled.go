@@ -2,8 +2,8 @@
 
 package forktest
 
-// The header of the bundled copy; the aead_* functions come from the binding's package, which the
-// tests that use this package link.
+// The module's header (include/ at the repository root); the aead_* functions come from the
+// binding's package, which the tests that use this package link.
 
-// #cgo CPPFLAGS: -I${SRCDIR}/../csrc/include
+// #cgo CPPFLAGS: -I${SRCDIR}/../../../../include
 import "C"

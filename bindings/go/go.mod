@@ -1,3 +1,0 @@
-module github.com/libaead/libaead/bindings/go
-
-go 1.21
