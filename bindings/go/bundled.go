@@ -4,7 +4,7 @@
 
 package aead
 
-// The default build compiles libaead 1.5.0 from internal/csrc (the csrc_*.cpp files, with the
+// The default build compiles libaead 1.6.0 from internal/csrc (the csrc_*.cpp files, with the
 // defines of internal/csrc/build_config.h) with the flags of meson.build that matter (C++20, no
 // exceptions, no RTTI, hidden visibility with aead_* the only exports) and links the system
 // libcrypto found by pkg-config. Build with -tags libaead_system
@@ -18,4 +18,4 @@ package aead
 import "C"
 
 // bundledVersion is the libaead version compiled into this build (meson.build's project version).
-const bundledVersion = "1.5.0"
+const bundledVersion = "1.6.0"
