@@ -137,18 +137,11 @@ struct Pair {
     }
 };
 
-std::string read_file(const std::string &path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) FAIL("cannot read " << path << " (tests/vectors.sh fetches the vectors; AEAD_VECTORS_DIR names them)");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
 
 }  // namespace
 
 TEST_CASE("RFC 9180 test vectors: every case of every suite libaead has, every encryption and export", "[hpke]") {
-    const auto doc = nlohmann::json::parse(read_file(test::vectors_dir() + "/hpke/rfc9180.json"));
+    const auto doc = nlohmann::json::parse(test::read_file(test::vectors_dir() + "/hpke/rfc9180.json"));
     // (kem, kdf, aead) -> cases, encryptions, exports checked
     std::map<std::tuple<int, int, int>, std::array<size_t, 3>> counts;
     size_t cases = 0;
