@@ -562,6 +562,34 @@ TEST_CASE("arguments: modes, suites, sizes and outputs refused before any work",
     CHECK(aead_hpke_setup_sender(&c.p, &p, r.pk.data(), r.pk.size(), nullptr, 0, e.data(), e.size()) == AEAD_ERR_ARG);
     p.properties = "provider=nonesuch";
     CHECK(aead_hpke_setup_sender(&c.p, &p, r.pk.data(), r.pk.size(), nullptr, 0, e.data(), e.size()) == AEAD_ERR_UNSUPPORTED);
+    // Keys where the mode takes none, and no enc buffer.
+    p = s.params();
+    const KeyPair snd = generate(s.kem);
+    CHECK(aead_hpke_setup_sender(&c.p, &p, r.pk.data(), r.pk.size(), snd.sk.data(), snd.sk.size(), e.data(), e.size()) ==
+          AEAD_ERR_ARG);
+    CHECK(aead_hpke_setup_sender(&c.p, &p, r.pk.data(), r.pk.size(), nullptr, 0, nullptr, 0) == AEAD_ERR_ARG);
+    CHECK(aead_hpke_setup_recipient(&c.p, &p, r.pk.data(), r.pk.size(), r.sk.data(), r.sk.size(), snd.pk.data(),
+                                    snd.pk.size()) == AEAD_ERR_ARG);
+    CHECK(aead_hpke_setup_recipient(nullptr, &p, r.pk.data(), r.pk.size(), r.sk.data(), r.sk.size(), nullptr, 0) ==
+          AEAD_ERR_ARG);
+    CHECK(aead_hpke_setup_recipient(&c.p, nullptr, r.pk.data(), r.pk.size(), r.sk.data(), r.sk.size(), nullptr, 0) ==
+          AEAD_ERR_ARG);
+    Bytes ksk(32), kpk(32);
+    CHECK(aead_hpke_generate_keypair(s.kem, ksk.data(), ksk.size(), kpk.data(), kpk.size(), long_query) == AEAD_ERR_ARG);
+    CHECK(aead_hpke_public_key(s.kem, r.sk.data(), r.sk.size(), kpk.data(), kpk.size(), long_query) == AEAD_ERR_ARG);
+    CHECK(aead_hpke_public_key(0x99, r.sk.data(), r.sk.size(), kpk.data(), kpk.size(), nullptr) == AEAD_ERR_ARG);
+    CHECK(aead_hpke_derive_keypair(s.kem, nullptr, 5, ksk.data(), ksk.size(), kpk.data(), kpk.size(), nullptr) == AEAD_ERR_ARG);
+    // An export-only suite has no single-shot open.
+    Setup xo = s;
+    xo.aead = AEAD_HPKE_AEAD_EXPORT_ONLY;
+    p = xo.params();
+    {
+        Ctx t;
+        REQUIRE(aead_hpke_setup_sender(&t.p, &p, r.pk.data(), r.pk.size(), nullptr, 0, e.data(), e.size()) == 0);
+        Bytes ct(16), pt(0);
+        CHECK(aead_hpke_open_single(&p, e.data(), e.size(), r.sk.data(), r.sk.size(), nullptr, 0, nullptr, 0, ct.data(),
+                                    ct.size(), pt.data(), 0) == AEAD_ERR_ARG);
+    }
     // Export limits; seal and open output checks.
     Pair q(AEAD_HPKE_MODE_BASE, AEAD_HPKE_KEM_X25519_SHA256, AEAD_HPKE_KDF_HKDF_SHA256, AEAD_HPKE_AEAD_AES_128_GCM);
     Bytes out(255 * 32 + 1);
