@@ -794,6 +794,7 @@ TEST_CASE("families: no freed block holds the key", "[memory][keys][families]") 
     }
 }
 
+#ifdef AEAD_TEST_FAULT_BUILD
 namespace {
 
 // One HPKE exchange (auth_psk, P-256, AES-128-GCM: every step of the KEM and key schedule, and a suite a
@@ -854,7 +855,6 @@ bool hpke_exchange(const Bytes &sk_r, const Bytes &pk_r, const Bytes &sk_s, cons
     return ok;
 }
 
-#ifdef AEAD_TEST_FAULT_BUILD
 template <typename Arm, typename Fired>
 void run_hpke(const char *what, Arm arm, Fired fired) {
     warm_up();
@@ -881,13 +881,11 @@ void run_hpke(const char *what, Arm arm, Fired fired) {
     std::printf("HPKE, %s: %ld faults injected, each a code with no context and zeroed outputs, nothing leaked\n", what, injected);
     CHECK(injected > 0);
 }
-#endif
 
 }  // namespace
 
 // (Only libcrypto call failures: with OpenSSL's own allocations failing, the key and KDF fetches leave
 // libcrypto's caches in other states than a clean run does, so the live-block count proves nothing there.)
-#ifdef AEAD_TEST_FAULT_BUILD
 TEST_CASE("HPKE: every fallible libcrypto call fails in turn", "[memory][faults][hpke]") {
     with_libcrypto_failures([](const char *what, auto arm, auto fired) { run_hpke(what, arm, fired); });
 }
