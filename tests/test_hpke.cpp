@@ -620,3 +620,47 @@ TEST_CASE("arguments: modes, suites, sizes and outputs refused before any work",
     CHECK(aead_ctx_new_ex(&x, AEAD_AES_128_GCM, 1000, key.data(), key.size(), 0, nullptr, iv.data(), iv.size()) == AEAD_ERR_ARG);
     CHECK(x == nullptr);
 }
+
+#if OPENSSL_VERSION_NUMBER >= 0x30200000L
+#include <openssl/hpke.h>
+
+// OpenSSL's own HPKE (3.2 and later: the vendored build), an independent implementation: the same
+// ephemeral input gives the same enc and ciphertexts, and each side opens the other's.
+TEST_CASE("OpenSSL's OSSL_HPKE agrees: base mode, X25519 and P-256, both directions", "[hpke][openssl]") {
+    for (int kem : {int{AEAD_HPKE_KEM_X25519_SHA256}, int{AEAD_HPKE_KEM_P256_SHA256}}) {
+        INFO("kem " << kem);
+        const OSSL_HPKE_SUITE suite = {static_cast<uint16_t>(kem), OSSL_HPKE_KDF_ID_HKDF_SHA256, OSSL_HPKE_AEAD_ID_AES_GCM_128};
+        Setup s{AEAD_HPKE_MODE_BASE, kem, AEAD_HPKE_KDF_HKDF_SHA256, AEAD_HPKE_AEAD_AES_128_GCM, random_bytes(20), {}, {},
+                random_bytes(32)};
+        const KeyPair r = generate(kem);
+        Ctx tx, rx;
+        Bytes enc;
+        REQUIRE(sender(s, r, nullptr, tx, enc) == 0);
+        REQUIRE(recipient(s, r, nullptr, enc, rx) == 0);
+
+        OSSL_HPKE_CTX *os = OSSL_HPKE_CTX_new(OSSL_HPKE_MODE_BASE, suite, OSSL_HPKE_ROLE_SENDER, nullptr, nullptr);
+        REQUIRE(os != nullptr);
+        REQUIRE(OSSL_HPKE_CTX_set1_ikme(os, s.ikm_e.data(), s.ikm_e.size()) == 1);
+        Bytes oenc(AEAD_HPKE_MAX_ENC);
+        size_t oenc_len = oenc.size();
+        REQUIRE(OSSL_HPKE_encap(os, oenc.data(), &oenc_len, r.pk.data(), r.pk.size(), s.info.data(), s.info.size()) == 1);
+        oenc.resize(oenc_len);
+        CHECK(oenc == enc);
+        for (int i = 0; i < 20; ++i) {
+            const Bytes aad = random_bytes(test::random_below(30)), pt = random_bytes(test::random_below(200));
+            Bytes ours, theirs(pt.size() + 16), back;
+            size_t theirs_len = theirs.size();
+            REQUIRE(seal(tx, aad, pt, ours) == static_cast<int64_t>(pt.size() + 16));
+            REQUIRE(OSSL_HPKE_seal(os, theirs.data(), &theirs_len, aad.data(), aad.size(), pt.data(), pt.size()) == 1);
+            CHECK(theirs == ours);
+            REQUIRE(open(rx, aad, theirs, back) == static_cast<int64_t>(pt.size()));
+            CHECK(back == pt);
+        }
+        Bytes a(32), b(32);
+        REQUIRE(OSSL_HPKE_export(os, a.data(), a.size(), s.info.data(), s.info.size()) == 1);
+        REQUIRE(aead_hpke_export(tx.p, s.info.data(), s.info.size(), b.data(), b.size()) == 0);
+        CHECK(a == b);
+        OSSL_HPKE_CTX_free(os);
+    }
+}
+#endif
