@@ -8,7 +8,7 @@
  *
  * This is the only public header. Every function is declared with its full contract. It is ordered by
  * subject: contexts and algorithms, the seal/open call, the batch and vector calls, nonce policies,
- * record layers (QUIC, DTLS 1.3), header protection, the FIPS indicator, sizes and limits, errors,
+ * record layers (QUIC, DTLS 1.3), header protection, HPKE (RFC 9180), the FIPS indicator, sizes and limits, errors,
  * versions.
  *
  * Each declaration says which release added it: "since 1.N" is library 1.N.0 and, for a function, its
@@ -619,6 +619,220 @@ AEAD_API int64_t aead_hp_mask(aead_hp *hp, const uint8_t *sample, size_t sample_
 AEAD_API void aead_hp_free(aead_hp *hp) AEAD_NOEXCEPT;
 
 /* ========================================================================================= *
+ * HPKE: hybrid public-key encryption (RFC 9180; docs/hpke.md). Since 1.6.
+ * ========================================================================================= */
+
+/* An HPKE context (RFC 9180 section 5): a sender's or a recipient's, after the key schedule. Its AEAD is
+ * an ordinary keyed aead_ctx (the same keyed, thread-safe state as aead_seal_open) whose sequence number
+ * the library keeps: seals check and commit it in one atomic step. Thread-safety: as aead_ctx (any number
+ * of threads may seal, open and export concurrently on one context). Since 1.6. */
+typedef struct aead_hpke aead_hpke;
+
+/* Modes, KEMs, KDFs and AEADs: RFC 9180's identifiers (section 7). Since 1.6. */
+enum {
+    AEAD_HPKE_MODE_BASE = 0,
+    AEAD_HPKE_MODE_PSK = 1,
+    AEAD_HPKE_MODE_AUTH = 2,
+    AEAD_HPKE_MODE_AUTH_PSK = 3
+};
+enum {
+    AEAD_HPKE_KEM_P256_SHA256 = 0x0010,   /* DHKEM(P-256, HKDF-SHA256): enc and public key 65, private 32 */
+    AEAD_HPKE_KEM_P384_SHA384 = 0x0011,   /* DHKEM(P-384, HKDF-SHA384): 97, 48 */
+    AEAD_HPKE_KEM_P521_SHA512 = 0x0012,   /* DHKEM(P-521, HKDF-SHA512): 133, 66 */
+    AEAD_HPKE_KEM_X25519_SHA256 = 0x0020, /* DHKEM(X25519, HKDF-SHA256): 32, 32 */
+    AEAD_HPKE_KEM_X448_SHA512 = 0x0021    /* DHKEM(X448, HKDF-SHA512): 56, 56 */
+};
+enum {
+    AEAD_HPKE_KDF_HKDF_SHA256 = 1,
+    AEAD_HPKE_KDF_HKDF_SHA384 = 2,
+    AEAD_HPKE_KDF_HKDF_SHA512 = 3
+};
+enum {
+    AEAD_HPKE_AEAD_AES_128_GCM = 1,
+    AEAD_HPKE_AEAD_AES_256_GCM = 2,
+    AEAD_HPKE_AEAD_CHACHA20_POLY1305 = 3,
+    AEAD_HPKE_AEAD_EXPORT_ONLY = 0xFFFF   /* no seal or open: aead_hpke_export only */
+};
+
+/* Sizes, in bytes (since 1.6): the largest enc / public key (P-521's 133) and private key (66) of the
+ * KEMs above, the tag every HPKE AEAD appends, and the longest exporter_context aead_hpke_export takes. */
+#define AEAD_HPKE_MAX_ENC 133u
+#define AEAD_HPKE_MAX_PRIVATE_KEY 66u
+#define AEAD_HPKE_TAG 16u
+#define AEAD_HPKE_MAX_EXPORT_CONTEXT 960u
+/* The last sequence number a context seals or opens: 2^64 - 2 (see aead_hpke_seal). */
+#define AEAD_HPKE_MAX_SEQUENCE (UINT64_MAX - 1)
+
+/* The suite, mode and inputs of a key schedule (RFC 9180 section 5.1). Set size to
+ * sizeof(aead_hpke_params): fields may be appended in later versions (a smaller size from an older
+ * caller means the later fields are 0). Since 1.6. */
+typedef struct aead_hpke_params {
+    size_t size;               /* sizeof(aead_hpke_params) */
+    int mode;                  /* AEAD_HPKE_MODE_* */
+    int kem, kdf, aead;        /* AEAD_HPKE_KEM_*, _KDF_*, _AEAD_* */
+    const uint8_t *info;       /* the application's info (any length) */
+    size_t info_len;
+    const uint8_t *psk;        /* the PSK modes: both psk and psk_id non-empty; the others: both empty */
+    size_t psk_len;
+    const uint8_t *psk_id;
+    size_t psk_id_len;
+    const char *properties;    /* OpenSSL property query for every fetch, as aead_ctx_new_ex; NULL: defaults */
+    uint32_t window;           /* recipient: the replay window of aead_hpke_open_at, in messages: 0 means
+                                  AEAD_DTLS_DEFAULT_WINDOW (64), else a multiple of 64 up to 4096 */
+    const uint8_t *ikm_e;      /* sender, known-answer tests only: the ephemeral key pair is
+                                  DeriveKeyPair(ikm_e) instead of a fresh random one. NULL: random. An
+                                  ephemeral key used twice breaks HPKE's security: never in production. */
+    size_t ikm_e_len;
+} aead_hpke_params;
+
+/*
+ * Sets up a sender (RFC 9180 section 5.1: SetupBaseS, SetupPSKS, SetupAuthS, SetupAuthPSKS). Since 1.6.
+ *   pk_r: the recipient's public key, serialised (SerializePublicKey: SEC1 uncompressed for the NIST
+ *         curves, RFC 7748 for X25519 / X448); sk_s: the sender's private key for the auth modes (else
+ *         NULL, 0).
+ *   enc: receives the encapsulated key, aead_hpke_enc_size(kem) bytes (enc_cap at least that; else
+ *        AEAD_ERR_BUFFER_TOO_SMALL).
+ * Returns 0 and stores the context in *ctx_out, or a code and stores NULL (enc zeroed on failure):
+ *   AEAD_ERR_ARG (NULL, unknown mode / KEM / KDF / AEAD, psk and psk_id not as the mode requires, a key
+ *   that is not one of the KEM's: a point off the curve or not uncompressed, a private scalar 0 or not
+ *   below the order, an all-zero X25519 / X448 shared secret; a bad params->size or window),
+ *   AEAD_ERR_KEY_SIZE (a key of the wrong length), AEAD_ERR_UNSUPPORTED (the KEM, KDF or AEAD is not
+ *   available for the properties; under a FIPS provider also X25519 and X448), _NOMEM, _CRYPTO.
+ * Thread-safety: safe to call concurrently.
+ */
+AEAD_API int aead_hpke_setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params,
+                                    const uint8_t *pk_r, size_t pk_r_len,
+                                    const uint8_t *sk_s, size_t sk_s_len,
+                                    uint8_t *enc, size_t enc_cap) AEAD_NOEXCEPT;
+
+/*
+ * Sets up a recipient (SetupBaseR, SetupPSKR, SetupAuthR, SetupAuthPSKR). Since 1.6.
+ *   enc: the sender's encapsulated key; sk_r: the recipient's private key (DeserializePrivateKey: the
+ *   NIST curves' scalar, big-endian, of the scalar size; X25519 / X448 raw); pk_s: the sender's public
+ *   key for the auth modes (else NULL, 0).
+ * Returns as aead_hpke_setup_sender. Thread-safety: safe to call concurrently.
+ */
+AEAD_API int aead_hpke_setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params,
+                                       const uint8_t *enc, size_t enc_len,
+                                       const uint8_t *sk_r, size_t sk_r_len,
+                                       const uint8_t *pk_s, size_t pk_s_len) AEAD_NOEXCEPT;
+
+/* Frees a context and cleanses its secrets (the AEAD key, base nonce and exporter secret). NULL is a
+ * no-op. Thread-safety: as aead_ctx_free. Since 1.6. */
+AEAD_API void aead_hpke_free(aead_hpke *ctx) AEAD_NOEXCEPT;
+
+/*
+ * Seals one message on a sender context (ContextS.Seal): nonce = base_nonce XOR I2OSP(seq, 12) with the
+ * context's next sequence number seq, which the library checks and commits in one atomic step. Since 1.6.
+ *   Writes pt_len + 16 bytes (ciphertext || tag) to out; out == pt (exact in-place) is allowed; any other
+ *   overlap is AEAD_ERR_OVERLAP. seq_out (may be NULL) receives the sequence number used.
+ * The limit: seq runs from 0 to AEAD_HPKE_MAX_SEQUENCE (2^64 - 2); the seal after that is refused with
+ *   AEAD_ERR_NONCE_EXHAUSTED, and so is every later one. RFC 9180 lets a context go to 2^96 - 1 (Nn = 12);
+ *   libaead's counter is the 64 bits its other sequenced policies use: 2^64 - 1 messages take centuries
+ *   at a billion seals a second, and no nonce repeats or wraps on the way.
+ * Returns pt_len + 16, or a code: AEAD_ERR_ARG (NULL, a recipient's context, an export-only suite),
+ *   AEAD_ERR_BUFFER_TOO_SMALL, AEAD_ERR_OVERLAP, AEAD_ERR_TOO_LONG, AEAD_ERR_NONCE_EXHAUSTED,
+ *   AEAD_ERR_FORKED (a context set up before fork(), sealed in the child: refused, as for the TLS
+ *   policies, so parent and child never seal the same sequence number), _NOMEM, _CRYPTO. Refusals write
+ *   nothing and consume no sequence number; a failure after them zeroes out and consumes it.
+ * Thread-safety: any number of threads may seal concurrently; each seal gets its own sequence number.
+ *   No allocation in the steady state.
+ */
+AEAD_API int64_t aead_hpke_seal(aead_hpke *ctx, const uint8_t *aad, size_t aad_len,
+                                const uint8_t *pt, size_t pt_len, uint8_t *out, size_t out_cap,
+                                uint64_t *seq_out) AEAD_NOEXCEPT;
+
+/*
+ * Opens the next message in order on a recipient context (ContextR.Open): the sequence number is one
+ * past the largest this context has opened (0 at first). Since 1.6.
+ *   A message sealed under another sequence number (reordered, replayed, dropped before it) fails
+ *   authentication: AEAD_ERR_AUTH, as RFC 9180's in-order context does. Opens are in order per context:
+ *   concurrent in-order opens race for the same number (one of them fails); use aead_hpke_open_at then.
+ * Returns ct_len - 16, or a code: AEAD_ERR_ARG (NULL, a sender's context, an export-only suite),
+ *   AEAD_ERR_AUTH (also ct_len < 16), AEAD_ERR_BUFFER_TOO_SMALL, AEAD_ERR_OVERLAP, AEAD_ERR_TOO_LONG,
+ *   AEAD_ERR_NONCE_EXHAUSTED (past AEAD_HPKE_MAX_SEQUENCE), _NOMEM, _CRYPTO. A failed open zeroes out.
+ * Thread-safety: as aead_hpke_seal.
+ */
+AEAD_API int64_t aead_hpke_open(aead_hpke *ctx, const uint8_t *aad, size_t aad_len,
+                                const uint8_t *ct, size_t ct_len, uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/*
+ * Opens the message of sequence number seq, for protocols that carry it, through the context's replay
+ * window (params->window; RFC 4303's window as the DTLS policies keep it). Since 1.6.
+ *   A seq already opened, or left of the window, is refused with AEAD_ERR_REPLAY before decrypting
+ *   (nothing written); seq is committed to the window only after the tag verifies, in one atomic step (of
+ *   two concurrent opens of one message exactly one succeeds, the other gets AEAD_ERR_REPLAY and a
+ *   zeroed out). A failed authentication leaves the window as it was.
+ * Returns as aead_hpke_open, plus AEAD_ERR_REPLAY. Thread-safety: as aead_hpke_seal.
+ */
+AEAD_API int64_t aead_hpke_open_at(aead_hpke *ctx, uint64_t seq, const uint8_t *aad, size_t aad_len,
+                                   const uint8_t *ct, size_t ct_len, uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/*
+ * The secret export interface (Context.Export, RFC 9180 section 5.3): out_len bytes of
+ * LabeledExpand(exporter_secret, "sec", exporter_context, out_len), on either side, every suite (the
+ * export-only one too). Since 1.6.
+ *   exporter_context at most AEAD_HPKE_MAX_EXPORT_CONTEXT bytes (else AEAD_ERR_TOO_LONG); out_len at
+ *   most 255 times the KDF's hash size (else AEAD_ERR_TOO_LONG); out_len 0 writes nothing.
+ * Returns 0 or a code (AEAD_ERR_ARG, _TOO_LONG, _NOMEM, _CRYPTO; out zeroed on failure).
+ * Thread-safety: any thread, concurrently with any call on ctx but aead_hpke_free.
+ */
+AEAD_API int aead_hpke_export(const aead_hpke *ctx, const uint8_t *exporter_context, size_t exporter_context_len,
+                              uint8_t *out, size_t out_len) AEAD_NOEXCEPT;
+
+/*
+ * Single-shot (RFC 9180 section 6): setup and one seal, or setup and one open, in one call. Since 1.6.
+ *   aead_hpke_seal_single: as aead_hpke_setup_sender then aead_hpke_seal at sequence 0; writes enc and
+ *   returns the ciphertext's length. aead_hpke_open_single: as aead_hpke_setup_recipient then
+ *   aead_hpke_open; returns the plaintext's length. The codes of the two calls; no context remains.
+ * Thread-safety: safe to call concurrently.
+ */
+AEAD_API int64_t aead_hpke_seal_single(const aead_hpke_params *params, const uint8_t *pk_r, size_t pk_r_len,
+                                       const uint8_t *sk_s, size_t sk_s_len, uint8_t *enc, size_t enc_cap,
+                                       const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t pt_len,
+                                       uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+AEAD_API int64_t aead_hpke_open_single(const aead_hpke_params *params, const uint8_t *enc, size_t enc_len,
+                                       const uint8_t *sk_r, size_t sk_r_len, const uint8_t *pk_s, size_t pk_s_len,
+                                       const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t ct_len,
+                                       uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/*
+ * Keys (RFC 9180 section 7.1), serialised as the setup calls take them. Since 1.6.
+ *   aead_hpke_derive_keypair: DeriveKeyPair(ikm) (section 7.1.3; ikm at least as long as the private
+ *     key is RFC 9180's advice, any length is taken);
+ *   aead_hpke_generate_keypair: a fresh key pair from the DRBG;
+ *   aead_hpke_public_key: the public key of a private key.
+ *   sk receives aead_hpke_private_key_size(kem) bytes, pk aead_hpke_enc_size(kem) bytes (sk_cap, pk_cap
+ *   at least that: else AEAD_ERR_BUFFER_TOO_SMALL); properties as in aead_hpke_params.
+ * Returns 0 or a code (AEAD_ERR_ARG: unknown KEM, NULL, an invalid private key; AEAD_ERR_KEY_SIZE,
+ *   _UNSUPPORTED, _NOMEM, _CRYPTO); outputs zeroed on failure. Thread-safety: safe to call concurrently.
+ */
+AEAD_API int aead_hpke_derive_keypair(int kem, const uint8_t *ikm, size_t ikm_len, uint8_t *sk, size_t sk_cap,
+                                      uint8_t *pk, size_t pk_cap, const char *properties) AEAD_NOEXCEPT;
+AEAD_API int aead_hpke_generate_keypair(int kem, uint8_t *sk, size_t sk_cap, uint8_t *pk, size_t pk_cap,
+                                        const char *properties) AEAD_NOEXCEPT;
+AEAD_API int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_cap,
+                                  const char *properties) AEAD_NOEXCEPT;
+
+/* The KEM's enc and public key size (Nenc = Npk) and private key size (Nsk); 0 for an unknown KEM.
+ * Thread-safe. Since 1.6. */
+AEAD_API size_t aead_hpke_enc_size(int kem) AEAD_NOEXCEPT;
+AEAD_API size_t aead_hpke_private_key_size(int kem) AEAD_NOEXCEPT;
+
+/* The AEAD context inside an HPKE context, for aead_ctx_usage_ex (seals made, failed opens, the replay
+ * window), aead_ctx_indicator and aead_ctx_provider; NULL for NULL or an export-only suite. Valid until
+ * aead_hpke_free. Sealing or opening on it directly is not HPKE's interface. Thread-safety: as
+ * aead_ctx_indicator. Since 1.6. */
+AEAD_API const aead_ctx *aead_hpke_aead_ctx(const aead_hpke *ctx) AEAD_NOEXCEPT;
+
+/* The FIPS indicator of an HPKE context (AEAD_IND_* bits; 0 for NULL): AEAD_IND_FIPS_PROVIDER when its
+ * HKDF and its AEAD (if any) come from a FIPS provider; the seal and open bits as aead_ctx_indicator of
+ * its AEAD context (AES-GCM: approved, the nonce being the library's IG C.H scenario 3 counter), given
+ * for the NIST-curve KEMs only. docs/hpke.md has the table. Thread-safety: as aead_ctx_indicator.
+ * Since 1.6. */
+AEAD_API uint32_t aead_hpke_indicator(const aead_hpke *ctx) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
  * The FIPS indicator (docs/fips.md)
  * ========================================================================================= */
 
@@ -735,7 +949,7 @@ AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
  * Since 1.1. A caller that needs release 1.N checks aead_version_number() >= 10000 + 100 * N (or simply
  * links against a function added in 1.N: the loader refuses an older library, which lacks the
  * LIBAEAD_1.N node). */
-#define AEAD_VERSION_NUMBER 10500
+#define AEAD_VERSION_NUMBER 10600
 
 /* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. Since 1.0. */
 AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;

@@ -28,22 +28,15 @@ uint32_t fips_indicator(const aead_ctx &ctx, bool fips_cipher) noexcept {
     return bits;
 }
 
-// What aead_ctx_new_dtls adds: the epoch and the replay window. `windowed` says the caller came through
-// it: the policies whose row requires a window exist only there (their epoch and IV are part of the
-// rule), and one whose row offers it (QUIC) gets a window only when asked for one (window > 0).
-struct RecordParams {
-    bool windowed = false;
-    uint64_t epoch = 0;
-    uint32_t window = 0;
-};
+}  // namespace
 
-int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len, size_t tag_len,
-               const char *properties, const uint8_t *iv, size_t iv_len, RecordParams rp = {}) noexcept {
+int aead::ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len, size_t tag_len,
+                     const char *properties, const uint8_t *iv, size_t iv_len, RecordParams rp) noexcept {
     if (ctx_out == nullptr) return AEAD_ERR_ARG;
     *ctx_out = nullptr;
     const aead::Algorithm *a = aead::find_algorithm(alg);
     if (a == nullptr || !aead::valid_policy(*a, policy) || (key == nullptr && key_len != 0) ||
-        (iv == nullptr && iv_len != 0))
+        (iv == nullptr && iv_len != 0) || (policy == aead::kPolicyHpke) != rp.hpke)
         return AEAD_ERR_ARG;
     const aead::Schedule &s = aead::schedule_of(*a, policy);
     if (s.window == aead::Window::required && !rp.windowed) return AEAD_ERR_ARG;  // DTLS: aead_ctx_new_dtls
@@ -86,6 +79,10 @@ int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size
     *ctx_out = ctx;
     return 0;
 }
+
+namespace {
+using aead::ctx_create;
+using aead::RecordParams;
 
 // "1.1.0" -> 10100, at compile time, so the header's AEAD_VERSION_NUMBER is tied to meson's version.
 constexpr uint32_t version_number(const char *v) noexcept {

@@ -54,6 +54,10 @@ inline constexpr Algorithm kAlgorithms[] = {
 };
 
 inline constexpr size_t kDefaultNonceSize = 12;
+
+// The policy of the AEAD context inside an HPKE context (lib/hpke.cpp): not a public policy value, so
+// aead_ctx_new and its siblings refuse it; only the library creates such contexts.
+inline constexpr int kPolicyHpke = 1000;
 inline constexpr size_t kDefaultTagSize = 16;
 
 constexpr const Algorithm *find_algorithm(int id) noexcept {
@@ -82,7 +86,8 @@ constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
                    ((policy == AEAD_POLICY_QUIC || policy == AEAD_POLICY_DTLS12 || policy == AEAD_POLICY_DTLS13) &&
                     a.id != AEAD_AES_192_GCM) ||
                    policy == AEAD_POLICY_COUNTER || policy == AEAD_POLICY_XOR_COUNTER ||
-                   (policy == AEAD_POLICY_SSH && (a.id == AEAD_AES_128_GCM || a.id == AEAD_AES_256_GCM));
+                   (policy == AEAD_POLICY_SSH && (a.id == AEAD_AES_128_GCM || a.id == AEAD_AES_256_GCM)) ||
+                   (policy == kPolicyHpke && a.id != AEAD_AES_192_GCM);  // RFC 9180's AEADs
         case Family::ccm:
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_TLS12 || policy == AEAD_POLICY_TLS13 ||
                    (policy == AEAD_POLICY_DTLS12 && a.id != AEAD_AES_192_CCM) ||

@@ -28,6 +28,25 @@ private:
 
 }  // namespace aead
 
+namespace aead {
+
+// What aead_ctx_new_dtls adds: the epoch and the replay window. `windowed` says the caller came through
+// it: the policies whose row requires a window exist only there (their epoch and IV are part of the
+// rule), and one whose row offers it (QUIC, HPKE) gets a window only when asked for one (window > 0).
+// hpke: the library's own HPKE context (kPolicyHpke), which no public entry point may create.
+struct RecordParams {
+    bool windowed = false;
+    uint64_t epoch = 0;
+    uint32_t window = 0;
+    bool hpke = false;
+};
+
+// Creates a context: every entry point's checks and work (abi.cpp).
+int ctx_create(aead_ctx **ctx_out, int alg, int policy, const uint8_t *key, size_t key_len, size_t tag_len,
+               const char *properties, const uint8_t *iv, size_t iv_len, RecordParams rp = {}) noexcept;
+
+}  // namespace aead
+
 struct aead_ctx {
     aead_ctx(const aead::Algorithm &a, int p, size_t tag, aead::shim::Template *t, const uint8_t *iv,
              size_t iv_len, uint64_t e = 0) noexcept

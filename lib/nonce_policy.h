@@ -41,6 +41,9 @@ public:
     // The same for a record number the library was handed (the record layer: the IV is known).
     int commit(uint64_t n) noexcept;
 
+    // The smallest record number a seal may still commit (HPKE's next sequence number).
+    uint64_t next_number() const noexcept { return next_.load(std::memory_order_acquire); }
+
     // The nonce of record number n (the IV is known): fixed || (mask XOR field).
     void nonce_of(uint64_t n, uint8_t out[kSequencedNonceSize]) const noexcept;
 

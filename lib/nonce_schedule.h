@@ -90,6 +90,10 @@ inline constexpr Schedule kXorCounter     = {Form::xor_iv,  Order::big,  64,  Ep
 // SSH AES-GCM (RFC 5647 section 7.1, IG C.H scenario 1.d): the invocation counter from the IV's value,
 // modulo 2^64, and the 4-byte packet length as AAD; seals are counted for RFC 4344's rekey point.
 inline constexpr Schedule kSsh            = {Form::offset,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    true,   AadRule::exact,           4,   Window::none,      kIv0 | kIv12,        "1.d",   kSshRekeyPackets};
+// HPKE (RFC 9180 section 5.2): base_nonce XOR I2OSP(seq, 12), any AAD; seq from 0 up to 2^64 - 2 (the
+// 64-bit counter: RFC 9180 allows 2^96 - 1, which no sender reaches either). The recipient's opens go
+// through a replay window. Seals are counted (aead_ctx_usage).
+inline constexpr Schedule kHpke           = {Form::xor_iv,  Order::big,  64,  Epoch::none,      0,  kTlsMaxSequence,              AEAD_ERR_KEY_LIMIT,    true,   AadRule::any,             0,   Window::optional,  kIv12,               "3",     UINT64_MAX};
 // clang-format on
 
 // The row of a context: (D)TLS 1.2 takes the explicit counter where the suite has one (AES-GCM, AES-CCM).
@@ -104,6 +108,7 @@ constexpr const Schedule &schedule_of(const Algorithm &a, int policy) noexcept {
         case AEAD_POLICY_COUNTER: return kCounter;
         case AEAD_POLICY_XOR_COUNTER: return kXorCounter;
         case AEAD_POLICY_SSH: return kSsh;
+        case kPolicyHpke: return kHpke;
         default: return kNone;
     }
 }
@@ -152,7 +157,8 @@ constexpr bool well_formed(const Schedule &s) noexcept {
 }
 static_assert(well_formed(kNone) && well_formed(kRandom) && well_formed(kTls12Explicit) && well_formed(kTls12Xor) &&
               well_formed(kTls13) && well_formed(kQuic) && well_formed(kDtls12Explicit) && well_formed(kDtls12Xor) &&
-              well_formed(kDtls13) && well_formed(kCounter) && well_formed(kXorCounter) && well_formed(kSsh));
+              well_formed(kDtls13) && well_formed(kCounter) && well_formed(kXorCounter) && well_formed(kSsh) &&
+              well_formed(kHpke));
 }  // namespace schedule_checks
 
 }  // namespace aead

@@ -7,6 +7,7 @@
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 
 #include "aead.h"
 #include "shim.h"
@@ -17,6 +18,16 @@ struct CipherCtxFree {
     void operator()(EVP_CIPHER_CTX *c) const noexcept { EVP_CIPHER_CTX_free(c); }
 };
 using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
+
+// The key-agreement and KDF objects of shim/dh_hkdf.cpp (BIGNUMs hold private scalars: cleared on free).
+template <typename T, void (*Free)(T *)>
+struct FreeWith {
+    void operator()(T *p) const noexcept { Free(p); }
+};
+using PkeyPtr = std::unique_ptr<EVP_PKEY, FreeWith<EVP_PKEY, EVP_PKEY_free>>;
+using PkeyCtxPtr = std::unique_ptr<EVP_PKEY_CTX, FreeWith<EVP_PKEY_CTX, EVP_PKEY_CTX_free>>;
+using KdfPtr = std::unique_ptr<EVP_KDF, FreeWith<EVP_KDF, EVP_KDF_free>>;
+using KdfCtxPtr = std::unique_ptr<EVP_KDF_CTX, FreeWith<EVP_KDF_CTX, EVP_KDF_CTX_free>>;
 
 // A cipher implementation's own functions, taken from its provider's OSSL_DISPATCH table: the functions
 // EVP_Cipher* would call for it, called without the EVP layer in between (docs/libcrypto.md). Found once

