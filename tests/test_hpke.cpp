@@ -647,7 +647,8 @@ TEST_CASE("OpenSSL's OSSL_HPKE agrees: base mode, X25519 and P-256, both directi
         oenc.resize(oenc_len);
         CHECK(oenc == enc);
         for (int i = 0; i < 20; ++i) {
-            const Bytes aad = random_bytes(test::random_below(30)), pt = random_bytes(test::random_below(200));
+            // At least one byte: OSSL_HPKE_seal refuses an empty plaintext (libaead seals one: the round trips).
+            const Bytes aad = random_bytes(test::random_below(30)), pt = random_bytes(1 + test::random_below(200));
             Bytes ours, theirs(pt.size() + 16), back;
             size_t theirs_len = theirs.size();
             REQUIRE(seal(tx, aad, pt, ours) == static_cast<int64_t>(pt.size() + 16));
