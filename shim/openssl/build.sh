@@ -35,11 +35,11 @@ cross_cc=${LIBAEAD_OPENSSL_CC:-}
 # which only the native FIPS stage uses; that halves the build (each of the two compiles the same ciphers).
 # Trimmed further to what shim/ and the C suites call (EVP ciphers: AES ECB/GCM/CCM/OCB/SIV (CMAC, CTR)/
 # GCM-SIV, ChaCha20, Poly1305; the default provider's DRBG; OSSL_PARAM, ERR, CRYPTO_set_mem_functions): no
-# public-key algorithms, no other ciphers or digests beyond the SHA families, no PKI formats, no networking,
+# public-key algorithms but EC/ECX (HPKE's key agreement), no other ciphers or digests beyond the SHA families, no PKI formats, no networking,
 # and only libcrypto.a is made (not libssl). Only for another CPU (the qemu stages: LIBAEAD_OPENSSL_HOST_CPU
 # is not this machine's); not for the native builds (the FIPS stage needs all of it) nor musl's x86-64.
 cross_trim=(no-aria no-bf no-blake2 no-camellia no-cast no-cmp no-cms no-comp no-ct no-des no-dh no-dsa
-    no-ec no-engine no-idea no-md4 no-ml-dsa no-ml-kem no-slh-dsa no-ocsp no-http no-rc2 no-rc4 no-rmd160
+    no-engine no-idea no-md4 no-ml-dsa no-ml-kem no-slh-dsa no-ocsp no-http no-rc2 no-rc4 no-rmd160
     no-scrypt no-seed no-siphash no-sm3 no-sm4 no-srp no-srtp no-ts no-whirlpool no-sock no-psk
     no-nextprotoneg no-ssl-trace no-ui-console no-rfc3779 no-async no-multiblock no-gost)
 [ -n "$cross_cc" ] && flags=(no-shared no-module no-apps no-legacy no-tests no-docs)
