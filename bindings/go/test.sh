@@ -53,6 +53,12 @@ go test -count=1 ./...
 echo "== conformance vectors, per file (the tests above; again with -v for their counts)"
 vec_out="$(go test -count=1 -v -run 'Wycheproof|NIST|Pyca|CAVP' . 2>&1)" || { echo "$vec_out"; exit 1; }
 grep -E "\.(json|rsp|txt)[: ]|cases" <<<"$vec_out" | sed 's/^ *//' || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
+echo "== HPKE (package hpke): RFC 9180's vectors and crypto/hpke both ways (the tests above; again with -v for their counts)"
+hpke_out="$(go test -count=1 -v -run '^(TestRFC9180Vectors|TestInteropCryptoHPKE)$' ./hpke 2>&1)" || { echo "$hpke_out"; exit 1; }
+grep -E "rfc9180.json: [0-9]+ cases|interop crypto/hpke" <<<"$hpke_out" | sed 's/^ *//'
+for must in TestRFC9180Vectors TestInteropCryptoHPKE; do  # the interop test needs Go 1.26 (crypto/hpke)
+    grep -q -- "--- PASS: $must" <<<"$hpke_out" || { echo "FAIL: $must did not run" >&2; exit 1; }
+done
 echo "== go test -race ./... (the binding's packages)"
 go test -race -count=1 ./...
 

@@ -6,14 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/libaead/libaead/bindings/go/internal/testkit"
 )
 
 // vectorsDir is the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
@@ -21,7 +21,7 @@ import (
 // checksummed, from crates.io and PyPI into a cache). The tests fail, never skip, without them.
 func vectorsDir(t *testing.T) string {
 	t.Helper()
-	vectorsOnce.Do(func() { vectorsPath, vectorsErr = findVectors() })
+	vectorsOnce.Do(func() { vectorsPath, vectorsErr = testkit.FindVectors() })
 	if vectorsErr != nil {
 		t.Fatalf("conformance vectors: %v", vectorsErr)
 	}
@@ -33,30 +33,6 @@ var (
 	vectorsPath string
 	vectorsErr  error
 )
-
-func findVectors() (string, error) {
-	if d := os.Getenv("AEAD_VECTORS_DIR"); d != "" {
-		return d, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		script := filepath.Join(dir, "tests", "vectors.sh")
-		if _, err := os.Stat(filepath.Join(dir, "include", "aead.h")); err == nil {
-			out, err := exec.Command("bash", script).Output()
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", script, err)
-			}
-			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-			return lines[len(lines)-1], nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("AEAD_VECTORS_DIR is not set and no repository (with tests/vectors.sh) is above %s", wd)
-		}
-	}
-}
 
 type wycheFile struct {
 	Algorithm     string `json:"algorithm"`

@@ -4,9 +4,9 @@
 A binding that can link or load an installed libaead states a floor: Rust's build.rs asks pkg-config for
 `aead >= X` (the `system` build), Python's loader refuses a library below MIN_VERSION_NUMBER (every
 backend, LIBAEAD_SYSTEM=1 builds included), Go's `-tags libaead_system` build stops with #error below
-AEAD_VERSION_NUMBER's floor in system.go. Each function and constant of include/aead.h has the release
-that added it: a function its symbol node in lib/libaead.map (LIBAEAD_1 is 1.0, LIBAEAD_1.N is 1.N), a
-constant the "since 1.N" on its line of the header. This fails when a binding's sources name a function
+AEAD_VERSION_NUMBER's floor in system.go (bindings/go/hpke imports that package, so it shares the
+floor). Each function and constant of include/aead.h has the release that added it: a function its symbol
+node in lib/libaead.map (LIBAEAD_1 is 1.0, LIBAEAD_1.N is 1.N), a constant the "since 1.N" on its line of the header. This fails when a binding's sources name a function
 or constant newer than its floor (an installed older library would pass the floor and then fail to link,
 or refuse the constant with AEAD_ERR_ARG), and when the floor is above the newest release whose names the
 binding uses (an older library that has all of them would be refused for nothing).
@@ -82,7 +82,8 @@ def floors():
         sys.exit("floors: no AEAD_VERSION_NUMBER floor in bindings/go/system.go")
     n = int(m.group(1))
     out.append(("go", (n // 10000, n // 100 % 100, n % 100), "bindings/go/system.go",
-                sorted(p for p in (REPO / "bindings/go").glob("*.go") if not p.name.endswith("_test.go")), set()))
+                sorted(p for p in [*(REPO / "bindings/go").glob("*.go"), *(REPO / "bindings/go/hpke").glob("*.go")]
+                       if not p.name.endswith("_test.go")), set()))
     return out
 
 

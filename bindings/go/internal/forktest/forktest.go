@@ -10,12 +10,10 @@ package forktest
 #include <unistd.h>
 #include <aead.h>
 
-// Forks; the child seals (nonce, aad, pt) into out on ctx, then opens (open_nonce, sealed) into
-// back, writes both results and out to the pipe and exits. The parent reads them into res and out.
-static int fork_seal_open(void *ctx, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-                          size_t aad_len, const uint8_t *pt, size_t pt_len, uint8_t *out, size_t out_cap,
-                          const uint8_t *open_nonce, const uint8_t *sealed, size_t sealed_len,
-                          uint8_t *back, size_t back_cap, int64_t *res) {
+// Forks; the child runs fn(arg, r, out, out_cap), writes r[0..1] and out to the pipe and exits. The
+// parent reads them into res and out. 0, or -1 when the fork, the pipe or the child failed.
+typedef void (*child_fn)(const void *arg, int64_t r[2], uint8_t *out, size_t out_cap);
+static int fork_run(child_fn fn, const void *arg, uint8_t *out, size_t out_cap, int64_t *res) {
     int fd[2];
     if (pipe(fd) != 0) return -1;
     pid_t pid = fork();
@@ -24,9 +22,7 @@ static int fork_seal_open(void *ctx, const uint8_t *nonce, size_t nonce_len, con
         signal(SIGALRM, SIG_DFL);  // the Go runtime's handlers do not work in this child
         alarm(20);                 // a child stuck on a lock dies; the parent reports it
         int64_t r[2];
-        r[0] = aead_seal_open((aead_ctx *)ctx, AEAD_SEAL, nonce, nonce_len, aad, aad_len, pt, pt_len, out, out_cap);
-        r[1] = aead_seal_open((aead_ctx *)ctx, AEAD_OPEN, open_nonce, nonce_len, aad, aad_len, sealed, sealed_len,
-                              back, back_cap);
+        fn(arg, r, out, out_cap);
         int ok = write(fd[1], r, sizeof r) == (ssize_t)sizeof r && write(fd[1], out, out_cap) == (ssize_t)out_cap;
         _exit(ok ? 0 : 1);
     }
@@ -44,6 +40,53 @@ static int fork_seal_open(void *ctx, const uint8_t *nonce, size_t nonce_len, con
         (size_t)got_out != out_cap)
         return -1;
     return 0;
+}
+
+struct seal_open_args {
+    void *ctx;
+    const uint8_t *nonce, *aad, *pt, *open_nonce, *sealed;
+    size_t nonce_len, aad_len, pt_len, sealed_len, back_cap;
+    uint8_t *back;
+};
+
+static void child_seal_open(const void *arg, int64_t r[2], uint8_t *out, size_t out_cap) {
+    const struct seal_open_args *a = (const struct seal_open_args *)arg;
+    r[0] = aead_seal_open((aead_ctx *)a->ctx, AEAD_SEAL, a->nonce, a->nonce_len, a->aad, a->aad_len, a->pt, a->pt_len,
+                          out, out_cap);
+    r[1] = aead_seal_open((aead_ctx *)a->ctx, AEAD_OPEN, a->open_nonce, a->nonce_len, a->aad, a->aad_len, a->sealed,
+                          a->sealed_len, a->back, a->back_cap);
+}
+
+// Forks; the child seals (nonce, aad, pt) into out on ctx, then opens (open_nonce, sealed) into
+// back, writes both results and out to the pipe and exits. The parent reads them into res and out.
+static int fork_seal_open(void *ctx, const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
+                          size_t aad_len, const uint8_t *pt, size_t pt_len, uint8_t *out, size_t out_cap,
+                          const uint8_t *open_nonce, const uint8_t *sealed, size_t sealed_len,
+                          uint8_t *back, size_t back_cap, int64_t *res) {
+    struct seal_open_args a = {ctx, nonce, aad, pt, open_nonce, sealed, nonce_len, aad_len, pt_len, sealed_len,
+                               back_cap, back};
+    return fork_run(child_seal_open, &a, out, out_cap, res);
+}
+
+struct hpke_args {
+    void *ctx;
+    const uint8_t *pt;
+    size_t pt_len, seal_cap;
+};
+
+// The child seals pt on the HPKE sender ctx into out[0..seal_cap) (r[0]), then exports the rest of
+// out with the exporter context "fork" (r[1]).
+static void child_hpke(const void *arg, int64_t r[2], uint8_t *out, size_t out_cap) {
+    const struct hpke_args *a = (const struct hpke_args *)arg;
+    r[0] = aead_hpke_seal((aead_hpke *)a->ctx, NULL, 0, a->pt, a->pt_len, out, a->seal_cap, NULL);
+    r[1] = aead_hpke_export((const aead_hpke *)a->ctx, (const uint8_t *)"fork", 4, out + a->seal_cap,
+                            out_cap - a->seal_cap);
+}
+
+static int fork_hpke(void *ctx, const uint8_t *pt, size_t pt_len, uint8_t *out, size_t seal_cap, size_t out_cap,
+                     int64_t *res) {
+    struct hpke_args a = {ctx, pt, pt_len, seal_cap};
+    return fork_run(child_hpke, &a, out, out_cap, res);
 }
 */
 import "C"
@@ -66,6 +109,22 @@ func SealOpenInChild(ctx unsafe.Pointer, nonce, aad, pt []byte, outCap int, open
 		return 0, 0, nil, errors.New("forktest: fork, pipe or child failed")
 	}
 	return res[0], res[1], out[:outCap], nil
+}
+
+// HPKESealExportInChild forks the process; the child seals pt on the HPKE sender context ctx (an
+// *aead_hpke) into a buffer of len(pt)+16 bytes, then exports exportLen bytes with the exporter
+// context "fork", and exits. It returns the child's aead_hpke_seal and aead_hpke_export results,
+// what the seal wrote and the export.
+func HPKESealExportInChild(ctx unsafe.Pointer, pt []byte, exportLen int) (seal, export int64, sealed, exported []byte, err error) {
+	sealCap := len(pt) + 16
+	out := make([]byte, sealCap+exportLen)
+	var res [2]int64
+	rc := C.fork_hpke(ctx, ptr(pt), C.size_t(len(pt)), ptr(out), C.size_t(sealCap), C.size_t(len(out)),
+		(*C.int64_t)(unsafe.Pointer(&res[0])))
+	if rc != 0 {
+		return 0, 0, nil, nil, errors.New("forktest: fork, pipe or child failed")
+	}
+	return res[0], res[1], out[:sealCap], out[sealCap:], nil
 }
 
 func ptr(b []byte) *C.uint8_t {

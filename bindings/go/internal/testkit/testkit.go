@@ -5,7 +5,12 @@ package testkit
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 )
 
 // RandBytes returns n bytes drawn from r.
@@ -61,4 +66,32 @@ func PanicText(f func()) (s string) {
 	}()
 	f()
 	return ""
+}
+
+// FindVectors returns the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
+// test.sh set it), or else what the repository's tests/vectors.sh prints (it fetches them, pinned and
+// checksummed, from crates.io and PyPI into a cache), the repository being the first directory above
+// the working directory that has include/aead.h.
+func FindVectors() (string, error) {
+	if d := os.Getenv("AEAD_VECTORS_DIR"); d != "" {
+		return d, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		script := filepath.Join(dir, "tests", "vectors.sh")
+		if _, err := os.Stat(filepath.Join(dir, "include", "aead.h")); err == nil {
+			out, err := exec.Command("bash", script).Output()
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", script, err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			return lines[len(lines)-1], nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("AEAD_VECTORS_DIR is not set and no repository (with tests/vectors.sh) is above %s", wd)
+		}
+	}
 }

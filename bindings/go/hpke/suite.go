@@ -1,0 +1,90 @@
+package hpke
+
+import "fmt"
+
+// The KDF is one of the three components of an HPKE ciphersuite, implementing key derivation.
+type KDF interface {
+	ID() uint16
+	size() int // Nh, the hash's output size
+}
+
+// NewKDF returns the KDF of the given RFC 9180 identifier: HKDF-SHA256 (0x0001), HKDF-SHA384
+// (0x0002) or HKDF-SHA512 (0x0003).
+func NewKDF(id uint16) (KDF, error) {
+	switch id {
+	case 0x0001:
+		return HKDFSHA256(), nil
+	case 0x0002:
+		return HKDFSHA384(), nil
+	case 0x0003:
+		return HKDFSHA512(), nil
+	default:
+		return nil, fmt.Errorf("unsupported KDF %04x", id)
+	}
+}
+
+type hkdfKDF struct {
+	id uint16
+	nH int
+}
+
+func (k *hkdfKDF) ID() uint16 { return k.id }
+func (k *hkdfKDF) size() int  { return k.nH }
+
+var (
+	hkdfSHA256 = &hkdfKDF{0x0001, 32}
+	hkdfSHA384 = &hkdfKDF{0x0002, 48}
+	hkdfSHA512 = &hkdfKDF{0x0003, 64}
+)
+
+// HKDFSHA256 returns the HKDF-SHA256 KDF.
+func HKDFSHA256() KDF { return hkdfSHA256 }
+
+// HKDFSHA384 returns the HKDF-SHA384 KDF.
+func HKDFSHA384() KDF { return hkdfSHA384 }
+
+// HKDFSHA512 returns the HKDF-SHA512 KDF.
+func HKDFSHA512() KDF { return hkdfSHA512 }
+
+// The AEAD is one of the three components of an HPKE ciphersuite, implementing symmetric
+// encryption.
+type AEAD interface {
+	ID() uint16
+	exportOnly() bool
+}
+
+// NewAEAD returns the AEAD of the given RFC 9180 identifier: AES-128-GCM (0x0001), AES-256-GCM
+// (0x0002), ChaCha20-Poly1305 (0x0003) or export-only (0xFFFF).
+func NewAEAD(id uint16) (AEAD, error) {
+	switch id {
+	case 0x0001:
+		return AES128GCM(), nil
+	case 0x0002:
+		return AES256GCM(), nil
+	case 0x0003:
+		return ChaCha20Poly1305(), nil
+	case 0xFFFF:
+		return ExportOnly(), nil
+	default:
+		return nil, fmt.Errorf("unsupported AEAD %04x", id)
+	}
+}
+
+type aeadID uint16
+
+func (a aeadID) ID() uint16       { return uint16(a) }
+func (a aeadID) exportOnly() bool { return a == 0xFFFF }
+
+// AES128GCM returns the AES-128-GCM AEAD.
+func AES128GCM() AEAD { return aeadID(0x0001) }
+
+// AES256GCM returns the AES-256-GCM AEAD.
+func AES256GCM() AEAD { return aeadID(0x0002) }
+
+// ChaCha20Poly1305 returns the ChaCha20-Poly1305 AEAD.
+func ChaCha20Poly1305() AEAD { return aeadID(0x0003) }
+
+// ExportOnly returns the placeholder AEAD of the export-only suites: its contexts cannot seal or
+// open, only export secrets with [Sender.Export] or [Recipient.Export]; [Sender.Seal] and
+// [Recipient.Open] return errors.
+func ExportOnly() AEAD { return aeadID(0xFFFF) }
