@@ -163,8 +163,8 @@ def _public_bytes(key: Any) -> Any:
 
 def _private_bytes(key: Any, nsk: int) -> Any:
     """Private key bytes: bytes-like, a pyhpke KEMKey, or a pyca X25519 / X448 / EC private key."""
-    if hasattr(key, "to_private_bytes"):  # pyhpke
-        return key.to_private_bytes()
+    if hasattr(key, "to_private_bytes") and hasattr(key, "raw"):  # pyhpke: its pyca key (its to_private_bytes
+        key = key.raw                                               # pads NIST scalars to the size in bits)
     if hasattr(key, "private_bytes_raw"):  # pyca X25519, X448
         return key.private_bytes_raw()
     if hasattr(key, "private_numbers") and hasattr(key, "curve"):  # pyca EC
@@ -449,8 +449,16 @@ class CipherSuite:
         return enc + ct
 
     def decrypt(self, ciphertext: Buffer, private_key: Any, info: Optional[Buffer] = None) -> bytes:
-        """pyca/cryptography's ``Suite.decrypt`` of enc || ciphertext || tag (base mode, no AAD)."""
+        """pyca/cryptography's ``Suite.decrypt`` of enc || ciphertext || tag (base mode, no AAD). As pyca's,
+        every message that does not open raises :class:`libaead.InvalidTag`, an enc that is not a point
+        of the curve too."""
+        sk = _private_bytes(private_key, self.private_key_size)
+        if len(_buf(sk, "private_key")) != self.private_key_size:
+            raise ValueError("CipherSuite.decrypt: a key of the wrong length for the KEM")
         c = memoryview(ciphertext).cast("B")
         if len(c) < self.enc_size:
             raise InvalidTag()
-        return self.open(c[:self.enc_size], private_key, c[self.enc_size:], b"" if info is None else info)
+        try:
+            return self.open(c[:self.enc_size], sk, c[self.enc_size:], b"" if info is None else info)
+        except ValueError as e:  # an enc off the curve (or an all-zero shared secret): not a message
+            raise InvalidTag() from e
