@@ -139,6 +139,11 @@ def _raise(code: int, who: str) -> Any:
     raise RuntimeError("libaead: %s (code %d)" % (text.decode("ascii", "replace"), code))
 
 
+def _bytes(cdata: Any, n: int = -1) -> bytes:
+    out: bytes = (_ffi.buffer(cdata) if n < 0 else _ffi.buffer(cdata, n))[:]
+    return out
+
+
 def _buf(data: Any, name: str) -> Any:
     if isinstance(data, str) or data is None:
         raise TypeError("%s must be bytes-like" % name)
@@ -200,7 +205,7 @@ class _Params:
 
 
 def _mode(psk: Buffer, psk_id: Buffer, auth: bool) -> int:
-    if len(psk) or len(psk_id):
+    if memoryview(psk).nbytes or memoryview(psk_id).nbytes:
         return Mode.AUTH_PSK if auth else Mode.PSK
     return Mode.AUTH if auth else Mode.BASE
 
@@ -236,7 +241,7 @@ class _Context:
         rc = _lib.aead_hpke_export(self._live(), ec, len(ec), out, length)
         if rc != 0:
             _raise(rc, "%s.export" % type(self).__name__)
-        return _ffi.buffer(out, length)[:]
+        return _bytes(out, length)
 
     @property
     def indicator(self) -> Indicator:
@@ -279,7 +284,7 @@ class SenderContext(_Context):
         n = _lib.aead_hpke_seal(self._live(), a, len(a), p, len(p), out, len(out), seq)
         if n < 0:
             _raise(n, "SenderContext.seal")
-        return int(seq[0]), _ffi.buffer(out, n)[:]
+        return int(seq[0]), _bytes(out, n)
 
     def seal(self, pt: Buffer, aad: Buffer = b"") -> bytes:
         """ContextS.Seal: encrypts ``pt`` under the context's next sequence number; returns ciphertext ||
@@ -295,7 +300,7 @@ class RecipientContext(_Context):
     def _opened(self, n: int, out: Any, who: str) -> bytes:
         if n < 0:
             _raise(n, who)
-        return _ffi.buffer(out, n)[:]
+        return _bytes(out, n)
 
     def open(self, ct: Buffer, aad: Buffer = b"") -> bytes:
         """ContextR.Open: opens the next message in order (sequence 0, 1, ...); a message out of order,
@@ -356,7 +361,7 @@ class CipherSuite:
         rc = call(sk, pk)
         if rc != 0:
             _raise(rc, who)
-        return KeyPair(_ffi.buffer(sk)[:], _ffi.buffer(pk)[:])
+        return KeyPair(_bytes(sk), _bytes(pk))
 
     def derive_key_pair(self, ikm: Buffer) -> KeyPair:
         """DeriveKeyPair(ikm) (RFC 9180 section 7.1.3): ikm should be at least as long as a private key."""
@@ -376,7 +381,7 @@ class CipherSuite:
         rc = _lib.aead_hpke_public_key(self.kem_id, s, len(s), pk, len(pk), self._properties)
         if rc != 0:
             _raise(rc, "CipherSuite.public_key")
-        return _ffi.buffer(pk)[:]
+        return _bytes(pk)
 
     # ---- contexts ----
 
@@ -393,7 +398,7 @@ class CipherSuite:
         rc = _lib.aead_hpke_setup_sender(ctx, params.ptr, r, len(r), s, s_len, enc, len(enc))
         if rc != 0:
             _raise(rc, "CipherSuite.create_sender_context")
-        return _ffi.buffer(enc)[:], SenderContext(ctx[0], self)
+        return _bytes(enc), SenderContext(ctx[0], self)
 
     def create_recipient_context(self, enc: Buffer, skr: Any, info: Buffer = b"", pks: Any = None,
                                  psk: Buffer = b"", psk_id: Buffer = b"", *, window: int = 0) -> RecipientContext:
@@ -424,7 +429,7 @@ class CipherSuite:
                                        out, len(out))
         if n < 0:
             _raise(n, "CipherSuite.seal")
-        return _ffi.buffer(enc)[:], _ffi.buffer(out, n)[:]
+        return _bytes(enc), _bytes(out, n)
 
     def open(self, enc: Buffer, skr: Any, ct: Buffer, info: Buffer = b"", aad: Buffer = b"", psk: Buffer = b"",
              psk_id: Buffer = b"", pks: Any = None) -> bytes:
@@ -439,7 +444,7 @@ class CipherSuite:
                                        out, len(out))
         if n < 0:
             _raise(n, "CipherSuite.open")
-        return _ffi.buffer(out, n)[:]
+        return _bytes(out, n)
 
     # ---- pyca/cryptography's single-shot Suite (base mode, enc || ciphertext) ----
 
