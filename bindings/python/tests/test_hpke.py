@@ -139,6 +139,19 @@ def test_round_trips(rng, ids):
             suite.open(enc2, other.private_key, ct2, info, b"", psk, psk_id, ks and ks.public_key)
 
 
+@pytest.mark.skipif(FIPS, reason="X25519 is refused under the FIPS provider (test_rfc9180_vectors checks that)")
+def test_x25519_all_zero_shared_secret():
+    suite = CipherSuite(KEMId.DHKEM_X25519_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES128_GCM)
+    kr = suite.generate_key_pair()
+    for low_order in (bytes(32), (1).to_bytes(32, "little")):  # DH with these gives the all-zero secret
+        with pytest.raises(ValueError):
+            suite.create_sender_context(low_order)
+        with pytest.raises(ValueError):
+            suite.create_recipient_context(low_order, kr.private_key)
+        with pytest.raises(libaead.InvalidTag):  # pyca's Suite.decrypt refuses such an enc as InvalidTag
+            suite.decrypt(low_order + bytes(17), kr.private_key)
+
+
 def test_in_order_and_explicit_sequence():
     suite = CipherSuite(*P256)
     kr = suite.generate_key_pair()
@@ -183,6 +196,8 @@ def test_refusals():
         suite.create_recipient_context(enc, bytes(32))     # scalar 0
     with pytest.raises(ValueError):
         suite.create_sender_context(kr.public_key, psk=b"k" * 32)  # psk without psk_id
+    with pytest.raises(ValueError):
+        suite.public_key(bytes(31))  # a private key of the wrong length
     with pytest.raises(libaead.UnsupportedAlgorithm):
         CipherSuite(0x99, 1, 1)
     with pytest.raises(OverflowError):
