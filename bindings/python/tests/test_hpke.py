@@ -5,7 +5,8 @@
   context's own sequence numbers), opened in order and by explicit sequence number, and every export, on
   both sides; then the single-shot calls on the first encryption. Under LIBAEAD_TEST_FIPS=1 the X25519,
   X448 and ChaCha20-Poly1305 cases must be refused with UnsupportedAlgorithm and all the others pass.
-* Random round trips over every suite and mode; in-order and explicit-sequence opens (the replay
+* Random round trips over every suite and mode, with the indicator (FIPS provider: seals and opens
+  approved); in-order and explicit-sequence opens (the replay
   window); tampered messages, wrong AAD, info or keys refused; bad keys refused with ValueError.
 * Hostile callers: a sender set up before fork() refuses to seal in the child; threads sealing on one
   sender never share a sequence number and every message opens at the number reported.
@@ -113,6 +114,12 @@ def test_round_trips(rng, ids):
     for mode in Mode:
         kr, ks, info, psk, psk_id, enc, sender, recipient = _random_setup(rng, suite, mode)
         assert len(enc) == suite.enc_size
+        for ctx in (sender, recipient):  # FIPS provider: HKDF and AES-GCM from it, seals and opens approved
+            ind = ctx.indicator
+            assert ind.fips == FIPS
+            approved = FIPS and suite.aead_id != AEADId.EXPORT_ONLY
+            assert (ind.seal_approved, ind.open_approved) == (approved, approved)
+            assert ind.provider == ("" if suite.aead_id == AEADId.EXPORT_ONLY else "fips" if FIPS else "default")
         assert sender.export(b"ctx", 48) == recipient.export(b"ctx", 48) != recipient.export(b"ctx2", 48)
         if suite.aead_id == AEADId.EXPORT_ONLY:
             with pytest.raises(ValueError):
