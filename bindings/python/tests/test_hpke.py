@@ -6,8 +6,8 @@
   both sides; then the single-shot calls on the first encryption. Under LIBAEAD_TEST_FIPS=1 the X25519,
   X448 and ChaCha20-Poly1305 cases must be refused with UnsupportedAlgorithm and all the others pass.
 * Random round trips over every suite and mode, with the indicator (FIPS provider: seals and opens
-  approved); in-order and explicit-sequence opens (the replay
-  window); tampered messages, wrong AAD, info or keys refused; bad keys refused with ValueError.
+  approved); in-order and explicit-sequence opens (the replay window); tampered messages, wrong AAD,
+  info or keys refused; bad keys refused with ValueError (X25519's all-zero shared secret too).
 * Hostile callers: a sender set up before fork() refuses to seal in the child; threads sealing on one
   sender never share a sequence number and every message opens at the number reported.
 """
