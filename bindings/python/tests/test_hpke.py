@@ -8,10 +8,12 @@
 * Random round trips over every suite and mode, with the indicator (FIPS provider: seals and opens
   approved); in-order and explicit-sequence opens (the replay window); tampered messages, wrong AAD,
   info or keys refused; bad keys refused with ValueError (X25519's all-zero shared secret too).
-* Hostile callers: a sender set up before fork() refuses to seal in the child; threads sealing on one
-  sender never share a sequence number and every message opens at the number reported.
+* Hostile callers: a sender set up before fork() refuses to seal in the child; two threads making
+  1,000,000 seals on one sender never share a sequence number and skip none, and the messages kept open
+  at the numbers reported.
 """
 
+import array
 import json
 import os
 import threading
@@ -248,26 +250,39 @@ def test_fork_child_refused():
 
 
 def test_threads_share_a_sender():
+    """Two threads, 1,000,000 seals on one sender: every sequence number from 0 to 999,999 exactly once,
+    increasing within each thread; every 500th message of each thread kept and opened at its number."""
     suite = CipherSuite(*P256)
     kr = suite.generate_key_pair()
     enc, sender = suite.create_sender_context(kr.public_key)
-    per_thread, threads = 2000, 8
-    results = [[] for _ in range(threads)]
+    per_thread, threads = 500_000, 2
+    seqs = [array.array("Q") for _ in range(threads)]
+    kept = [[] for _ in range(threads)]
 
     def run(i):
-        out = results[i]
+        seal, out, keep = sender.seal_with_sequence, seqs[i], kept[i]
         for j in range(per_thread):
             pt = b"%d:%d" % (i, j)
-            out.append((pt,) + sender.seal_with_sequence(pt))
+            seq, ct = seal(pt)
+            out.append(seq)
+            if j % 500 == 0:
+                keep.append((pt, seq, ct))
 
     ts = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
     for t in ts:
         t.start()
     for t in ts:
         t.join()
-    sealed = [r for rs in results for r in rs]
-    seqs = sorted(s for _, s, _ in sealed)
-    assert seqs == list(range(threads * per_thread))  # no sequence number twice, none skipped
+    total = threads * per_thread
+    seen = bytearray(total)
+    for out in seqs:
+        assert len(out) == per_thread
+        assert all(a < b for a, b in zip(out, out[1:]))  # in each thread, later seals get larger numbers
+        for seq in out:
+            assert seq < total and not seen[seq], "sequence number %d twice or out of range" % seq
+            seen[seq] = 1
+    assert all(seen)  # none skipped: 0 .. total - 1, each once
+    assert sender.seal_with_sequence(b"next")[0] == total
     recipient = suite.create_recipient_context(enc, kr.private_key, window=4096)
-    for pt, seq, ct in sorted(sealed, key=lambda r: r[1]):
+    for pt, seq, ct in sorted((r for rs in kept for r in rs), key=lambda r: r[1]):
         assert recipient.open_at(seq, ct) == pt
