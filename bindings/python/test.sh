@@ -71,7 +71,7 @@ for kind in $KINDS; do
     echo "== install the wheel into a second fresh venv"
     "$PY" -m venv "$TMP/venv-$kind"
     VPY="$TMP/venv-$kind/bin/python"
-    "$VPY" -m pip install --quiet "$WHEEL" pytest "cryptography>=48" "aioquic==1.7.2"
+    "$VPY" -m pip install --quiet "$WHEEL" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
     MARKS=()
     [ "$kind" = vendored ] && [ "${LIBAEAD_TEST_FIPS:-0}" = 0 ] || MARKS=(-m "not bigmem")
     run_suite fast LIBAEAD_NO_FAST=0

@@ -194,4 +194,95 @@ typedef struct aead_usage {
 } aead_usage;
 
 int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size);
+/* library 1.4.0: the replay window's refusal (used by HPKE's explicit-sequence open) */
+enum {
+    AEAD_ERR_REPLAY = -19
+};
+
+/* library 1.6.0: HPKE (RFC 9180) */
+typedef struct aead_hpke aead_hpke;
+
+enum {
+    AEAD_HPKE_MODE_BASE = 0,
+    AEAD_HPKE_MODE_PSK = 1,
+    AEAD_HPKE_MODE_AUTH = 2,
+    AEAD_HPKE_MODE_AUTH_PSK = 3
+};
+enum {
+    AEAD_HPKE_KEM_P256_SHA256 = 0x0010,
+    AEAD_HPKE_KEM_P384_SHA384 = 0x0011,
+    AEAD_HPKE_KEM_P521_SHA512 = 0x0012,
+    AEAD_HPKE_KEM_X25519_SHA256 = 0x0020,
+    AEAD_HPKE_KEM_X448_SHA512 = 0x0021
+};
+enum {
+    AEAD_HPKE_KDF_HKDF_SHA256 = 1,
+    AEAD_HPKE_KDF_HKDF_SHA384 = 2,
+    AEAD_HPKE_KDF_HKDF_SHA512 = 3
+};
+enum {
+    AEAD_HPKE_AEAD_AES_128_GCM = 1,
+    AEAD_HPKE_AEAD_AES_256_GCM = 2,
+    AEAD_HPKE_AEAD_CHACHA20_POLY1305 = 3,
+    AEAD_HPKE_AEAD_EXPORT_ONLY = 0xFFFF
+};
+
+#define AEAD_HPKE_MAX_ENC 133
+#define AEAD_HPKE_MAX_PRIVATE_KEY 66
+#define AEAD_HPKE_TAG 16
+#define AEAD_HPKE_MAX_EXPORT_CONTEXT 960
+#define AEAD_HPKE_MAX_SEQUENCE 18446744073709551614
+
+typedef struct aead_hpke_params {
+    size_t size;
+    int mode;
+    int kem, kdf, aead;
+    const uint8_t *info;
+    size_t info_len;
+    const uint8_t *psk;
+    size_t psk_len;
+    const uint8_t *psk_id;
+    size_t psk_id_len;
+    const char *properties;
+    uint32_t window;
+    const uint8_t *ikm_e;
+    size_t ikm_e_len;
+} aead_hpke_params;
+
+int aead_hpke_setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params,
+                           const uint8_t *pk_r, size_t pk_r_len,
+                           const uint8_t *sk_s, size_t sk_s_len,
+                           uint8_t *enc, size_t enc_cap);
+int aead_hpke_setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params,
+                              const uint8_t *enc, size_t enc_len,
+                              const uint8_t *sk_r, size_t sk_r_len,
+                              const uint8_t *pk_s, size_t pk_s_len);
+void aead_hpke_free(aead_hpke *ctx);
+int64_t aead_hpke_seal(aead_hpke *ctx, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *pt, size_t pt_len, uint8_t *out, size_t out_cap,
+                       uint64_t *seq_out);
+int64_t aead_hpke_open(aead_hpke *ctx, const uint8_t *aad, size_t aad_len,
+                       const uint8_t *ct, size_t ct_len, uint8_t *out, size_t out_cap);
+int64_t aead_hpke_open_at(aead_hpke *ctx, uint64_t seq, const uint8_t *aad, size_t aad_len,
+                          const uint8_t *ct, size_t ct_len, uint8_t *out, size_t out_cap);
+int aead_hpke_export(const aead_hpke *ctx, const uint8_t *exporter_context, size_t exporter_context_len,
+                     uint8_t *out, size_t out_len);
+int64_t aead_hpke_seal_single(const aead_hpke_params *params, const uint8_t *pk_r, size_t pk_r_len,
+                              const uint8_t *sk_s, size_t sk_s_len, uint8_t *enc, size_t enc_cap,
+                              const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t pt_len,
+                              uint8_t *out, size_t out_cap);
+int64_t aead_hpke_open_single(const aead_hpke_params *params, const uint8_t *enc, size_t enc_len,
+                              const uint8_t *sk_r, size_t sk_r_len, const uint8_t *pk_s, size_t pk_s_len,
+                              const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t ct_len,
+                              uint8_t *out, size_t out_cap);
+int aead_hpke_derive_keypair(int kem, const uint8_t *ikm, size_t ikm_len, uint8_t *sk, size_t sk_cap,
+                             uint8_t *pk, size_t pk_cap, const char *properties);
+int aead_hpke_generate_keypair(int kem, uint8_t *sk, size_t sk_cap, uint8_t *pk, size_t pk_cap,
+                               const char *properties);
+int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_cap,
+                         const char *properties);
+size_t aead_hpke_enc_size(int kem);
+size_t aead_hpke_private_key_size(int kem);
+const aead_ctx *aead_hpke_aead_ctx(const aead_hpke *ctx);
+uint32_t aead_hpke_indicator(const aead_hpke *ctx);
 """
