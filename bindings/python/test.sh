@@ -77,8 +77,8 @@ for kind in $KINDS; do
     run_suite fast LIBAEAD_NO_FAST=0
     run_suite api LIBAEAD_NO_FAST=1
     run_suite abi LIBAEAD_FORCE_ABI=1
-    echo "== the Python blocks of README.md and bindings/python/README.md on the installed wheel"
-    "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$VPY" "$REPO/README.md" "$HERE/README.md"
+    echo "== the Python blocks of README.md, bindings/python/README.md and docs/hpke.md on the installed wheel"
+    "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$VPY" "$REPO/README.md" "$HERE/README.md" "$REPO/docs/hpke.md"
 done
 
 # pyca/cryptography cannot share a FIPS provider with libaead (tests/conftest.py): vectors instead.
