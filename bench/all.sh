@@ -23,7 +23,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-ALL=(c c-evp policy-cost c-quic go python rust rustls java node dimpl pion)
+ALL=(c c-evp policy-cost c-quic go python rust rustls java node dimpl pion hpke)
 invocation="bash bench/all.sh${*:+ $*}"
 quick=0
 out=
@@ -62,8 +62,8 @@ builds() {
     # The benchmarks are built with the tests (-Dtests=true, meson's default), but only they are compiled.
     [ -e "$sys_build/build.ninja" ] || meson setup "$sys_build" -Dbuildtype=release
     [ -e "$ven_build/build.ninja" ] || meson setup "$ven_build" -Dbuildtype=release -Dlibcrypto=vendored
-    meson compile -C "$sys_build" -j 2 aead-bench aead-quic-bench >/dev/null
-    meson compile -C "$ven_build" -j 2 aead-bench aead-quic-bench >/dev/null
+    meson compile -C "$sys_build" -j 2 aead-bench aead-quic-bench aead-hpke-bench >/dev/null
+    meson compile -C "$ven_build" -j 2 aead-bench aead-quic-bench aead-hpke-bench >/dev/null
     builds_ready=1
 }
 
@@ -243,6 +243,31 @@ bench_pion() {
         "libaead=$(version_of "$sys_build")"
     record pion "go test -tags libaead_system -run '^\$' -bench Record $(q '-benchtime 2000x -count 1' '-benchtime 40000x -count 5') ." \
         bindings/pion-libaead/results/record-system.json
+}
+
+bench_hpke() {
+    # HPKE (docs/hpke.md): C against aead_seal_open and OpenSSL's OSSL_HPKE (vendored 3.5), Go against
+    # crypto/hpke, Python against pyhpke and pyca's hpke.Suite; one JSON per side in bench/results.
+    builds
+    local kind b outs=()
+    for kind in system vendored; do
+        b=$sys_build; [ $kind = system ] || b=$ven_build
+        "$b/bench/aead-hpke-bench" $(q --quick) --json "$(dest bench/results/hpke-c-$kind.json)"
+        outs+=("bench/results/hpke-c-$kind.json")
+    done
+    local raw=$log/hpke-go.txt i
+    (source bindings/go/env.sh && AEAD_BUILD_DIR=$sys_build && cd bindings/go/hpke &&
+        go test -c -tags libaead_system -o "$log/hpke-go.test" . && : > "$raw" &&
+        for i in $(seq "$(q 1 10)"); do
+            "$log/hpke-go.test" -test.run '^$' -test.bench HPKE -test.benchtime "$(q 20ms 300ms)" >> "$raw"
+        done)
+    rm -f "$log/hpke-go.test"
+    python3 bench/hpke_go.py "$raw" "$(version_of "$sys_build")" "$(go env GOVERSION)" > "$(dest bench/results/hpke-go.json)"
+    outs+=(bench/results/hpke-go.json)
+    BENCH_RESULTS=$(dirname "$(dest bench/results/x)") BENCH=hpke LIBCRYPTOS=system \
+        bash bindings/python/bench.sh $(q --quick '--rounds 7')
+    outs+=(bench/results/hpke-python.json)
+    record hpke "build/bench/aead-hpke-bench$(q ' --quick'); BenchmarkHPKE (bindings/go/hpke); BENCH=hpke bash bindings/python/bench.sh" "${outs[@]}"
 }
 
 version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X (OpenSSL Y ...)"

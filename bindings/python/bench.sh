@@ -6,7 +6,9 @@
 # BENCH=quic runs only bench/bench_quic.py (QUIC packet protection vs aioquic 1.7.2, results in
 # bench/results/quic-<kind>.json); BENCH=aead only bench.py; the default runs both (options go to bench.py);
 # BENCH=all,families adds bench/bench_families.py (the AEAD families against pyca and PyNaCl, results in
-# bench/results/families-<kind>.json; --quick gives it 3 rounds). BENCH_RESULTS names another results folder.
+# bench/results/families-<kind>.json; --quick gives it 3 rounds). BENCH=hpke runs only bench/bench_hpke.py (HPKE
+# against pyhpke and pyca's hpke.Suite: results in bench/results/hpke-python.json; use it with one of LIBCRYPTOS).
+# BENCH_RESULTS names another results folder.
 # Usage: bash bindings/python/bench.sh [bench.py options, e.g. --rounds 9 --gil]
 #        LIBCRYPTOS=vendored bash bindings/python/bench.sh --quick
 #        BENCH=quic LIBCRYPTOS=vendored bash bindings/python/bench.sh
@@ -14,6 +16,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PY="${PYTHON:-python3}"
 PYNACL=1.6.2  # the families' XChaCha20-Poly1305 peer (libsodium)
+PYHPKE=0.6.5  # HPKE's peer (BENCH=hpke), as in test.sh
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH OPENSSL_CONF
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 TMP="$(mktemp -d)"
@@ -25,6 +28,13 @@ for kind in ${LIBCRYPTOS:-vendored system}; do
         -w "$TMP/$kind-wheel" "$HERE"
     "$TMP/$kind/bin/pip" install --quiet "$TMP/$kind-wheel"/libaead-*.whl "cryptography>=50" "aioquic==1.7.2"
     what=${BENCH:-all}
+    if [ "$what" = hpke ]; then  # HPKE against pyhpke and pyca's hpke.Suite: bench/results/hpke-python.json
+        rounds=7
+        [[ " $* " != *" --quick "* ]] || rounds=1
+        "$TMP/$kind/bin/pip" install --quiet "pyhpke==$PYHPKE"
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_hpke.py" --rounds $rounds --json "$RESULTS/hpke-python.json")
+        continue
+    fi
     if [ "${what%,families}" != quic ]; then
         (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench.py" --json "$RESULTS/$kind.json" "$@")
     fi

@@ -8,7 +8,7 @@ type suiteT struct {
 	aead AEAD
 }
 
-func newSuite(t *testing.T, kem, kdf, aead uint16) suiteT {
+func newSuite(t testing.TB, kem, kdf, aead uint16) suiteT {
 	t.Helper()
 	k, err := NewKEM(kem)
 	if err != nil {

@@ -165,7 +165,7 @@ type stdSuiteT struct {
 	aead stdhpke.AEAD
 }
 
-func stdSuite(t *testing.T, kem, kdf, aead uint16) stdSuiteT {
+func stdSuite(t testing.TB, kem, kdf, aead uint16) stdSuiteT {
 	k, err := stdhpke.NewKEM(kem)
 	if err != nil {
 		t.Fatal(err)
