@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "aead.h"
+#include "timing.h"
 
 enum { MAX_MSG = 16384, AAD_LEN = 13, TAG = 16 };
 
@@ -43,23 +44,12 @@ static const size_t sizes[] = {0, 64, 1024, 16384};
 
 static uint8_t key[32], nonce[12], aad[AAD_LEN], msg[MAX_MSG], sealed[MAX_MSG + TAG], out[MAX_MSG + TAG];
 
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
 static clockid_t round_clock = CLOCK_MONOTONIC; /* --cpu: CLOCK_THREAD_CPUTIME_ID */
 
 static double round_ns(void) {
     struct timespec t;
     clock_gettime(round_clock, &t);
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void die(const char *what) {
-    fprintf(stderr, "aead-bench: %s failed\n", what);
-    exit(1);
 }
 
 /* The implementation's own functions, from its provider's dispatch table (found as libaead finds them). */
@@ -197,16 +187,6 @@ static double run(way_fn f, job_t *j, long iters) {
     double t0 = round_ns();
     for (long i = 0; i < iters; ++i) f(j);
     return (round_ns() - t0) / (double)iters;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
 }
 
 /* ---- two threads on one libaead context ---- */

@@ -20,31 +20,11 @@
 #endif
 
 #include "aead.h"
+#include "timing.h"
 
 enum { MSG = 64, ROUNDS = 21 };
 /* One row of the JSON: suite, operation, peer, libaead ns, peer ns, libaead / peer. */
 #define ROW "{\"suite\": \"%s\", \"op\": \"%s\", \"peer\": \"%s\", \"libaead_ns\": %.1f, \"peer_ns\": %.1f, \"ratio\": %.3f}"
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void die(const char *what) {
-    fprintf(stderr, "aead-hpke-bench: %s failed\n", what);
-    exit(1);
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
-}
 
 typedef struct {
     const char *name;
@@ -121,6 +101,7 @@ static double time_way(way_t w, job_t *j, long n) {
 }
 
 int main(int argc, char **argv) {
+    bench_name = "aead-hpke-bench";
     int quick = 0;
     const char *json = NULL;
     for (int i = 1; i < argc; i++) {

@@ -14,19 +14,9 @@
 #include <time.h>
 
 #include "aead.h"
+#include "timing.h"
 
 enum { HDR = 9, PN_LEN = 4, PN_OFFSET = HDR - PN_LEN, TAG = 16, MAX_PAYLOAD = 1200, ROUNDS = 21 };
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void die(const char *what) {
-    fprintf(stderr, "aead-quic-bench: %s failed\n", what);
-    exit(1);
-}
 
 typedef struct {
     int alg;
@@ -133,17 +123,8 @@ static double time_way(way_t w, job_t *j, long n) {
     return (now_ns() - t0) / (double)n;
 }
 
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return v[n / 2];
-}
-
 int main(int argc, char **argv) {
+    bench_name = "aead-quic-bench";
     const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     const long per_round = quick ? 2000 : 20000;
     for (size_t i = 0; i < sizeof key; i++) key[i] = (uint8_t)i, hp_key[i] = (uint8_t)(0x80 + i);

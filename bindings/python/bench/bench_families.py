@@ -15,7 +15,7 @@ import json
 import sys
 
 import cryptography
-from bench import per_op_ns
+from bench import interleaved_min
 from cryptography.hazmat.primitives.ciphers import aead as pyca
 
 import libaead
@@ -87,11 +87,7 @@ def main():
         except libaead.UnsupportedAlgorithm as e:
             print("%s: left out (%s)" % (name, e), file=sys.stderr)
             continue
-        best = {k: [float("inf"), float("inf")] for k in cells}
-        for _ in range(args.rounds):
-            for k, (ours, theirs) in cells.items():
-                best[k][0] = min(best[k][0], per_op_ns(ours))
-                best[k][1] = min(best[k][1], per_op_ns(theirs))
+        best = interleaved_min(cells, args.rounds)
         table[name] = best
     peer = {"XChaCha20Poly1305": "libsodium (PyNaCl)"}
     print("libaead %s (%s) vs pyca/cryptography %s; Python %s; min of %d interleaved rounds"

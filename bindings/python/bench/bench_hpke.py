@@ -14,7 +14,7 @@ import sys
 
 import cryptography
 import pyhpke
-from bench import per_op_ns
+from bench import interleaved_min
 from cryptography.hazmat.primitives import hpke as pyca_hpke
 
 import libaead
@@ -75,11 +75,7 @@ def main():
     table = {}
     for name, kem, kdf, aead in SUITES:
         fns = cells(kem, kdf, aead)
-        best = {k: [float("inf"), float("inf")] for k in fns}
-        for _ in range(args.rounds):
-            for k, (ours, theirs) in fns.items():
-                best[k][0] = min(best[k][0], per_op_ns(ours))
-                best[k][1] = min(best[k][1], per_op_ns(theirs))
+        best = interleaved_min(fns, args.rounds)
         table[name] = best
     print("%s vs pyhpke and pyca/cryptography %s; Python %s; min of %d interleaved rounds"
           % (libaead.library_version(), cryptography.__version__, sys.version.split()[0],
