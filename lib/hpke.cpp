@@ -341,16 +341,16 @@ int setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params, const uint
     if (auth) std::memcpy(sks.b, sk_s, k.nsk);
     const int rc = [&]() noexcept -> int {
         // Encap / AuthEncap (section 4.1).
+        Secret<2 * kMaxSecret> dh;
         if (in.p.ikm_e != nullptr) {
             if (const int r = derive_keypair(k, q, Bytes{in.p.ikm_e, in.p.ikm_e_len}, ske.b, pke)) return r;
-        } else if (const int r = shim::generate_key(k.curve, q, ske.b, k.nsk, pke, k.npk)) {
+            if (const int r = shim::dh(k.curve, q, Bytes{ske.b, k.nsk}, Bytes{pkr, k.npk}, dh.b, k.ndh)) return r;
+        } else if (const int r = shim::ephemeral_dh(k.curve, q, Bytes{pkr, k.npk}, pke, k.npk, dh.b, k.ndh)) {
             return r;
         }
-        Secret<2 * kMaxSecret> dh;
-        if (const int r = shim::dh(k.curve, q, Bytes{ske.b, k.nsk}, Bytes{pkr, k.npk}, dh.b, k.ndh)) return r;
         if (auth) {
-            if (const int r = shim::public_key(k.curve, q, Bytes{sks.b, k.nsk}, pks, k.npk)) return r;
-            if (const int r = shim::dh(k.curve, q, Bytes{sks.b, k.nsk}, Bytes{pkr, k.npk}, dh.b + k.ndh, k.ndh)) return r;
+            if (const int r = shim::dh(k.curve, q, Bytes{sks.b, k.nsk}, Bytes{pkr, k.npk}, dh.b + k.ndh, k.ndh, pks, k.npk))
+                return r;
         }
         Secret<kMaxNh> shared;
         const KemInputs kin{Bytes{pke, k.npk}, Bytes{pkr, k.npk}, Bytes{pks, auth ? k.npk : 0}};
@@ -388,11 +388,10 @@ int setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params, const u
     if (auth) std::memcpy(pks, pk_s, k.npk);
     // Decap / AuthDecap (section 4.1).
     Secret<2 * kMaxSecret> dh;
-    if (const int rc = shim::dh(k.curve, q, Bytes{skr.b, k.nsk}, Bytes{pke, k.npk}, dh.b, k.ndh)) return rc;
+    if (const int rc = shim::dh(k.curve, q, Bytes{skr.b, k.nsk}, Bytes{pke, k.npk}, dh.b, k.ndh, pkr, k.npk)) return rc;
     if (auth) {
         if (const int rc = shim::dh(k.curve, q, Bytes{skr.b, k.nsk}, Bytes{pks, k.npk}, dh.b + k.ndh, k.ndh)) return rc;
     }
-    if (const int rc = shim::public_key(k.curve, q, Bytes{skr.b, k.nsk}, pkr, k.npk)) return rc;
     Secret<kMaxNh> shared;
     const KemInputs kin{Bytes{pke, k.npk}, Bytes{pkr, k.npk}, Bytes{pks, auth ? k.npk : 0}};
     if (const int rc = shared_secret(k, q, dh.b, auth ? 2 * k.ndh : k.ndh, kin, shared.b)) return rc;

@@ -114,6 +114,56 @@ int public_pkey(Curve c, const char *properties, Bytes pk, PkeyPtr &out) noexcep
     return 0;
 }
 
+// DH(mine, pk) into out. The peer's key is validated as RFC 9180 section 7.1.4 asks: a NIST point gets
+// SP 800-56A's partial public-key validation (on the curve, not the identity; the curves have cofactor 1,
+// so the full check's extra multiplication by the order adds nothing); X25519 / X448 refuse an all-zero
+// result.
+int derive(Curve c, const char *properties, EVP_PKEY *mine, Bytes pk, uint8_t *out, size_t out_len) noexcept {
+    PkeyPtr peer;
+    if (const int rc = public_pkey(c, properties, pk, peer)) return rc;
+    const bool nist = info(c).group != nullptr;
+    if (nist) {
+        PkeyCtxPtr check(EVP_PKEY_CTX_new_from_pkey(nullptr, peer.get(), properties));
+        if (!check) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE allocation failures
+        if (EVP_PKEY_public_check_quick(check.get()) != 1) return refused(AEAD_ERR_ARG);  // GCOVR_EXCL_BR_LINE the import refused such points first
+    }
+    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_pkey(nullptr, mine, properties));
+    if (!ctx || EVP_PKEY_derive_init(ctx.get()) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE allocation failures
+    if (EVP_PKEY_derive_set_peer_ex(ctx.get(), peer.get(), nist ? 0 : 1) != 1) return refused(AEAD_ERR_ARG);
+    size_t len = out_len;
+    if (EVP_PKEY_derive(ctx.get(), out, &len) != 1 || len != out_len) {
+        OPENSSL_cleanse(out, out_len);
+        return refused(AEAD_ERR_ARG);
+    }
+    unsigned char any = 0;
+    for (size_t i = 0; i < out_len; ++i) any = static_cast<unsigned char>(any | out[i]);
+    return any != 0 ? 0 : AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE libcrypto refuses an all-zero result first
+}
+
+// A fresh key pair of the curve from the default DRBG.
+int generate_pkey(Curve c, const char *properties, PkeyPtr &out) noexcept {
+    const CurveInfo &ci = info(c);
+    if (!available(ci, properties)) return AEAD_ERR_UNSUPPORTED;
+    if (fault_point()) return AEAD_ERR_NOMEM;
+    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_name(nullptr, ci.type, properties));
+    if (!ctx || EVP_PKEY_keygen_init(ctx.get()) != 1 ||  // GCOVR_EXCL_BR_LINE allocation failures
+        (ci.group != nullptr && EVP_PKEY_CTX_set_group_name(ctx.get(), ci.group) != 1))
+        return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE as above
+    EVP_PKEY *raw = nullptr;
+    if (EVP_PKEY_generate(ctx.get(), &raw) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE allocation failures
+    out.reset(raw);
+    return 0;
+}
+
+// A key's public half as RFC 9180 serialises it (raw for X25519 / X448, the uncompressed point).
+int export_public(Curve c, EVP_PKEY *k, uint8_t *pk, size_t pk_len) noexcept {
+    size_t p = pk_len;
+    const bool ok = info(c).group == nullptr
+                        ? EVP_PKEY_get_raw_public_key(k, pk, &p) == 1
+                        : EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, pk, pk_len, &p) == 1;
+    return ok && p == pk_len ? 0 : refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE allocation failures
+}
+
 int kdf_derive(Digest d, const char *properties, int mode, Bytes key, Bytes salt, Bytes info, uint8_t *out,
                size_t out_len) noexcept {
     ERR_set_mark();
@@ -156,22 +206,26 @@ bool private_key_valid(Curve c, Bytes sk) noexcept {
     return ok;
 }
 
-int dh(Curve c, const char *properties, Bytes sk, Bytes pk, uint8_t *out, size_t out_len) noexcept {
-    PkeyPtr mine, peer;
+int dh(Curve c, const char *properties, Bytes sk, Bytes pk, uint8_t *out, size_t out_len, uint8_t *own_pk,
+       size_t own_pk_len) noexcept {
+    PkeyPtr mine;
     if (const int rc = private_pkey(c, properties, sk, mine)) return rc;
-    if (const int rc = public_pkey(c, properties, pk, peer)) return rc;
-    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_pkey(nullptr, mine.get(), properties));
-    if (!ctx || EVP_PKEY_derive_init(ctx.get()) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE allocation failures
-    // The peer's key is validated (on the curve, not the identity); X25519 / X448 refuse an all-zero result.
-    if (EVP_PKEY_derive_set_peer_ex(ctx.get(), peer.get(), 1) != 1) return refused(AEAD_ERR_ARG);
-    size_t len = out_len;
-    if (EVP_PKEY_derive(ctx.get(), out, &len) != 1 || len != out_len) {
-        OPENSSL_cleanse(out, out_len);
-        return refused(AEAD_ERR_ARG);
-    }
-    unsigned char any = 0;
-    for (size_t i = 0; i < out_len; ++i) any = static_cast<unsigned char>(any | out[i]);
-    return any != 0 ? 0 : AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE libcrypto refuses an all-zero result first
+    if (const int rc = derive(c, properties, mine.get(), pk, out, out_len)) return rc;
+    if (own_pk == nullptr) return 0;
+    // X25519 / X448 computed the public key when the private one was imported: read it, not a second
+    // scalar multiplication. A NIST key imported from its scalar alone has none yet.
+    if (info(c).group != nullptr) return public_key(c, properties, sk, own_pk, own_pk_len);
+    size_t len = own_pk_len;
+    if (EVP_PKEY_get_raw_public_key(mine.get(), own_pk, &len) != 1 || len != own_pk_len) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE allocation failures
+    return 0;
+}
+
+int ephemeral_dh(Curve c, const char *properties, Bytes pk, uint8_t *pk_e, size_t pk_e_len, uint8_t *out,
+                 size_t out_len) noexcept {
+    PkeyPtr k;
+    if (const int rc = generate_pkey(c, properties, k)) return rc;
+    if (const int rc = export_public(c, k.get(), pk_e, pk_e_len)) return rc;
+    return derive(c, properties, k.get(), pk, out, out_len);
 }
 
 int public_key(Curve c, const char *properties, Bytes sk, uint8_t *pk, size_t pk_len) noexcept {
@@ -199,28 +253,17 @@ int public_key(Curve c, const char *properties, Bytes sk, uint8_t *pk, size_t pk
 int generate_key(Curve c, const char *properties, uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_len) noexcept {
     const CurveInfo &ci = info(c);
     if (sk_len != ci.sk || pk_len != ci.pk) return AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE lib/ passes the curve's sizes
-    if (!available(ci, properties)) return AEAD_ERR_UNSUPPORTED;
-    if (fault_point()) return AEAD_ERR_NOMEM;
-    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_name(nullptr, ci.type, properties));
-    if (!ctx || EVP_PKEY_keygen_init(ctx.get()) != 1 ||  // GCOVR_EXCL_BR_LINE allocation failures
-        (ci.group != nullptr && EVP_PKEY_CTX_set_group_name(ctx.get(), ci.group) != 1))
-        return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE as above
-    EVP_PKEY *raw = nullptr;
-    if (EVP_PKEY_generate(ctx.get(), &raw) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE allocation failures
-    PkeyPtr k(raw);
-    bool ok = false;
+    PkeyPtr k;
+    if (const int rc = generate_pkey(c, properties, k)) return rc;
+    bool ok = export_public(c, k.get(), pk, pk_len) == 0;
     if (ci.group == nullptr) {
-        size_t s = sk_len, p = pk_len;
-        ok = EVP_PKEY_get_raw_private_key(k.get(), sk, &s) == 1 && s == sk_len &&  // GCOVR_EXCL_BR_LINE allocation failures
-             EVP_PKEY_get_raw_public_key(k.get(), pk, &p) == 1 && p == pk_len;
+        size_t s = sk_len;
+        ok = ok && EVP_PKEY_get_raw_private_key(k.get(), sk, &s) == 1 && s == sk_len;  // GCOVR_EXCL_BR_LINE allocation failures
     } else {
         BIGNUM *d = nullptr;
-        size_t p = 0;
-        ok = EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_PRIV_KEY, &d) == 1;
+        ok = ok && EVP_PKEY_get_bn_param(k.get(), OSSL_PKEY_PARAM_PRIV_KEY, &d) == 1;
         BnPtr owned(d);
-        ok = ok && BN_bn2binpad(d, sk, static_cast<int>(sk_len)) == static_cast<int>(sk_len) &&  // GCOVR_EXCL_BR_LINE allocation failures
-             EVP_PKEY_get_octet_string_param(k.get(), OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, pk, pk_len, &p) == 1 &&
-             p == pk_len;
+        ok = ok && BN_bn2binpad(d, sk, static_cast<int>(sk_len)) == static_cast<int>(sk_len);  // GCOVR_EXCL_BR_LINE allocation failures
     }
     if (!ok) {                              // GCOVR_EXCL_BR_LINE allocation failures
         OPENSSL_cleanse(sk, sk_len);        // GCOVR_EXCL_LINE as above

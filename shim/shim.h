@@ -107,8 +107,14 @@ enum class Curve : int { p256, p384, p521, x25519, x448 };
 enum class Digest : int { sha256, sha384, sha512 };
 
 // The shared secret of private key sk and peer public key pk (the peer key is validated), out_len
-// bytes: the x-coordinate's size for a NIST curve, the key size for X25519 / X448.
-int dh(Curve c, const char *properties, Bytes sk, Bytes pk, uint8_t *out, size_t out_len) noexcept;
+// bytes: the x-coordinate's size for a NIST curve, the key size for X25519 / X448. own_pk (optional):
+// also sk's public key, own_pk_len bytes (for X25519 / X448 without a second scalar multiplication).
+int dh(Curve c, const char *properties, Bytes sk, Bytes pk, uint8_t *out, size_t out_len, uint8_t *own_pk = nullptr,
+       size_t own_pk_len = 0) noexcept;
+// Encap's DH: a fresh key pair (its public key to pk_e, pk_e_len bytes; the private key never leaves
+// libcrypto) and its shared secret with pk, out_len bytes.
+int ephemeral_dh(Curve c, const char *properties, Bytes pk, uint8_t *pk_e, size_t pk_e_len, uint8_t *out,
+                 size_t out_len) noexcept;
 // The public key of private key sk, pk_len bytes.
 int public_key(Curve c, const char *properties, Bytes sk, uint8_t *pk, size_t pk_len) noexcept;
 // Whether sk is a private key of the curve (NIST: 0 < scalar < order; X25519 / X448: any string of the
