@@ -231,8 +231,18 @@ class HpkeTest {
             assertEquals(n + Hpke.TAG_LENGTH + 3, out.position());
             byte[] ct = Arrays.copyOfRange(out.array(), 3, out.position());
             ByteBuffer plain = ByteBuffer.allocate(n);
-            assertEquals(n, p.rx().openAtInto(next++, aad, ByteBuffer.wrap(ct), plain), where);
+            assertEquals(n, p.rx().openAtInto(next, aad, ByteBuffer.wrap(ct), plain), where);
             assertArrayEquals(pt, plain.array(), where);
+            // direct to direct (native memory straight through at any size); the number is opened already
+            ByteBuffer direct = ByteBuffer.allocateDirect(n);
+            long seq = next++;
+            assertThrows(Hpke.ReplayException.class, () -> p.rx().openAtInto(seq, aad,
+                    ByteBuffer.allocateDirect(ct.length).put(ct).flip(), direct), where);
+            try (Hpke.Recipient again = p.suite().newRecipient(p.tx().encapsulation(), p.r().privateKey(), p.info(),
+                    p.psk(), p.pskId(), p.s() == null ? null : p.s().publicKey())) {
+                assertEquals(n, again.openAtInto(seq, aad, ByteBuffer.allocateDirect(ct.length).put(ct).flip(), direct));
+                assertEquals(ByteBuffer.wrap(pt), direct.flip(), where + " direct " + n);
+            }
             // in place on one heap array (the sealed form is 16 bytes longer)
             byte[] buf = Arrays.copyOf(pt, n + Hpke.TAG_LENGTH);
             ByteBuffer whole = ByteBuffer.wrap(buf);
