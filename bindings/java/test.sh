@@ -6,7 +6,7 @@
 #   1b. A JCA suite we did not write (Apache Commons Crypto's GcmCipherTest, its tests jar from Maven Central,
 #      sha256-pinned) on the LibAead provider alone; its counts are printed, any failure but two known,
 #      documented differences fails the stage.
-#   2. The API, thread, counter-nonce and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build
+#   2. The API, thread, counter-nonce, HPKE and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build
 #      tree's libaead.so.1 ($AEAD_BUILD_DIR, default <repo>/build), selected by -Dlibaead.library, when it exists.
 #   3. test-release.sh: the jar from a scratch Maven repository, by coordinates, in a scratch project run on
 #      the module path and on the class path.
@@ -29,7 +29,7 @@ cd "$HERE"
 # explicitly, so that every command here and the checks below agree on it.
 M2="${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}"
 MVN=(mvn -B -ntp -Dstyle.color=never "-Dmaven.repo.local=$M2")
-summary() { grep -E 'Tests run:.*Fail' "$1" | tail -1; grep -E '^(vectors|differential|hostile)' "$1" || true; }
+summary() { grep -E 'Tests run:.*Fail' "$1" | tail -1; grep -E '^(vectors|differential|hostile|threads)' "$1" || true; }
 
 # The third-party JCA suite (Apache Commons Crypto's GcmCipherTest, from Maven Central): pinned in pom.xml,
 # fetched and sha256-checked here before any of its code runs.
@@ -97,9 +97,9 @@ sys.exit(1 if bad or tests != 9 or skipped else 0)
 PY
 
 if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
-    echo "== 2. the suite's API, thread, counter-nonce and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
+    echo "== 2. the suite's API, thread, counter-nonce, HPKE and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
     if ! "${MVN[@]}" surefire:test -Dlibaead.library="$AEAD_BUILD_DIR/libaead.so.1" \
-        -Dtest='ApiTest,ConcurrencyTest,CounterNonceTest,VectorsTest#wycheproofAesGcm+wycheproofChaCha20Poly1305+nistCavpGcm' \
+        -Dtest='ApiTest,ConcurrencyTest,CounterNonceTest,HpkeTest,VectorsTest#wycheproofAesGcm+wycheproofChaCha20Poly1305+nistCavpGcm' \
         >"$log" 2>&1; then
         grep -E 'ERROR|FAIL|Tests run' "$log" | head -60
         exit 1

@@ -19,7 +19,7 @@ import javax.crypto.AEADBadTagException;
  * After close every call throws {@link IllegalStateException}.
  */
 public abstract sealed class AeadContext implements AutoCloseable permits Aead, RandomNonceAead {
-    private static final Cleaner CLEANER = Cleaner.create();
+    static final Cleaner CLEANER = Cleaner.create();
 
     final int alg;
     final int policy;
@@ -90,7 +90,7 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
     }
 
     /** Closes the arena (freeing the context) at most once; never throws. */
-    private record Closer(Arena arena) implements Runnable {
+    record Closer(Arena arena) implements Runnable {
         @Override
         public void run() {
             try {
@@ -124,17 +124,27 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
     /** The FIPS indicator of this context (fixed for its life). */
     public final Indicator indicator() {
         try {
-            int bits = (int) Native.CTX_INDICATOR.invokeExact(ctx);
-            String provider = Native.string((MemorySegment) Native.CTX_PROVIDER.invokeExact(ctx));
-            return new Indicator(provider, (bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0);
+            return indicator((int) Native.CTX_INDICATOR.invokeExact(ctx), ctx);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
+    /** The indicator of the AEAD_IND_* bits and the provider of ctx (an aead_ctx; NULL: no provider). */
+    static Indicator indicator(int bits, MemorySegment ctx) throws Throwable {
+        String provider = ctx.equals(MemorySegment.NULL) ? ""
+                : Native.string((MemorySegment) Native.CTX_PROVIDER.invokeExact(ctx));
+        return new Indicator(provider, (bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0);
+    }
+
     /** Seals made (counted by the QUIC, random-nonce, TLS 1.3 AES-GCM and SSH contexts; others report 0),
      * opens that failed, and the protocol's rekey point where it has one (SSH). */
     public final Usage usage() {
+        return usage(ctx);
+    }
+
+    /** The counters of ctx (an aead_ctx). */
+    static Usage usage(MemorySegment ctx) {
         try (Arena tmp = Arena.ofConfined()) {
             MemorySegment v = tmp.allocate(ValueLayout.JAVA_LONG, USAGE_FIELDS);
             v.fill((byte) 0xff); // what an older library does not fill in reads as none (-1)
@@ -142,7 +152,7 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
                     ? (int) Native.CTX_USAGE_EX.invokeExact(ctx, v, v.byteSize())
                     : (int) Native.CTX_USAGE.invokeExact(ctx, v, v.asSlice(8));
             if (rc != 0) {
-                throw error(rc);
+                throw new IllegalStateException("libaead: aead_ctx_usage: " + Native.strerror(rc));
             }
             return new Usage(v.getAtIndex(ValueLayout.JAVA_LONG, 0), v.getAtIndex(ValueLayout.JAVA_LONG, 1),
                     v.getAtIndex(ValueLayout.JAVA_LONG, REKEY_AFTER));
@@ -183,7 +193,7 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
         return Native.versionNumber();
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }
@@ -335,7 +345,7 @@ public abstract sealed class AeadContext implements AutoCloseable permits Aead, 
         return rc;
     }
 
-    private static IllegalArgumentException badOutput(MemorySegment out, long need) {
+    static IllegalArgumentException badOutput(MemorySegment out, long need) {
         return new IllegalArgumentException(out.isReadOnly() ? "output segment is read-only"
                 : "output too small: " + out.byteSize() + " bytes, need " + need);
     }

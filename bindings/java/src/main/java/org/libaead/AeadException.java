@@ -30,6 +30,9 @@ public class AeadException extends RuntimeException {
     public static final int BUFFER_TOO_SMALL = -8;
     /** AEAD_ERR_OVERLAP: the output partially overlaps an input. */
     public static final int OVERLAP = -9;
+    /** AEAD_ERR_REPLAY: an HPKE recipient's sequence number already opened or left of its replay window
+     * (thrown as {@link Hpke.ReplayException}). */
+    public static final int REPLAY = -19;
     /** AEAD_ERR_UNSUPPORTED: the algorithm is not available from the selected providers. */
     public static final int UNSUPPORTED = -13;
     /** AEAD_ERR_NOMEM: an allocation inside the library failed. */

@@ -15,6 +15,9 @@ import java.util.Map;
  * {@code XChaCha20-Poly1305}. {@code new LibAeadProvider("fips=yes")} (or {@code Security} configuration
  * {@code LibAead fips=yes}) passes that OpenSSL property query to every context and registers only the
  * FIPS-approved family, AES-GCM.
+ *
+ * <p>KEM: {@code HPKE} ({@link javax.crypto.KEM}): RFC 9180's base-mode setup as a KEM, the secret an export
+ * of the context ({@link HpkeKemParameterSpec}), on the JDK's X25519, X448 and P-256 / P-384 / P-521 keys.
  */
 public final class LibAeadProvider extends Provider {
     private static final long serialVersionUID = 1L;
@@ -44,6 +47,7 @@ public final class LibAeadProvider extends Provider {
             add(AeadCipherSpi.Family.OCB, "AES/OCB/NoPadding", 0, List.of());
             add(AeadCipherSpi.Family.XCHACHA, "XChaCha20-Poly1305", 32, List.of("XCHACHA20-POLY1305"));
         }
+        putService(new KemService(this));
     }
 
     /** Configures a copy with the given property query (what {@code java.security} passes after the class name). */
@@ -59,6 +63,18 @@ public final class LibAeadProvider extends Provider {
 
     private void add(AeadCipherSpi.Family family, String name, int keySize, List<String> aliases) {
         putService(new CipherService(this, family, name, keySize, aliases));
+    }
+
+    private static final class KemService extends Service {
+        KemService(LibAeadProvider p) {
+            super(p, "KEM", "HPKE", HpkeKemSpi.class.getName(), List.of(),
+                    Map.of("SupportedKeyClasses", "java.security.interfaces.XECKey|java.security.interfaces.ECKey"));
+        }
+
+        @Override
+        public Object newInstance(Object constructorParameter) {
+            return new HpkeKemSpi(((LibAeadProvider) getProvider()).properties);
+        }
     }
 
     private static final class CipherService extends Service {

@@ -39,6 +39,8 @@ final class Native {
             POLICY_COUNTER = 7, POLICY_XOR_COUNTER = 8, POLICY_SSH = 9;
 
     static final Path LOADED_FROM;
+    /** The loaded library's symbols (HpkeNative binds its handles from it on first use). */
+    static final SymbolLookup LIB;
     static final MethodHandle CTX_NEW_EX, CTX_FREE, SEAL_OPEN_CRITICAL, SEAL_OPEN, STRERROR, VERSION,
             VERSION_NUMBER, CTX_INDICATOR, CTX_PROVIDER, CTX_USAGE, SEAL_OPEN_MANY;
     /** aead_ctx_usage_ex (library 1.4 and later), or null on an older library (usage() then reads aead_ctx_usage). */
@@ -48,6 +50,7 @@ final class Native {
         Path path = locate();
         LOADED_FROM = path;
         SymbolLookup lib = SymbolLookup.libraryLookup(path, Arena.global());
+        LIB = lib;
         if (!path.toString().equals(System.getProperty(LIBRARY_PROPERTY, ""))) {
             try {
                 Files.deleteIfExists(path); // mapped already; nothing else may load it
@@ -80,10 +83,10 @@ final class Native {
         return lib.find(name).map(symbol -> linker.downcallHandle(symbol, fd)).orElse(null);
     }
 
-    private static MethodHandle handle(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd,
-                                       Linker.Option... options) {
-        MemorySegment symbol = lib.find(name).orElseThrow(
-                () -> new UnsatisfiedLinkError("libaead: symbol " + name + " not found (library older than 1.3?)"));
+    static MethodHandle handle(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd,
+                               Linker.Option... options) {
+        MemorySegment symbol = lib.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libaead: symbol " + name
+                + " not found (library older than " + (name.startsWith("aead_hpke_") ? "1.6" : "1.3") + "?)"));
         return linker.downcallHandle(symbol, fd, options);
     }
 
