@@ -463,18 +463,18 @@ class Kem {
   }
   /** A fresh key pair from libcrypto's DRBG: { privateKey, publicKey } as Buffers. */
   generateKeyPair() {
-    return this.#pair((sk, pk) => native.hpkeGenerateKeyPair(this.#id, sk, pk), 'Kem.generateKeyPair');
+    return this.#pair((sk, pk) => native.hpkeKeys(0, this.#id, null, sk, pk), 'Kem.generateKeyPair');
   }
   /** DeriveKeyPair(ikm) (RFC 9180 section 7.1.3); ikm should be at least privateKeySize bytes. */
   deriveKeyPair(ikm) {
     byteLength(ikm, 'ikm');
-    return this.#pair((sk, pk) => native.hpkeDeriveKeyPair(this.#id, ikm, sk, pk), 'Kem.deriveKeyPair');
+    return this.#pair((sk, pk) => native.hpkeKeys(1, this.#id, ikm, sk, pk), 'Kem.deriveKeyPair');
   }
   /** The public key of a private key. */
   publicKeyOf(privateKey) {
     byteLength(privateKey, 'privateKey');
     const pk = Buffer.alloc(this.publicKeySize);
-    const rc = native.hpkePublicKey(this.#id, privateKey, pk);
+    const rc = native.hpkeKeys(2, this.#id, privateKey, null, pk);
     if (rc !== 0) throw hpkeError(rc, 'Kem.publicKeyOf');
     return pk;
   }
@@ -550,48 +550,42 @@ class SenderContext extends HpkeContext {
     this.enc = enc;
   }
   /** ContextS.Seal under the context's next sequence number: ciphertext || tag (16 bytes longer). */
-  seal(data, aad) {
-    const n = byteLength(data, 'data') + TAG;
-    if (aad !== null && aad !== undefined) byteLength(aad, 'aad');
-    const out = Buffer.allocUnsafe(n);
-    const r = native.hpkeSeal(this._h, aad, data, out, null);
-    if (r < 0) throw hpkeError(r, 'SenderContext.seal');
-    return out;
-  }
+  seal(data, aad) { return this.#seal(data, aad, null, 'SenderContext.seal'); }
   /** seal, and the sequence number (a bigint) it used. */
   sealWithSequence(data, aad) {
-    const n = byteLength(data, 'data') + TAG;
-    if (aad !== null && aad !== undefined) byteLength(aad, 'aad');
-    const out = Buffer.allocUnsafe(n);
-    const r = native.hpkeSeal(this._h, aad, data, out, seqOut);
-    if (r < 0) throw hpkeError(r, 'SenderContext.sealWithSequence');
-    return { sequence: seqOut[0], ct: out };
+    const ct = this.#seal(data, aad, seqOut, 'SenderContext.sealWithSequence');
+    return { sequence: seqOut[0], ct };
+  }
+  #seal(data, aad, seq, what) {
+    const out = Buffer.allocUnsafe(byteLength(data, 'data') + TAG);
+    checkOptional(aad, 'aad');
+    const r = native.hpkeSeal(this._h, aad, data, out, seq);
+    if (r < 0) throw hpkeError(r, what);
+    return out;
   }
 }
 
 /** A recipient's context (ContextR): open in order, openAt by number, export. */
 class RecipientContext extends HpkeContext {
-  #opened(r, out, what) {
-    if (r < 0) throw hpkeError(r, what);
-    return out;
-  }
   /** ContextR.Open: the next message in order (sequence 0, 1, ...). A message out of order, modified or
    *  under other AAD throws AuthenticationError (the output is never returned). */
   open(data, aad) {
-    const n = byteLength(data, 'data') - TAG;
-    if (aad !== null && aad !== undefined) byteLength(aad, 'aad');
-    const out = Buffer.allocUnsafe(n < 0 ? 0 : n);
-    return this.#opened(native.hpkeOpen(this._h, aad, data, out), out, 'RecipientContext.open');
+    return this.#open((out) => native.hpkeOpen(this._h, aad, data, out), data, aad, 'RecipientContext.open');
   }
   /** Opens the message sealed under sequence number seq (number or bigint), for protocols that carry
    *  it, through the context's replay window: a number already opened or left of it is a ReplayError. */
   openAt(seq, data, aad) {
     const s = BigInt(seq);
     if (s < 0n || s >= (1n << 64n)) throw new RangeError('seq must be from 0 to 2^64-1');
+    return this.#open((out) => native.hpkeOpenAt(this._h, s, aad, data, out), data, aad, 'RecipientContext.openAt');
+  }
+  #open(call, data, aad, what) {
     const n = byteLength(data, 'data') - TAG;
-    if (aad !== null && aad !== undefined) byteLength(aad, 'aad');
+    checkOptional(aad, 'aad');
     const out = Buffer.allocUnsafe(n < 0 ? 0 : n);
-    return this.#opened(native.hpkeOpenAt(this._h, s, aad, data, out), out, 'RecipientContext.openAt');
+    const r = call(out);
+    if (r < 0) throw hpkeError(r, what);
+    return out;
   }
 }
 

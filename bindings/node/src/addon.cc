@@ -170,6 +170,16 @@ napi_value number(napi_env env, double d) {
     return r;
 }
 
+// An External that owns h: fin runs when it is collected, or now if the External cannot be made.
+napi_value own(napi_env env, void *h, napi_finalize fin) {
+    napi_value ext;
+    if (napi_create_external(env, h, fin, nullptr, &ext) != napi_ok) {
+        fin(env, h, nullptr);
+        return nullptr;
+    }
+    return ext;
+}
+
 // create(alg, policy, key, tagLen, iv | null, properties | null) -> External, or a negative code.
 napi_value Create(napi_env env, napi_callback_info info) {
     size_t argc = 6;
@@ -200,14 +210,7 @@ napi_value Create(napi_env env, napi_callback_info info) {
     const int rc = aead_ctx_new_ex(&ctx, alg, policy, key, key_len, static_cast<size_t>(tag), properties, iv, iv_len);
     if (rc != 0)
         return number(env, rc);
-    auto *h = new Handle{kAeadMagic, ctx, 0, false};
-    napi_value ext;
-    if (napi_create_external(env, h, finalize_handle, nullptr, &ext) != napi_ok) {
-        aead_ctx_free(ctx);
-        delete h;
-        return nullptr;
-    }
-    return ext;
+    return own(env, new Handle{kAeadMagic, ctx, 0, false}, finalize_handle);
 }
 
 // free(handle): frees and cleanses now; later calls on the handle throw; the finalizer does nothing.
@@ -501,14 +504,7 @@ void hpke_finalize(napi_env, void *data, void *) {
 
 // A new External holding one reference to s (the caller has counted it).
 napi_value hpke_external(napi_env env, HpkeShared *s) {
-    auto *h = new HpkeHandle{kHpkeMagic, s, false};
-    napi_value ext;
-    if (napi_create_external(env, h, hpke_finalize, nullptr, &ext) != napi_ok) {
-        hpke_release(h);
-        delete h;
-        return nullptr;
-    }
-    return ext;
+    return own(env, new HpkeHandle{kHpkeMagic, s, false}, hpke_finalize);
 }
 
 napi_value hpke_new(napi_env env, aead_hpke *ctx) {
@@ -588,34 +584,65 @@ bool args(napi_env env, napi_callback_info info, napi_value (&a)[N]) {
     return true;
 }
 
-// hpkeSetupSender(<params, ikmE>, pkR, skS | null, enc) -> External, or a negative code.
-napi_value HpkeSetupSender(napi_env env, napi_callback_info info) {
+// The names of the three key views of a setup, and of the six views of a single-shot call; which are
+// nullable (bit i: view i): the sender's key (sender), the sender's public key (recipient), the AAD.
+constexpr const char *kAadPtOut[] = {"associated data must be a TypedArray, DataView, ArrayBuffer or null",
+                                 "data must be a TypedArray, DataView or ArrayBuffer",
+                                 "output must be a TypedArray, DataView or ArrayBuffer"};
+constexpr const char *kSenderViews[] = {"recipient public key must be a TypedArray, DataView or ArrayBuffer",
+                                    "sender key must be a TypedArray, DataView or ArrayBuffer",
+                                    "enc must be a TypedArray, DataView or ArrayBuffer",
+                                    kAadPtOut[0], kAadPtOut[1], kAadPtOut[2]};
+constexpr const char *kRecipientViews[] = {"enc must be a TypedArray, DataView or ArrayBuffer",
+                                       "recipient key must be a TypedArray, DataView or ArrayBuffer",
+                                       "sender public key must be a TypedArray, DataView or ArrayBuffer",
+                                       kAadPtOut[0], kAadPtOut[1], kAadPtOut[2]};
+
+// The arguments of a setup (N = 11: the key views) or a single-shot call (N = 14: the AAD, input and
+// output views too): the key schedule's inputs, then the views.
+template <bool Sender, size_t N>
+bool hpke_call(napi_env env, napi_callback_info info, napi_value (&a)[N], aead_hpke_params *p, Views *v) {
+    constexpr size_t count = N - 8;
+    static_assert(count == 3 || count == 6);
+    return args(env, info, a) && hpke_params(env, a, Sender, p) &&
+           hpke_views(env, a + 8, count, (Sender ? 2 : 4) | (count == 6 ? 8 : 0), Sender ? kSenderViews : kRecipientViews, v);
+}
+
+// hpkeSetupSender(<params, ikmE>, pkR, skS | null, enc) and hpkeSetupRecipient(<params, window>, enc,
+// skR, pkS | null) -> External, or a negative code.
+template <bool Sender>
+napi_value HpkeSetup(napi_env env, napi_callback_info info) {
     napi_value a[11];
     aead_hpke_params p;
     Views v;
-    static const char *const names[] = {"recipient public key must be a TypedArray, DataView or ArrayBuffer",
-                                        "sender key must be a TypedArray, DataView or ArrayBuffer",
-                                        "enc must be a TypedArray, DataView or ArrayBuffer"};
-    if (!args(env, info, a) || !hpke_params(env, a, true, &p) || !hpke_views(env, a + 8, 3, 2, names, &v))
+    if (!hpke_call<Sender>(env, info, a, &p, &v))
         return nullptr;
     aead_hpke *ctx = nullptr;
-    const int rc = aead_hpke_setup_sender(&ctx, &p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2]);
+    int rc;
+    if constexpr (Sender)
+        rc = aead_hpke_setup_sender(&ctx, &p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2]);
+    else
+        rc = aead_hpke_setup_recipient(&ctx, &p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2]);
     return rc != 0 ? number(env, rc) : hpke_new(env, ctx);
 }
 
-// hpkeSetupRecipient(<params, window>, enc, skR, pkS | null) -> External, or a negative code.
-napi_value HpkeSetupRecipient(napi_env env, napi_callback_info info) {
-    napi_value a[11];
+// hpkeSealSingle(<params, ikmE>, pkR, skS | null, enc, aad | null, pt, out) and
+// hpkeOpenSingle(<params, window>, enc, skR, pkS | null, aad | null, ct, out) -> length or code.
+template <bool Sender>
+napi_value HpkeSingle(napi_env env, napi_callback_info info) {
+    napi_value a[14];
     aead_hpke_params p;
     Views v;
-    static const char *const names[] = {"enc must be a TypedArray, DataView or ArrayBuffer",
-                                        "recipient key must be a TypedArray, DataView or ArrayBuffer",
-                                        "sender public key must be a TypedArray, DataView or ArrayBuffer"};
-    if (!args(env, info, a) || !hpke_params(env, a, false, &p) || !hpke_views(env, a + 8, 3, 4, names, &v))
+    if (!hpke_call<Sender>(env, info, a, &p, &v))
         return nullptr;
-    aead_hpke *ctx = nullptr;
-    const int rc = aead_hpke_setup_recipient(&ctx, &p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2]);
-    return rc != 0 ? number(env, rc) : hpke_new(env, ctx);
+    int64_t r;
+    if constexpr (Sender)
+        r = aead_hpke_seal_single(&p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], v.p[3], v.n[3], v.p[4], v.n[4],
+                                  v.p[5], v.n[5]);
+    else
+        r = aead_hpke_open_single(&p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], v.p[3], v.n[3], v.p[4], v.n[4],
+                                  v.p[5], v.n[5]);
+    return number(env, static_cast<double>(r));
 }
 
 // hpkeFree(handle): this thread's reference goes now; the context is freed (secrets cleansed) when no
@@ -630,10 +657,6 @@ napi_value HpkeFree(napi_env env, napi_callback_info info) {
         hpke_release(static_cast<HpkeHandle *>(p));
     return nullptr;
 }
-
-const char *const kAadPtOut[] = {"associated data must be a TypedArray, DataView, ArrayBuffer or null",
-                                 "data must be a TypedArray, DataView or ArrayBuffer",
-                                 "output must be a TypedArray, DataView or ArrayBuffer"};
 
 // hpkeSeal(handle, aad | null, pt, out, seqOut: BigUint64Array | null) -> length or code.
 napi_value HpkeSeal(napi_env env, napi_callback_info info) {
@@ -692,72 +715,26 @@ napi_value HpkeExport(napi_env env, napi_callback_info info) {
     return number(env, aead_hpke_export(ctx, v.p[0], v.n[0], v.p[1], v.n[1]));
 }
 
-// hpkeSealSingle(<params, ikmE>, pkR, skS | null, enc, aad | null, pt, out) -> length or code.
-napi_value HpkeSealSingle(napi_env env, napi_callback_info info) {
-    napi_value a[14];
-    aead_hpke_params p;
+// hpkeKeys(what, kem, input | null, sk | null, pk) -> 0 or code. what: 0 generates a key pair (no input),
+// 1 derives one from input (DeriveKeyPair's ikm), 2 makes the public key of the private key input (no sk).
+napi_value HpkeKeys(napi_env env, napi_callback_info info) {
+    napi_value a[5];
+    int32_t what, kem;
     Views v;
-    static const char *const names[] = {"recipient public key must be a TypedArray, DataView or ArrayBuffer",
-                                        "sender key must be a TypedArray, DataView or ArrayBuffer",
-                                        "enc must be a TypedArray, DataView or ArrayBuffer", kAadPtOut[0],
-                                        kAadPtOut[1], kAadPtOut[2]};
-    if (!args(env, info, a) || !hpke_params(env, a, true, &p) || !hpke_views(env, a + 8, 6, 2 | 8, names, &v))
+    static const char *const names[] = {"ikm or private key must be a TypedArray, DataView or ArrayBuffer",
+                                        "private key output must be a TypedArray, DataView or ArrayBuffer",
+                                        "public key output must be a TypedArray, DataView or ArrayBuffer"};
+    if (!args(env, info, a) || !int_arg(env, a[0], &what) || !int_arg(env, a[1], &kem) ||
+        !hpke_views(env, a + 2, 3, 1 | 2, names, &v))
         return nullptr;
-    return number(env, static_cast<double>(aead_hpke_seal_single(&p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2],
-                                                                  v.p[3], v.n[3], v.p[4], v.n[4], v.p[5], v.n[5])));
-}
-
-// hpkeOpenSingle(<params, window>, enc, skR, pkS | null, aad | null, ct, out) -> length or code.
-napi_value HpkeOpenSingle(napi_env env, napi_callback_info info) {
-    napi_value a[14];
-    aead_hpke_params p;
-    Views v;
-    static const char *const names[] = {"enc must be a TypedArray, DataView or ArrayBuffer",
-                                        "recipient key must be a TypedArray, DataView or ArrayBuffer",
-                                        "sender public key must be a TypedArray, DataView or ArrayBuffer",
-                                        kAadPtOut[0], kAadPtOut[1], kAadPtOut[2]};
-    if (!args(env, info, a) || !hpke_params(env, a, false, &p) || !hpke_views(env, a + 8, 6, 4 | 8, names, &v))
-        return nullptr;
-    return number(env, static_cast<double>(aead_hpke_open_single(&p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2],
-                                                                 v.p[3], v.n[3], v.p[4], v.n[4], v.p[5], v.n[5])));
-}
-
-const char *const kSkPk[] = {"private key output must be a TypedArray, DataView or ArrayBuffer",
-                             "public key output must be a TypedArray, DataView or ArrayBuffer"};
-
-// hpkeDeriveKeyPair(kem, ikm, sk, pk) -> 0 or code.
-napi_value HpkeDeriveKeyPair(napi_env env, napi_callback_info info) {
-    napi_value a[4];
-    int32_t kem;
-    uint8_t *ikm;
-    size_t ikm_len;
-    Views v;
-    if (!args(env, info, a) || !int_arg(env, a[0], &kem) ||
-        !view(env, a[1], "ikm must be a TypedArray, DataView or ArrayBuffer", false, &ikm, &ikm_len) ||
-        !hpke_views(env, a + 2, 2, 0, kSkPk, &v))
-        return nullptr;
-    return number(env, aead_hpke_derive_keypair(kem, ikm, ikm_len, v.p[0], v.n[0], v.p[1], v.n[1], nullptr));
-}
-
-// hpkeGenerateKeyPair(kem, sk, pk) -> 0 or code.
-napi_value HpkeGenerateKeyPair(napi_env env, napi_callback_info info) {
-    napi_value a[3];
-    int32_t kem;
-    Views v;
-    if (!args(env, info, a) || !int_arg(env, a[0], &kem) || !hpke_views(env, a + 1, 2, 0, kSkPk, &v))
-        return nullptr;
-    return number(env, aead_hpke_generate_keypair(kem, v.p[0], v.n[0], v.p[1], v.n[1], nullptr));
-}
-
-// hpkePublicKey(kem, sk, pk) -> 0 or code.
-napi_value HpkePublicKey(napi_env env, napi_callback_info info) {
-    napi_value a[3];
-    int32_t kem;
-    Views v;
-    static const char *const names[] = {"private key must be a TypedArray, DataView or ArrayBuffer", kSkPk[1]};
-    if (!args(env, info, a) || !int_arg(env, a[0], &kem) || !hpke_views(env, a + 1, 2, 0, names, &v))
-        return nullptr;
-    return number(env, aead_hpke_public_key(kem, v.p[0], v.n[0], v.p[1], v.n[1], nullptr));
+    switch (what) {
+    case 0:
+        return number(env, aead_hpke_generate_keypair(kem, v.p[1], v.n[1], v.p[2], v.n[2], nullptr));
+    case 1:
+        return number(env, aead_hpke_derive_keypair(kem, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], nullptr));
+    default:
+        return number(env, aead_hpke_public_key(kem, v.p[0], v.n[0], v.p[2], v.n[2], nullptr));
+    }
 }
 
 // hpkeSizes(kem) -> [Nenc (= Npk), Nsk]; [0, 0] for an unknown KEM.
@@ -855,12 +832,11 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     } const fns[] = {{"create", Create},         {"free", Free},         {"sealOpen", SealOpen},
                      {"sealOpenV", SealOpenV},   {"sealOpenMany", SealOpenMany},
                      {"sealOpenAsync", SealOpenAsync},
-                     {"hpkeSetupSender", HpkeSetupSender}, {"hpkeSetupRecipient", HpkeSetupRecipient},
+                     {"hpkeSetupSender", HpkeSetup<true>}, {"hpkeSetupRecipient", HpkeSetup<false>},
                      {"hpkeFree", HpkeFree},     {"hpkeSeal", HpkeSeal}, {"hpkeOpen", HpkeOpen},
                      {"hpkeOpenAt", HpkeOpenAt}, {"hpkeExport", HpkeExport},
-                     {"hpkeSealSingle", HpkeSealSingle}, {"hpkeOpenSingle", HpkeOpenSingle},
-                     {"hpkeDeriveKeyPair", HpkeDeriveKeyPair}, {"hpkeGenerateKeyPair", HpkeGenerateKeyPair},
-                     {"hpkePublicKey", HpkePublicKey}, {"hpkeSizes", HpkeSizes},
+                     {"hpkeSealSingle", HpkeSingle<true>}, {"hpkeOpenSingle", HpkeSingle<false>},
+                     {"hpkeKeys", HpkeKeys},     {"hpkeSizes", HpkeSizes},
                      {"hpkeShare", HpkeShare},   {"hpkeAdopt", HpkeAdopt},
                      {"strerror", Strerror},     {"version", Version},   {"versionNumber", VersionNumber}};
     for (const auto &f : fns) {
