@@ -212,8 +212,8 @@ export interface SharedContext {
   aead: AeadId;
 }
 
-/** A suite's KEM: sizes and key pairs. */
-export declare class Kem {
+/** A suite's KEM (suite.kem): sizes and key pairs. */
+export interface Kem {
   readonly id: KemId;
   /** Nenc = Npk. */
   readonly encSize: number;
