@@ -7,7 +7,8 @@
 // - Round trips over every suite and mode; in-order and explicit-sequence opens (the replay window);
 //   tampered messages, other AAD, info, psk or keys refused.
 // - Hostile callers: bad keys (X25519 / X448 low-order points, points off the curve, a zero scalar, keys
-//   of the wrong length) refused; closed contexts; worker_threads sealing on one shared context get
+//   of the wrong length) refused; detached, resizable and non-byte arguments refused (no sequence number
+//   consumed); closed contexts; worker_threads sealing on one shared context get
 //   distinct sequence numbers. fork() does not apply: Node has no fork(2) (child_process.fork starts a
 //   new process that shares no memory), so no child can inherit a context.
 const test = require('node:test');
@@ -258,6 +259,32 @@ test('closed contexts refuse; another kind of handle is not taken for an HPKE co
   assert.throws(() => native.sealOpen(live._h, 1, Buffer.alloc(12), null, Buffer.alloc(1), Buffer.alloc(17), 0), TypeError);
   native.free(aeadHandle);
   live.close();
+});
+
+test('detached, resizable and non-byte arguments: TypeError before the library is called', () => {
+  const suite = new CipherSuite(X25519);
+  const { sender, recipient, rparams } = setup(suite, Mode.Base);
+  const ct = sender.seal(Buffer.from('m'));
+  const ab = new ArrayBuffer(32);
+  const view = new Uint8Array(ab);
+  structuredClone(ab, { transfer: [ab] }); // ab and view are detached now
+  const resizable = new Uint8Array(new ArrayBuffer(32, { maxByteLength: 64 }));
+  for (const bad of [ab, view, resizable, 'text', 42, [1, 2, 3]]) {
+    assert.throws(() => sender.seal(bad), TypeError);
+    assert.throws(() => sender.seal(Buffer.from('m'), bad), TypeError);
+    assert.throws(() => recipient.open(bad), TypeError);
+    assert.throws(() => sender.export(bad, 16), TypeError);
+    assert.throws(() => suite.createSenderContext({ recipientPublicKey: bad }), TypeError);
+    assert.throws(() => suite.createRecipientContext({ ...rparams, enc: bad }), TypeError);
+    assert.throws(() => suite.createRecipientContext({ ...rparams, info: bad }), TypeError);
+    assert.throws(() => suite.kem.deriveKeyPair(bad), TypeError);
+  }
+  // None of those consumed a sequence number or moved the recipient.
+  assert.strictEqual(sender.sealWithSequence(Buffer.from('n')).sequence, 1n);
+  assert.deepStrictEqual(recipient.open(ct), Buffer.from('m'));
+  assert.throws(() => sender.export(Buffer.alloc(0), -1), RangeError);
+  sender.close();
+  recipient.close();
 });
 
 // Several worker_threads seal on one sender context (its handle shared through share() / fromShared):
