@@ -150,6 +150,124 @@ export class AESSIV extends Closable {
   static generateKey(bitLength: 256 | 384 | 512): Buffer;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// HPKE (RFC 9180; library 1.6): @hpke/core's shape, synchronous, keys as bytes (RFC 9180's serialisation:
+// SEC1 uncompressed points and big-endian scalars for the NIST curves, raw for X25519 and X448).
+
+/** RFC 9180's modes (section 5); the context calls pick the mode from their parameters. */
+export declare const Mode: { readonly Base: 0; readonly Psk: 1; readonly Auth: 2; readonly AuthPsk: 3 };
+/** RFC 9180's KEM ids (section 7.1), with @hpke/core's names. */
+export declare const KemId: {
+  readonly DhkemP256HkdfSha256: 0x0010; readonly DhkemP384HkdfSha384: 0x0011; readonly DhkemP521HkdfSha512: 0x0012;
+  readonly DhkemX25519HkdfSha256: 0x0020; readonly DhkemX448HkdfSha512: 0x0021;
+};
+export declare const KdfId: { readonly HkdfSha256: 0x0001; readonly HkdfSha384: 0x0002; readonly HkdfSha512: 0x0003 };
+export declare const AeadId: {
+  readonly Aes128Gcm: 0x0001; readonly Aes256Gcm: 0x0002; readonly Chacha20Poly1305: 0x0003; readonly ExportOnly: 0xffff;
+};
+export type Mode = typeof Mode[keyof typeof Mode];
+export type KemId = typeof KemId[keyof typeof KemId];
+export type KdfId = typeof KdfId[keyof typeof KdfId];
+export type AeadId = typeof AeadId[keyof typeof AeadId];
+/** The last sequence number a context seals or opens: 2^64 - 2. */
+export declare const HPKE_MAX_SEQUENCE: bigint;
+
+/** openAt: the sequence number was already opened, or is left of the replay window (AEAD_ERR_REPLAY). */
+export class ReplayError extends AuthenticationError {}
+
+export interface KeyPair {
+  privateKey: Buffer;
+  publicKey: Buffer;
+}
+/** The pre-shared key of the psk modes (@hpke/core's PreSharedKey): both non-empty. */
+export interface PreSharedKey {
+  id: BufferSource;
+  key: BufferSource;
+}
+export interface KeyScheduleParams {
+  info?: BufferSource | null;
+  psk?: PreSharedKey;
+}
+export interface SenderContextParams extends KeyScheduleParams {
+  recipientPublicKey: BufferSource;
+  /** The sender's private key: the auth modes. */
+  senderKey?: BufferSource | null;
+  /** DeriveKeyPair input of the ephemeral key: known-answer tests only (reusing it breaks HPKE). */
+  ekm?: BufferSource | null;
+}
+export interface RecipientContextParams extends KeyScheduleParams {
+  recipientKey: BufferSource;
+  enc: BufferSource;
+  /** The sender's public key: the auth modes. */
+  senderPublicKey?: BufferSource | null;
+  /** openAt's replay window in messages: 0 (64) or a multiple of 64 up to 4096. */
+  window?: number;
+}
+/** What share() returns: plain data, to post to a worker_threads Worker of the same process. */
+export interface SharedContext {
+  token: Uint8Array;
+  sender: boolean;
+  kem: KemId;
+  kdf: KdfId;
+  aead: AeadId;
+}
+
+/** A suite's KEM (suite.kem): sizes and key pairs. */
+export interface Kem {
+  readonly id: KemId;
+  /** Nenc = Npk. */
+  readonly encSize: number;
+  readonly publicKeySize: number;
+  readonly privateKeySize: number;
+  generateKeyPair(): KeyPair;
+  /** DeriveKeyPair(ikm) (RFC 9180 section 7.1.3). */
+  deriveKeyPair(ikm: BufferSource): KeyPair;
+  publicKeyOf(privateKey: BufferSource): Buffer;
+}
+
+declare abstract class HpkeContext {
+  readonly suite: CipherSuite;
+  /** The secret export interface: length bytes (at most 255 x the KDF's hash size); exporterContext at
+   *  most 960 bytes. */
+  export(exporterContext: BufferSource, length: number): Buffer;
+  /** A description another worker_threads Worker turns into its own handle on this context (fromShared). */
+  share(): SharedContext;
+  /** Releases this thread's handle; the context is freed (secrets cleansed) when no thread holds it. */
+  close(): void;
+  [Symbol.dispose](): void;
+}
+export class SenderContext extends HpkeContext {
+  private constructor();
+  /** This context in another worker_threads Worker: what share() returned there. */
+  static fromShared(shared: SharedContext): SenderContext;
+  /** The encapsulated key to send to the recipient. */
+  readonly enc: Buffer;
+  /** ciphertext || tag under the next sequence number. */
+  seal(data: BufferSource, aad?: BufferSource | null): Buffer;
+  sealWithSequence(data: BufferSource, aad?: BufferSource | null): { sequence: bigint; ct: Buffer };
+}
+export class RecipientContext extends HpkeContext {
+  private constructor();
+  static fromShared(shared: SharedContext): RecipientContext;
+  /** The next message in order; AuthenticationError otherwise. */
+  open(data: BufferSource, aad?: BufferSource | null): Buffer;
+  /** The message of sequence number seq, through the replay window (ReplayError). */
+  openAt(seq: number | bigint, data: BufferSource, aad?: BufferSource | null): Buffer;
+}
+
+export class CipherSuite {
+  constructor(params: { kem: KemId; kdf: KdfId; aead: AeadId });
+  readonly kem: Kem;
+  readonly kdf: { readonly id: KdfId };
+  readonly aead: { readonly id: AeadId };
+  createSenderContext(params: SenderContextParams): SenderContext;
+  createRecipientContext(params: RecipientContextParams): RecipientContext;
+  /** Single-shot seal (RFC 9180 section 6). */
+  seal(params: SenderContextParams, data: BufferSource, aad?: BufferSource | null): { enc: Buffer; ct: Buffer };
+  /** Single-shot open. */
+  open(params: RecipientContextParams, data: BufferSource, aad?: BufferSource | null): Buffer;
+}
+
 /** "libaead X.Y.Z (OpenSSL ...)": the library and the libcrypto it runs on. */
 export function libraryVersion(): string;
 export function libraryVersionNumber(): number;

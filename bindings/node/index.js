@@ -401,12 +401,290 @@ class AESSIV extends Base {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// HPKE (RFC 9180; library 1.6): @hpke/core's shape, synchronous, keys as bytes.
+
+/** RFC 9180's identifiers (section 7), with @hpke/core's names. */
+const Mode = Object.freeze({ Base: 0, Psk: 1, Auth: 2, AuthPsk: 3 });
+const KemId = Object.freeze({
+  DhkemP256HkdfSha256: 0x0010, DhkemP384HkdfSha384: 0x0011, DhkemP521HkdfSha512: 0x0012,
+  DhkemX25519HkdfSha256: 0x0020, DhkemX448HkdfSha512: 0x0021,
+});
+const KdfId = Object.freeze({ HkdfSha256: 0x0001, HkdfSha384: 0x0002, HkdfSha512: 0x0003 });
+const AeadId = Object.freeze({ Aes128Gcm: 0x0001, Aes256Gcm: 0x0002, Chacha20Poly1305: 0x0003, ExportOnly: 0xffff });
+const HPKE_MAX_SEQUENCE = (1n << 64n) - 2n;
+
+/** HPKE openAt: the sequence number was already opened on this context, or is left of its replay window
+ *  (AEAD_ERR_REPLAY). Nothing was decrypted. An AuthenticationError, so code that drops messages that
+ *  do not open drops these too. */
+class ReplayError extends AuthenticationError {}
+
+function hpkeError(rc, what) {
+  if (rc === -19) return new ReplayError(`${what}: ${native.strerror(rc)}`, rc);
+  const e = error(rc, what);
+  if (rc === -2) {
+    e.message = `${what}: invalid argument (a key that is not one of the KEM's: a point off the curve or ` +
+      'not uncompressed, a private key of 0 or not below the order, an all-zero X25519 / X448 shared secret; ' +
+      'psk without psk id; or a call this context\'s suite or side does not have)';
+  }
+  return e;
+}
+
+const idNames = (ids) => new Map(Object.entries(ids).map(([k, v]) => [v, k]));
+const KEM_NAMES = idNames(KemId);
+const KDF_NAMES = idNames(KdfId);
+const AEAD_NAMES = idNames(AeadId);
+
+function optBytes(v, name) {
+  if (v === null || v === undefined) return null;
+  byteLength(v, name);
+  return v;
+}
+
+/** A KEM of a suite (@hpke/core's suite.kem): sizes and key pairs, serialised as RFC 9180 does. */
+class Kem {
+  #id;
+  constructor(id) {
+    if (!KEM_NAMES.has(id)) throw new UnsupportedAlgorithmError(`CipherSuite: unknown KEM id ${id}`, -13);
+    const [enc, sk] = native.hpkeSizes(id);
+    this.#id = id;
+    this.encSize = enc;
+    this.publicKeySize = enc;
+    this.privateKeySize = sk;
+    Object.freeze(this);
+  }
+  get id() { return this.#id; }
+  #pair(call, what) {
+    const privateKey = Buffer.alloc(this.privateKeySize);
+    const publicKey = Buffer.alloc(this.publicKeySize);
+    const rc = call(privateKey, publicKey);
+    if (rc !== 0) throw hpkeError(rc, what);
+    return { privateKey, publicKey };
+  }
+  /** A fresh key pair from libcrypto's DRBG: { privateKey, publicKey } as Buffers. */
+  generateKeyPair() {
+    return this.#pair((sk, pk) => native.hpkeKeys(0, this.#id, null, sk, pk), 'Kem.generateKeyPair');
+  }
+  /** DeriveKeyPair(ikm) (RFC 9180 section 7.1.3); ikm should be at least privateKeySize bytes. */
+  deriveKeyPair(ikm) {
+    byteLength(ikm, 'ikm');
+    return this.#pair((sk, pk) => native.hpkeKeys(1, this.#id, ikm, sk, pk), 'Kem.deriveKeyPair');
+  }
+  /** The public key of a private key. */
+  publicKeyOf(privateKey) {
+    byteLength(privateKey, 'privateKey');
+    const pk = Buffer.alloc(this.publicKeySize);
+    const rc = native.hpkeKeys(2, this.#id, privateKey, null, pk);
+    if (rc !== 0) throw hpkeError(rc, 'Kem.publicKeyOf');
+    return pk;
+  }
+}
+
+const hpkeRegistry = new FinalizationRegistry((handle) => native.hpkeFree(handle));
+const seqOut = new BigUint64Array(1);
+
+/** What a sender's and a recipient's context share: export, share, close. */
+class HpkeContext {
+  #h;
+  #suite;
+  /** @internal */
+  constructor(handle, suite) {
+    this.#h = handle;
+    this.#suite = suite;
+    hpkeRegistry.register(this, handle, this);
+  }
+  get suite() { return this.#suite; }
+  get _h() {
+    if (this.#h === null) throw new Error(`${this.constructor.name}: closed`);
+    return this.#h;
+  }
+  /** The secret export interface (RFC 9180 section 5.3): length bytes bound to this context and
+   *  exporterContext (at most 960 bytes); the same on both sides. */
+  export(exporterContext, length) {
+    byteLength(exporterContext, 'exporterContext');
+    if (!Number.isSafeInteger(length) || length < 0) throw new RangeError('length must be a non-negative integer');
+    const out = Buffer.alloc(length);
+    const rc = native.hpkeExport(this._h, exporterContext, out);
+    if (rc !== 0) throw hpkeError(rc, `${this.constructor.name}.export`);
+    return out;
+  }
+  /** A description of this context that another worker_threads Worker of this process turns into its own
+   *  handle on the same native context (fromShared): post it to the Worker. Sealing from several threads
+   *  gives each message its own sequence number. The context lives until every thread's handle is closed. */
+  share() {
+    const token = native.hpkeShare(this._h, crypto.randomBytes(16));
+    const s = this.#suite;
+    return { token: new Uint8Array(token), sender: this instanceof SenderContext, kem: s.kem.id, kdf: s.kdf.id, aead: s.aead.id };
+  }
+  /** The context described by share() in another thread of this process, as a SenderContext or a
+   *  RecipientContext; throws if every handle on it was closed meanwhile. */
+  static fromShared(shared) {
+    if (shared === null || typeof shared !== 'object') throw new TypeError('fromShared: expected what share() returned');
+    const h = native.hpkeAdopt(shared.token);
+    if (h === null) throw new Error('fromShared: no such context (every handle on it was closed or collected)');
+    const suite = new CipherSuite({ kem: shared.kem, kdf: shared.kdf, aead: shared.aead });
+    const ctx = new (shared.sender ? SenderContext : RecipientContext)(h, suite);
+    if (!(ctx instanceof this)) {
+      ctx.close();
+      throw new TypeError(`fromShared: a ${ctx.constructor.name}'s description`);
+    }
+    return ctx;
+  }
+  /** Releases this thread's handle now; the library frees the context and cleanses its secrets when no
+   *  other thread holds it. Later calls throw. */
+  close() {
+    if (this.#h !== null) {
+      hpkeRegistry.unregister(this);
+      native.hpkeFree(this.#h);
+      this.#h = null;
+    }
+  }
+  [Symbol.dispose]() { this.close(); }
+}
+
+/** A sender's context (ContextS): seal, export. enc is the encapsulated key to send. */
+class SenderContext extends HpkeContext {
+  /** @internal */
+  constructor(handle, suite, enc = null) {
+    super(handle, suite);
+    this.enc = enc;
+  }
+  /** ContextS.Seal under the context's next sequence number: ciphertext || tag (16 bytes longer). */
+  seal(data, aad) { return this.#seal(data, aad, null, 'SenderContext.seal'); }
+  /** seal, and the sequence number (a bigint) it used. */
+  sealWithSequence(data, aad) {
+    const ct = this.#seal(data, aad, seqOut, 'SenderContext.sealWithSequence');
+    return { sequence: seqOut[0], ct };
+  }
+  #seal(data, aad, seq, what) {
+    const out = Buffer.allocUnsafe(byteLength(data, 'data') + TAG);
+    checkOptional(aad, 'aad');
+    const r = native.hpkeSeal(this._h, aad, data, out, seq);
+    if (r < 0) throw hpkeError(r, what);
+    return out;
+  }
+}
+
+/** A recipient's context (ContextR): open in order, openAt by number, export. */
+class RecipientContext extends HpkeContext {
+  /** ContextR.Open: the next message in order (sequence 0, 1, ...). A message out of order, modified or
+   *  under other AAD throws AuthenticationError (the output is never returned). */
+  open(data, aad) {
+    return this.#open((out) => native.hpkeOpen(this._h, aad, data, out), data, aad, 'RecipientContext.open');
+  }
+  /** Opens the message sealed under sequence number seq (number or bigint), for protocols that carry
+   *  it, through the context's replay window: a number already opened or left of it is a ReplayError. */
+  openAt(seq, data, aad) {
+    const s = BigInt(seq);
+    if (s < 0n || s >= (1n << 64n)) throw new RangeError('seq must be from 0 to 2^64-1');
+    return this.#open((out) => native.hpkeOpenAt(this._h, s, aad, data, out), data, aad, 'RecipientContext.openAt');
+  }
+  #open(call, data, aad, what) {
+    const n = byteLength(data, 'data') - TAG;
+    checkOptional(aad, 'aad');
+    const out = Buffer.allocUnsafe(n < 0 ? 0 : n);
+    const r = call(out);
+    if (r < 0) throw hpkeError(r, what);
+    return out;
+  }
+}
+
+// psk: { id, key } as @hpke/core (both non-empty), or undefined.
+function mode(params, authKey) {
+  const psk = params.psk;
+  if (psk !== undefined && psk !== null && (typeof psk !== 'object' || psk.id === undefined || psk.key === undefined)) {
+    throw new TypeError('psk must be { id, key }');
+  }
+  const hasPsk = psk !== undefined && psk !== null;
+  const auth = authKey !== undefined && authKey !== null;
+  return hasPsk ? (auth ? Mode.AuthPsk : Mode.Psk) : (auth ? Mode.Auth : Mode.Base);
+}
+
+/** An HPKE cipher suite (@hpke/core's CipherSuite, synchronous): new CipherSuite({ kem, kdf, aead })
+ *  with the ids of KemId, KdfId and AeadId. */
+class CipherSuite {
+  #kem;
+  #kdf;
+  #aead;
+  constructor({ kem, kdf, aead } = {}) {
+    if (!KDF_NAMES.has(kdf)) throw new UnsupportedAlgorithmError(`CipherSuite: unknown KDF id ${kdf}`, -13);
+    if (!AEAD_NAMES.has(aead)) throw new UnsupportedAlgorithmError(`CipherSuite: unknown AEAD id ${aead}`, -13);
+    this.#kem = new Kem(kem);
+    this.#kdf = Object.freeze({ id: kdf });
+    this.#aead = Object.freeze({ id: aead });
+  }
+  get kem() { return this.#kem; }
+  get kdf() { return this.#kdf; }
+  get aead() { return this.#aead; }
+  toString() { return `CipherSuite(${KEM_NAMES.get(this.#kem.id)}, ${KDF_NAMES.get(this.#kdf.id)}, ${AEAD_NAMES.get(this.#aead.id)})`; }
+  /** The key schedule's first eight addon arguments. */
+  #params(params, authKey, last) {
+    const psk = params.psk;
+    const hasPsk = psk !== undefined && psk !== null;
+    return [this.#kem.id, this.#kdf.id, this.#aead.id, mode(params, authKey), optBytes(params.info, 'info'),
+      hasPsk ? optBytes(psk.key, 'psk.key') : null, hasPsk ? optBytes(psk.id, 'psk.id') : null, last];
+  }
+  #window(params) {
+    const w = params.window === undefined ? 0 : params.window;
+    if (!Number.isInteger(w) || w < 0 || w > 4096) throw new RangeError('window must be 0 (64) or a multiple of 64 up to 4096');
+    return w;
+  }
+  /** SetupBaseS / SetupPSKS / SetupAuthS / SetupAuthPSKS, the mode from the parameters:
+   *  { recipientPublicKey, senderKey?, info?, psk?: { id, key }, ekm? }. ekm: DeriveKeyPair input of the
+   *  ephemeral key, for known-answer tests only (an ephemeral key used twice breaks HPKE's security). */
+  createSenderContext(params) {
+    const p = params || {};
+    byteLength(p.recipientPublicKey, 'recipientPublicKey');
+    const enc = Buffer.alloc(this.#kem.encSize);
+    const h = native.hpkeSetupSender(...this.#params(p, p.senderKey, optBytes(p.ekm, 'ekm')),
+      p.recipientPublicKey, optBytes(p.senderKey, 'senderKey'), enc);
+    if (typeof h === 'number') throw hpkeError(h, 'CipherSuite.createSenderContext');
+    return new SenderContext(h, this, enc);
+  }
+  /** SetupBaseR / ... : { recipientKey, enc, senderPublicKey?, info?, psk?, window? } (window: the replay
+   *  window of openAt, in messages: 0 means 64, else a multiple of 64 up to 4096). */
+  createRecipientContext(params) {
+    const p = params || {};
+    byteLength(p.enc, 'enc');
+    byteLength(p.recipientKey, 'recipientKey');
+    const h = native.hpkeSetupRecipient(...this.#params(p, p.senderPublicKey, this.#window(p)),
+      p.enc, p.recipientKey, optBytes(p.senderPublicKey, 'senderPublicKey'));
+    if (typeof h === 'number') throw hpkeError(h, 'CipherSuite.createRecipientContext');
+    return new RecipientContext(h, this);
+  }
+  /** Single-shot seal (RFC 9180 section 6): the sender's parameters, one message: { enc, ct }. */
+  seal(params, data, aad) {
+    const p = params || {};
+    byteLength(p.recipientPublicKey, 'recipientPublicKey');
+    const n = byteLength(data, 'data') + TAG;
+    const enc = Buffer.alloc(this.#kem.encSize);
+    const ct = Buffer.allocUnsafe(n);
+    const r = native.hpkeSealSingle(...this.#params(p, p.senderKey, optBytes(p.ekm, 'ekm')),
+      p.recipientPublicKey, optBytes(p.senderKey, 'senderKey'), enc, optBytes(aad, 'aad'), data, ct);
+    if (r < 0) throw hpkeError(r, 'CipherSuite.seal');
+    return { enc, ct };
+  }
+  /** Single-shot open: the recipient's parameters, one message (sequence 0): the plaintext. */
+  open(params, data, aad) {
+    const p = params || {};
+    byteLength(p.enc, 'enc');
+    byteLength(p.recipientKey, 'recipientKey');
+    const n = byteLength(data, 'data') - TAG;
+    const out = Buffer.allocUnsafe(n < 0 ? 0 : n);
+    const r = native.hpkeOpenSingle(...this.#params(p, p.senderPublicKey, 0), p.enc, p.recipientKey,
+      optBytes(p.senderPublicKey, 'senderPublicKey'), optBytes(aad, 'aad'), data, out);
+    if (r < 0) throw hpkeError(r, 'CipherSuite.open');
+    return out;
+  }
+}
+
 module.exports = {
   AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
   AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
   AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
+  CipherSuite, SenderContext, RecipientContext, ReplayError, Mode, KemId, KdfId, AeadId, HPKE_MAX_SEQUENCE,
   libraryVersion: () => native.version(),
   libraryVersionNumber: () => native.versionNumber(),
   strerror: (code) => native.strerror(code),

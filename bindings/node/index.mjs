@@ -10,6 +10,7 @@ export const {
   AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
   AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
+  CipherSuite, SenderContext, RecipientContext, ReplayError, Mode, KemId, KdfId, AeadId, HPKE_MAX_SEQUENCE,
   libraryVersion, libraryVersionNumber, strerror,
 } = lib;
 export default lib;

@@ -15,7 +15,9 @@ macro, every #define's value as the compiler computes it. Then, per binding:
           the int constants whose name is a header constant's without AEAD_ (AEAD_ERR_ in the
           exception classes).
   node    bindings/node/src/addon.cc: each aead_* function it calls exists and gets its number of
-          arguments; bindings/node/index.js: the codes, algorithm and policy ids it re-exports.
+          arguments; bindings/node/index.js: the codes, algorithm and policy ids it re-exports, and its
+          HPKE ids (Mode, KemId, KdfId, AeadId: @hpke/core's names; the set of values must be the
+          header's AEAD_HPKE_MODE_*, _KEM_*, _KDF_*, _AEAD_*).
 
 Every function the header declares must be declared (or called) by every binding, unless
 tests/decls/omitted.txt lists it for that binding with the reason; a binding-only name that looks like
@@ -442,6 +444,18 @@ def check_node(header):
             if not compare_constant("node", prefix + key, int(value), hconsts, index, key):
                 fail("node", "%s %s.%s: include/aead.h has no %s" % (index, obj, key, prefix + key))
             consts += 1
+    for obj, prefix in (("Mode", "AEAD_HPKE_MODE_"), ("KemId", "AEAD_HPKE_KEM_"), ("KdfId", "AEAD_HPKE_KDF_"),
+                        ("AeadId", "AEAD_HPKE_AEAD_")):
+        m = re.search(r"^const %s = Object\.freeze\(\{([^}]*)\}" % obj, js, re.M)
+        if not m:
+            fail("node", "%s: no `const %s = Object.freeze({...})` to check" % (index, obj))
+            continue
+        got = {int(v, 0): k for k, v in re.findall(r"(\w+)\s*:\s*(0x[0-9a-fA-F]+|\d+)", m.group(1))}
+        want = {v: n for n, v in hconsts.items() if n.startswith(prefix)}
+        for v in sorted(set(got) ^ set(want)):
+            fail("node", "%s %s: %s" % (index, obj, "%s.%s = %#x is not in include/aead.h" % (obj, got[v], v)
+                                        if v in got else "no id for %s (%#x)" % (want[v], v)))
+        consts += len(got)
     for value, name in re.findall(r"\[(-?\d+)\]\s*:\s*'(AEAD_\w+)'", js) + [
             (v, n) for n, v in re.findall(r"code:\s*'(AEAD_\w+)',\s*aeadCode:\s*(-?\d+)", js)]:
         if not compare_constant("node", name, int(value), hconsts, index) and name != "AEAD_ERR_UNKNOWN":

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -24,7 +25,10 @@ namespace {
 
 // ctx stays valid while asynchronous calls on it are in the thread pool (pending > 0): close() then only
 // marks the handle closed, and the last of them to complete frees the context.
+// magic tells an AEAD handle from an HPKE one (both are napi Externals).
+constexpr uint32_t kAeadMagic = 0x61656164u, kHpkeMagic = 0x68706b65u;
 struct Handle {
+    uint32_t magic;
     aead_ctx *ctx;
     unsigned pending;
     bool closed;
@@ -123,6 +127,8 @@ bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
     if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr)
         return throw_type(env, "not a libaead context");
     auto *h = static_cast<Handle *>(p);
+    if (h->magic != kAeadMagic)
+        return throw_type(env, "not a libaead context");
     *ctx = h->ctx;
     if (hp != nullptr)
         *hp = h;
@@ -164,6 +170,16 @@ napi_value number(napi_env env, double d) {
     return r;
 }
 
+// An External that owns h: fin runs when it is collected, or now if the External cannot be made.
+napi_value own(napi_env env, void *h, napi_finalize fin) {
+    napi_value ext;
+    if (napi_create_external(env, h, fin, nullptr, &ext) != napi_ok) {
+        fin(env, h, nullptr);
+        return nullptr;
+    }
+    return ext;
+}
+
 // create(alg, policy, key, tagLen, iv | null, properties | null) -> External, or a negative code.
 napi_value Create(napi_env env, napi_callback_info info) {
     size_t argc = 6;
@@ -194,14 +210,7 @@ napi_value Create(napi_env env, napi_callback_info info) {
     const int rc = aead_ctx_new_ex(&ctx, alg, policy, key, key_len, static_cast<size_t>(tag), properties, iv, iv_len);
     if (rc != 0)
         return number(env, rc);
-    auto *h = new Handle{ctx, 0, false};
-    napi_value ext;
-    if (napi_create_external(env, h, finalize_handle, nullptr, &ext) != napi_ok) {
-        aead_ctx_free(ctx);
-        delete h;
-        return nullptr;
-    }
-    return ext;
+    return own(env, new Handle{kAeadMagic, ctx, 0, false}, finalize_handle);
 }
 
 // free(handle): frees and cleanses now; later calls on the handle throw; the finalizer does nothing.
@@ -210,7 +219,8 @@ napi_value Free(napi_env env, napi_callback_info info) {
     napi_value a[1];
     napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
     void *p = nullptr;
-    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr) {
+    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr &&
+        static_cast<Handle *>(p)->magic == kAeadMagic) {
         auto *h = static_cast<Handle *>(p);
         h->closed = true;
         release(h);
@@ -443,6 +453,356 @@ napi_value SealOpenMany(napi_env env, napi_callback_info info) {
     return number(env, static_cast<double>(rc));
 }
 
+// ---------------------------------------------------------------------------------------------- HPKE
+//
+// An HPKE context (aead_hpke) may be shared by several threads of the process: the library's seals
+// commit their sequence numbers atomically. A context lives in an HpkeShared, referenced by each
+// HpkeHandle (one napi External per thread that uses it); the last handle released frees it. share()
+// files it in a process-wide registry under a random token, which a worker_threads Worker (its own
+// instance of this addon, in the same process) turns into a handle of its own with adopt(). Only
+// reference counts and the registry are locked; seals, opens and exports take no lock here.
+struct HpkeShared {
+    aead_hpke *ctx;
+    unsigned refs;   // handles that hold it (under hpke_mutex)
+    bool shared;     // in hpke_registry
+    uint8_t token[16];
+};
+
+struct HpkeHandle {
+    uint32_t magic;
+    HpkeShared *s;
+    bool closed;
+};
+
+std::mutex hpke_mutex;
+std::vector<HpkeShared *> hpke_registry;
+
+void hpke_release(HpkeHandle *h) {
+    HpkeShared *dead = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(hpke_mutex);
+        if (h->closed)
+            return;
+        h->closed = true;
+        if (--h->s->refs == 0) {
+            dead = h->s;
+            if (dead->shared)
+                std::erase(hpke_registry, dead);
+        }
+    }
+    if (dead != nullptr) {
+        aead_hpke_free(dead->ctx);
+        delete dead;
+    }
+}
+
+void hpke_finalize(napi_env, void *data, void *) {
+    auto *h = static_cast<HpkeHandle *>(data);
+    hpke_release(h);
+    delete h;
+}
+
+// A new External holding one reference to s (the caller has counted it).
+napi_value hpke_external(napi_env env, HpkeShared *s) {
+    return own(env, new HpkeHandle{kHpkeMagic, s, false}, hpke_finalize);
+}
+
+napi_value hpke_new(napi_env env, aead_hpke *ctx) {
+    return hpke_external(env, new HpkeShared{ctx, 1, false, {}});
+}
+
+bool hpke_handle(napi_env env, napi_value v, aead_hpke **ctx, HpkeHandle **hp = nullptr) {
+    void *p = nullptr;
+    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr ||
+        static_cast<HpkeHandle *>(p)->magic != kHpkeMagic)
+        return throw_type(env, "not a libaead HPKE context");
+    auto *h = static_cast<HpkeHandle *>(p);
+    if (h->closed) {
+        napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead object was closed");
+        return false;
+    }
+    *ctx = h->s->ctx;
+    if (hp != nullptr)
+        *hp = h;
+    return true;
+}
+
+// The key schedule's inputs at a[0..7]: kem, kdf, aead, mode, info | null, psk | null, pskId | null,
+// then ikmE | null (sender) or window (recipient). The views stay valid during the call.
+bool hpke_params(napi_env env, const napi_value *a, bool sender, aead_hpke_params *p) {
+    *p = aead_hpke_params{};
+    p->size = sizeof *p;
+    uint8_t *info, *psk, *psk_id;
+    size_t info_len, psk_len, psk_id_len;
+    if (!int_arg(env, a[0], &p->kem) || !int_arg(env, a[1], &p->kdf) || !int_arg(env, a[2], &p->aead) ||
+        !int_arg(env, a[3], &p->mode) ||
+        !view(env, a[4], "info must be a TypedArray, DataView or ArrayBuffer", true, &info, &info_len) ||
+        !view(env, a[5], "psk must be a TypedArray, DataView or ArrayBuffer", true, &psk, &psk_len) ||
+        !view(env, a[6], "psk id must be a TypedArray, DataView or ArrayBuffer", true, &psk_id, &psk_id_len))
+        return false;
+    p->info = info;
+    p->info_len = info_len;
+    p->psk = psk;
+    p->psk_len = psk_len;
+    p->psk_id = psk_id;
+    p->psk_id_len = psk_id_len;
+    if (sender) {
+        uint8_t *ikm;
+        size_t ikm_len;
+        if (!view(env, a[7], "ikmE must be a TypedArray, DataView or ArrayBuffer", true, &ikm, &ikm_len))
+            return false;
+        p->ikm_e = ikm;
+        p->ikm_e_len = ikm_len;
+    } else {
+        int32_t window;
+        if (!int_arg(env, a[7], &window))
+            return false;
+        p->window = static_cast<uint32_t>(window);
+    }
+    return true;
+}
+
+// Byte views at a[first..first+n-1]: names[i] says what each is; nullable as the mask's bit i says.
+struct Views {
+    uint8_t *p[6];
+    size_t n[6];
+};
+
+bool hpke_views(napi_env env, const napi_value *a, size_t count, unsigned nullable, const char *const *names, Views *v) {
+    for (size_t i = 0; i < count; i++)
+        if (!view(env, a[i], names[i], (nullable >> i) & 1, &v->p[i], &v->n[i]))
+            return false;
+    return true;
+}
+
+template <size_t N>
+bool args(napi_env env, napi_callback_info info, napi_value (&a)[N]) {
+    size_t argc = N;
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    if (argc < N)
+        return throw_type(env, "too few arguments");
+    return true;
+}
+
+// The names of the three key views of a setup, and of the six views of a single-shot call; which are
+// nullable (bit i: view i): the sender's key (sender), the sender's public key (recipient), the AAD.
+constexpr const char *kAadPtOut[] = {"associated data must be a TypedArray, DataView, ArrayBuffer or null",
+                                 "data must be a TypedArray, DataView or ArrayBuffer",
+                                 "output must be a TypedArray, DataView or ArrayBuffer"};
+constexpr const char *kSenderViews[] = {"recipient public key must be a TypedArray, DataView or ArrayBuffer",
+                                    "sender key must be a TypedArray, DataView or ArrayBuffer",
+                                    "enc must be a TypedArray, DataView or ArrayBuffer",
+                                    kAadPtOut[0], kAadPtOut[1], kAadPtOut[2]};
+constexpr const char *kRecipientViews[] = {"enc must be a TypedArray, DataView or ArrayBuffer",
+                                       "recipient key must be a TypedArray, DataView or ArrayBuffer",
+                                       "sender public key must be a TypedArray, DataView or ArrayBuffer",
+                                       kAadPtOut[0], kAadPtOut[1], kAadPtOut[2]};
+
+// The arguments of a setup (N = 11: the key views) or a single-shot call (N = 14: the AAD, input and
+// output views too): the key schedule's inputs, then the views.
+template <bool Sender, size_t N>
+bool hpke_call(napi_env env, napi_callback_info info, napi_value (&a)[N], aead_hpke_params *p, Views *v) {
+    constexpr size_t count = N - 8;
+    static_assert(count == 3 || count == 6);
+    return args(env, info, a) && hpke_params(env, a, Sender, p) &&
+           hpke_views(env, a + 8, count, (Sender ? 2 : 4) | (count == 6 ? 8 : 0), Sender ? kSenderViews : kRecipientViews, v);
+}
+
+// hpkeSetupSender(<params, ikmE>, pkR, skS | null, enc) and hpkeSetupRecipient(<params, window>, enc,
+// skR, pkS | null) -> External, or a negative code.
+template <bool Sender>
+napi_value HpkeSetup(napi_env env, napi_callback_info info) {
+    napi_value a[11];
+    aead_hpke_params p;
+    Views v;
+    if (!hpke_call<Sender>(env, info, a, &p, &v))
+        return nullptr;
+    aead_hpke *ctx = nullptr;
+    int rc;
+    if constexpr (Sender)
+        rc = aead_hpke_setup_sender(&ctx, &p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2]);
+    else
+        rc = aead_hpke_setup_recipient(&ctx, &p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2]);
+    return rc != 0 ? number(env, rc) : hpke_new(env, ctx);
+}
+
+// hpkeSealSingle(<params, ikmE>, pkR, skS | null, enc, aad | null, pt, out) and
+// hpkeOpenSingle(<params, window>, enc, skR, pkS | null, aad | null, ct, out) -> length or code.
+template <bool Sender>
+napi_value HpkeSingle(napi_env env, napi_callback_info info) {
+    napi_value a[14];
+    aead_hpke_params p;
+    Views v;
+    if (!hpke_call<Sender>(env, info, a, &p, &v))
+        return nullptr;
+    int64_t r;
+    if constexpr (Sender)
+        r = aead_hpke_seal_single(&p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], v.p[3], v.n[3], v.p[4], v.n[4],
+                                  v.p[5], v.n[5]);
+    else
+        r = aead_hpke_open_single(&p, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], v.p[3], v.n[3], v.p[4], v.n[4],
+                                  v.p[5], v.n[5]);
+    return number(env, static_cast<double>(r));
+}
+
+// hpkeFree(handle): this thread's reference goes now; the context is freed (secrets cleansed) when no
+// other thread holds it. Later calls on the handle throw.
+napi_value HpkeFree(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value a[1];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    void *p = nullptr;
+    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr &&
+        static_cast<HpkeHandle *>(p)->magic == kHpkeMagic)
+        hpke_release(static_cast<HpkeHandle *>(p));
+    return nullptr;
+}
+
+// hpkeSeal(handle, aad | null, pt, out, seqOut: BigUint64Array | null) -> length or code.
+napi_value HpkeSeal(napi_env env, napi_callback_info info) {
+    napi_value a[5];
+    aead_hpke *ctx;
+    Views v;
+    uint8_t *seq_p;
+    size_t seq_n;
+    if (!args(env, info, a) || !hpke_handle(env, a[0], &ctx) || !hpke_views(env, a + 1, 3, 1, kAadPtOut, &v) ||
+        !view(env, a[4], "seqOut", true, &seq_p, &seq_n))
+        return nullptr;
+    uint64_t seq = 0;
+    const int64_t r = aead_hpke_seal(ctx, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], &seq);
+    if (r >= 0 && seq_n >= sizeof seq)
+        std::memcpy(seq_p, &seq, sizeof seq);
+    return number(env, static_cast<double>(r));
+}
+
+// hpkeOpen(handle, aad | null, ct, out) -> length or code.
+napi_value HpkeOpen(napi_env env, napi_callback_info info) {
+    napi_value a[4];
+    aead_hpke *ctx;
+    Views v;
+    if (!args(env, info, a) || !hpke_handle(env, a[0], &ctx) || !hpke_views(env, a + 1, 3, 1, kAadPtOut, &v))
+        return nullptr;
+    return number(env, static_cast<double>(aead_hpke_open(ctx, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2])));
+}
+
+// hpkeOpenAt(handle, seq: bigint, aad | null, ct, out) -> length or code.
+napi_value HpkeOpenAt(napi_env env, napi_callback_info info) {
+    napi_value a[5];
+    aead_hpke *ctx;
+    Views v;
+    uint64_t seq = 0;
+    bool lossless = false;
+    if (!args(env, info, a) || !hpke_handle(env, a[0], &ctx))
+        return nullptr;
+    if (napi_get_value_bigint_uint64(env, a[1], &seq, &lossless) != napi_ok || !lossless) {
+        throw_range(env, "sequence must be a bigint from 0 to 2^64-1");
+        return nullptr;
+    }
+    if (!hpke_views(env, a + 2, 3, 1, kAadPtOut, &v))
+        return nullptr;
+    return number(env, static_cast<double>(aead_hpke_open_at(ctx, seq, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2])));
+}
+
+// hpkeExport(handle, exporterContext, out) -> 0 or code.
+napi_value HpkeExport(napi_env env, napi_callback_info info) {
+    napi_value a[3];
+    aead_hpke *ctx;
+    Views v;
+    static const char *const names[] = {"exporter context must be a TypedArray, DataView or ArrayBuffer",
+                                        "output must be a TypedArray, DataView or ArrayBuffer"};
+    if (!args(env, info, a) || !hpke_handle(env, a[0], &ctx) || !hpke_views(env, a + 1, 2, 0, names, &v))
+        return nullptr;
+    return number(env, aead_hpke_export(ctx, v.p[0], v.n[0], v.p[1], v.n[1]));
+}
+
+// hpkeKeys(what, kem, input | null, sk | null, pk) -> 0 or code. what: 0 generates a key pair (no input),
+// 1 derives one from input (DeriveKeyPair's ikm), 2 makes the public key of the private key input (no sk).
+napi_value HpkeKeys(napi_env env, napi_callback_info info) {
+    napi_value a[5];
+    int32_t what, kem;
+    Views v;
+    static const char *const names[] = {"ikm or private key must be a TypedArray, DataView or ArrayBuffer",
+                                        "private key output must be a TypedArray, DataView or ArrayBuffer",
+                                        "public key output must be a TypedArray, DataView or ArrayBuffer"};
+    if (!args(env, info, a) || !int_arg(env, a[0], &what) || !int_arg(env, a[1], &kem) ||
+        !hpke_views(env, a + 2, 3, 1 | 2, names, &v))
+        return nullptr;
+    switch (what) {
+    case 0:
+        return number(env, aead_hpke_generate_keypair(kem, v.p[1], v.n[1], v.p[2], v.n[2], nullptr));
+    case 1:
+        return number(env, aead_hpke_derive_keypair(kem, v.p[0], v.n[0], v.p[1], v.n[1], v.p[2], v.n[2], nullptr));
+    default:
+        return number(env, aead_hpke_public_key(kem, v.p[0], v.n[0], v.p[2], v.n[2], nullptr));
+    }
+}
+
+// hpkeSizes(kem) -> [Nenc (= Npk), Nsk]; [0, 0] for an unknown KEM.
+napi_value HpkeSizes(napi_env env, napi_callback_info info) {
+    napi_value a[1];
+    int32_t kem;
+    if (!args(env, info, a) || !int_arg(env, a[0], &kem))
+        return nullptr;
+    napi_value r;
+    napi_create_array_with_length(env, 2, &r);
+    napi_set_element(env, r, 0, number(env, static_cast<double>(aead_hpke_enc_size(kem))));
+    napi_set_element(env, r, 1, number(env, static_cast<double>(aead_hpke_private_key_size(kem))));
+    return r;
+}
+
+// hpkeShare(handle, token: 16 random bytes): files the context under token (once: a context already
+// shared keeps its first token, which is returned; else token is).
+napi_value HpkeShare(napi_env env, napi_callback_info info) {
+    napi_value a[2];
+    aead_hpke *ctx;
+    HpkeHandle *h;
+    uint8_t *tok;
+    size_t tok_len;
+    if (!args(env, info, a) || !hpke_handle(env, a[0], &ctx, &h) || !view(env, a[1], "token", false, &tok, &tok_len))
+        return nullptr;
+    if (tok_len != sizeof h->s->token) {
+        throw_range(env, "token must be 16 bytes");
+        return nullptr;
+    }
+    std::lock_guard<std::mutex> lock(hpke_mutex);
+    if (!h->s->shared) {
+        std::memcpy(h->s->token, tok, sizeof h->s->token);
+        hpke_registry.push_back(h->s);
+        h->s->shared = true;
+    }
+    napi_value out;
+    void *data;
+    napi_create_buffer_copy(env, sizeof h->s->token, h->s->token, &data, &out);
+    return out;
+}
+
+// hpkeAdopt(token) -> a new handle on the context filed under token, or null (none: every handle on it
+// was closed or collected, or no such token).
+napi_value HpkeAdopt(napi_env env, napi_callback_info info) {
+    napi_value a[1];
+    uint8_t *tok;
+    size_t tok_len;
+    if (!args(env, info, a) || !view(env, a[0], "token must be a TypedArray, DataView or ArrayBuffer", false, &tok, &tok_len))
+        return nullptr;
+    HpkeShared *found = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(hpke_mutex);
+        for (HpkeShared *s : hpke_registry) {
+            if (tok_len == sizeof s->token && std::memcmp(s->token, tok, tok_len) == 0) {
+                found = s;
+                found->refs++;
+                break;
+            }
+        }
+    }
+    if (found == nullptr) {
+        napi_value null;
+        napi_get_null(env, &null);
+        return null;
+    }
+    return hpke_external(env, found);
+}
+
 napi_value Strerror(napi_env env, napi_callback_info info) {
     size_t argc = 1;
     napi_value a[1];
@@ -472,6 +832,12 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     } const fns[] = {{"create", Create},         {"free", Free},         {"sealOpen", SealOpen},
                      {"sealOpenV", SealOpenV},   {"sealOpenMany", SealOpenMany},
                      {"sealOpenAsync", SealOpenAsync},
+                     {"hpkeSetupSender", HpkeSetup<true>}, {"hpkeSetupRecipient", HpkeSetup<false>},
+                     {"hpkeFree", HpkeFree},     {"hpkeSeal", HpkeSeal}, {"hpkeOpen", HpkeOpen},
+                     {"hpkeOpenAt", HpkeOpenAt}, {"hpkeExport", HpkeExport},
+                     {"hpkeSealSingle", HpkeSingle<true>}, {"hpkeOpenSingle", HpkeSingle<false>},
+                     {"hpkeKeys", HpkeKeys},     {"hpkeSizes", HpkeSizes},
+                     {"hpkeShare", HpkeShare},   {"hpkeAdopt", HpkeAdopt},
                      {"strerror", Strerror},     {"version", Version},   {"versionNumber", VersionNumber}};
     for (const auto &f : fns) {
         napi_value fn;

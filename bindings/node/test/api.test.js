@@ -17,10 +17,16 @@ test('ESM and CommonJS export the same objects', async () => {
   for (const name of ['AESGCM', 'ChaCha20Poly1305', 'AESCCM', 'AESGCMSIV', 'AESOCB3', 'XChaCha20Poly1305', 'AESSIV',
     'AESGCMForTLS12', 'AESGCMForTLS13', 'ChaCha20Poly1305ForTLS12', 'ChaCha20Poly1305ForTLS13', 'AESGCMRandomNonce',
     'XChaCha20Poly1305RandomNonce', 'AESGCMForQUIC', 'ChaCha20Poly1305ForQUIC', 'AESGCMCounterNonce',
-    'AESGCMXORCounterNonce', 'AESGCMForSSH', 'AuthenticationError', 'NonceError']) {
+    'AESGCMXORCounterNonce', 'AESGCMForSSH', 'AuthenticationError', 'NonceError',
+    'CipherSuite', 'SenderContext', 'RecipientContext', 'ReplayError']) {
     assert.strictEqual(typeof L[name], 'function', name);
     assert.strictEqual(esm[name], L[name], name);
   }
+  for (const name of ['Mode', 'KemId', 'KdfId', 'AeadId']) {
+    assert.ok(Object.isFrozen(L[name]), name);
+    assert.strictEqual(esm[name], L[name], name);
+  }
+  assert.strictEqual(esm.HPKE_MAX_SEQUENCE, (1n << 64n) - 2n);
   assert.match(L.libraryVersion(), /^libaead \d+\.\d+\.\d+ \(OpenSSL 3\./);
   assert.ok(L.libraryVersionNumber() >= 10300);
 });
