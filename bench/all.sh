@@ -267,7 +267,11 @@ bench_hpke() {
     BENCH_RESULTS=$(dirname "$(dest bench/results/x)") BENCH=hpke LIBCRYPTOS=system \
         bash bindings/python/bench.sh $(q --quick '--rounds 7')
     outs+=(bench/results/hpke-python.json)
-    record hpke "build/bench/aead-hpke-bench$(q ' --quick'); BenchmarkHPKE (bindings/go/hpke); BENCH=hpke bash bindings/python/bench.sh" "${outs[@]}"
+    bash bindings/node/build-prebuild.sh >/dev/null
+    (cd bindings/node/bench && npm ci --silent && nice node hpke.js $(q '--rounds 3 --ms 5' '--rounds 7 --ms 200') \
+        --json "$(dest bench/results/hpke-node.json)")
+    outs+=(bench/results/hpke-node.json)
+    record hpke "build/bench/aead-hpke-bench$(q ' --quick'); BenchmarkHPKE (bindings/go/hpke); BENCH=hpke bash bindings/python/bench.sh; node bindings/node/bench/hpke.js" "${outs[@]}"
 }
 
 version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X (OpenSSL Y ...)"

@@ -7,7 +7,8 @@
 // The table gives each one's median CPU time per operation and the ratio of @hpke's time to libaead's. @hpke/core is
 // asynchronous (WebCrypto): each of its operations is awaited before the next, as an application calls it.
 // Only ratios from one run mean anything; the absolute times depend on the machine and its load.
-//   cd bindings/node/bench && npm ci && nice node hpke.js [--rounds N] [--ms T]
+// --json FILE also writes the rows as bench/all.sh's hpke entry reads them (libaead's time / the peer's).
+//   cd bindings/node/bench && npm ci && nice node hpke.js [--rounds N] [--ms T] [--json FILE]
 const crypto = require('crypto');
 const os = require('os');
 const L = require('..');
@@ -19,6 +20,7 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? Number(args[i + 1]) : dflt; };
 const ROUNDS = opt('--rounds', 5);
 const MS = opt('--ms', 40);
+const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : null;
 
 // CPU time of the process (user + system, in ns), as bench.js: other processes' share does not count.
 function cpuNs() {
@@ -80,6 +82,7 @@ async function main() {
   console.log('| suite | operation | compared with | libaead | it | its time / libaead\'s |');
   console.log('|---|---|---|---:|---:|---:|');
   const ns = (x) => `${Math.round(x).toLocaleString('en-US')} ns`;
+  const rows = [];
   for (const [name, ids, kems, kdf, aead] of suites) {
     const ours = new L.CipherSuite(ids);
     const kp = ours.kem.generateKeyPair();
@@ -111,10 +114,16 @@ async function main() {
       const t = await measure(impls.map(([label, i]) => ({ label, fn: pick(i) })));
       impls.slice(1).forEach(([label], k) => {
         console.log(`| ${name} | ${op} | ${label} | ${ns(t[0])} | ${ns(t[k + 1])} | ${(t[k + 1] / t[0]).toFixed(1)}x |`);
+        rows.push({ suite: name, op: op === 'setup + seal 64 B' ? 'setup + 64 B seal' : '64 B seal on a context',
+          peer: `${label} ${v('@hpke/core')}`, libaead_ns: t[0], peer_ns: t[k + 1], ratio: t[0] / t[k + 1] });
       });
     }
   }
   console.log(`# load average at end ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  if (JSON_OUT) {
+    require('fs').writeFileSync(JSON_OUT, `${JSON.stringify({ bench: 'hpke', lang: 'Node.js', libcrypto: L.libraryVersion(),
+      rounds: ROUNDS, aad: 13, rows }, null, 1)}\n`);
+  }
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
