@@ -678,3 +678,6 @@ pub(crate) fn sizes(alg: c_int) -> (usize, usize, usize) {
     // SAFETY: thread-safe; any alg value is accepted (0 for unknown).
     unsafe { (sys::aead_key_size(alg), sys::aead_nonce_size(alg), sys::aead_tag_size(alg)) }
 }
+
+/// HPKE (library 1.6).
+pub(crate) mod hpke;

@@ -35,6 +35,12 @@
 //!   [`dtls::RecordKey`] (one epoch and direction; the sequence number checked on seal, the replay
 //!   window kept on open: [`Error::Replay`], [`Error::AadMismatch`]; counters in
 //!   [`dtls::RecordKey::usage`]), [`dtls::SequenceNumberKey`] and one C call per DTLS 1.3 record.
+//! * [`hpke`] (library 1.6): HPKE, RFC 9180, shaped like the `hpke` crate:
+//!   [`hpke::setup_sender`] / [`hpke::setup_receiver`] give `Send + Sync` contexts whose sequence
+//!   number the library keeps (any number of threads may seal on one context), with `seal`,
+//!   `open`, `open_at` (a replay window) and `export`; single-shot seal and open; every RFC 9180
+//!   suite (DHKEM P-256/384/521, X25519, X448; HKDF-SHA256/384/512; AES-128/256-GCM,
+//!   ChaCha20-Poly1305, export-only) and mode.
 //! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
 //!   property queries, the FIPS [`Indicator`], batches of [`Record`]s, and (ABI 1.3) the AAD as
 //!   components with batches of [`RecordV`]s).
@@ -70,6 +76,7 @@ pub mod dtls;
 mod error;
 mod families;
 mod ffi;
+pub mod hpke;
 mod indicator;
 pub mod quic;
 mod random_nonce;

@@ -160,6 +160,60 @@ pub const AEAD_POLICY_XOR_COUNTER: c_int = 8;
 /// counted (`aead_usage.rekey_after` 2^32); AES-128-GCM and AES-256-GCM only.
 pub const AEAD_POLICY_SSH: c_int = 9;
 
+/// Library 1.6: an HPKE context (RFC 9180 section 5), a sender's or a recipient's (`aead_hpke`).
+#[repr(C)]
+pub struct aead_hpke {
+    _opaque: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// Library 1.6: HPKE modes, KEMs, KDFs and AEADs (RFC 9180 section 7's identifiers).
+pub const AEAD_HPKE_MODE_BASE: c_int = 0;
+pub const AEAD_HPKE_MODE_PSK: c_int = 1;
+pub const AEAD_HPKE_MODE_AUTH: c_int = 2;
+pub const AEAD_HPKE_MODE_AUTH_PSK: c_int = 3;
+pub const AEAD_HPKE_KEM_P256_SHA256: c_int = 0x0010;
+pub const AEAD_HPKE_KEM_P384_SHA384: c_int = 0x0011;
+pub const AEAD_HPKE_KEM_P521_SHA512: c_int = 0x0012;
+pub const AEAD_HPKE_KEM_X25519_SHA256: c_int = 0x0020;
+pub const AEAD_HPKE_KEM_X448_SHA512: c_int = 0x0021;
+pub const AEAD_HPKE_KDF_HKDF_SHA256: c_int = 1;
+pub const AEAD_HPKE_KDF_HKDF_SHA384: c_int = 2;
+pub const AEAD_HPKE_KDF_HKDF_SHA512: c_int = 3;
+pub const AEAD_HPKE_AEAD_AES_128_GCM: c_int = 1;
+pub const AEAD_HPKE_AEAD_AES_256_GCM: c_int = 2;
+pub const AEAD_HPKE_AEAD_CHACHA20_POLY1305: c_int = 3;
+pub const AEAD_HPKE_AEAD_EXPORT_ONLY: c_int = 0xFFFF;
+/// Library 1.6: the largest enc / public key and private key of the HPKE KEMs, the tag, the longest
+/// exporter context.
+pub const AEAD_HPKE_MAX_ENC: usize = 133;
+pub const AEAD_HPKE_MAX_PRIVATE_KEY: usize = 66;
+pub const AEAD_HPKE_TAG: usize = 16;
+pub const AEAD_HPKE_MAX_EXPORT_CONTEXT: usize = 960;
+/// Library 1.6: the last sequence number an HPKE context seals or opens, 2^64 - 2.
+pub const AEAD_HPKE_MAX_SEQUENCE: u64 = 18_446_744_073_709_551_614;
+
+/// Library 1.6: the suite, mode and inputs of an HPKE key schedule (set `size` to its size).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct aead_hpke_params {
+    pub size: usize,
+    pub mode: c_int,
+    pub kem: c_int,
+    pub kdf: c_int,
+    pub aead: c_int,
+    pub info: *const u8,
+    pub info_len: usize,
+    pub psk: *const u8,
+    pub psk_len: usize,
+    pub psk_id: *const u8,
+    pub psk_id_len: usize,
+    pub properties: *const c_char,
+    pub window: u32,
+    pub ikm_e: *const u8,
+    pub ikm_e_len: usize,
+}
+
 /// ABI 1.4: what `aead_ctx_usage_ex` reports (fields may be added at the end: pass the size).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -345,4 +399,130 @@ extern "C" {
         seq_out: *mut u64,
     ) -> i64;
     pub fn aead_ctx_usage_ex(ctx: *const aead_ctx, usage: *mut aead_usage, usage_size: usize) -> c_int;
+
+    // Library 1.6 (symbol version LIBAEAD_1.6): HPKE (RFC 9180).
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_setup_sender(
+        ctx_out: *mut *mut aead_hpke,
+        params: *const aead_hpke_params,
+        pk_r: *const u8,
+        pk_r_len: usize,
+        sk_s: *const u8,
+        sk_s_len: usize,
+        enc: *mut u8,
+        enc_cap: usize,
+    ) -> c_int;
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_setup_recipient(
+        ctx_out: *mut *mut aead_hpke,
+        params: *const aead_hpke_params,
+        enc: *const u8,
+        enc_len: usize,
+        sk_r: *const u8,
+        sk_r_len: usize,
+        pk_s: *const u8,
+        pk_s_len: usize,
+    ) -> c_int;
+    pub fn aead_hpke_free(ctx: *mut aead_hpke);
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_seal(
+        ctx: *mut aead_hpke,
+        aad: *const u8,
+        aad_len: usize,
+        pt: *const u8,
+        pt_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+        seq_out: *mut u64,
+    ) -> i64;
+    pub fn aead_hpke_open(
+        ctx: *mut aead_hpke,
+        aad: *const u8,
+        aad_len: usize,
+        ct: *const u8,
+        ct_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_open_at(
+        ctx: *mut aead_hpke,
+        seq: u64,
+        aad: *const u8,
+        aad_len: usize,
+        ct: *const u8,
+        ct_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    pub fn aead_hpke_export(
+        ctx: *const aead_hpke,
+        exporter_context: *const u8,
+        exporter_context_len: usize,
+        out: *mut u8,
+        out_len: usize,
+    ) -> c_int;
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_seal_single(
+        params: *const aead_hpke_params,
+        pk_r: *const u8,
+        pk_r_len: usize,
+        sk_s: *const u8,
+        sk_s_len: usize,
+        enc: *mut u8,
+        enc_cap: usize,
+        aad: *const u8,
+        aad_len: usize,
+        pt: *const u8,
+        pt_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_open_single(
+        params: *const aead_hpke_params,
+        enc: *const u8,
+        enc_len: usize,
+        sk_r: *const u8,
+        sk_r_len: usize,
+        pk_s: *const u8,
+        pk_s_len: usize,
+        aad: *const u8,
+        aad_len: usize,
+        ct: *const u8,
+        ct_len: usize,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_hpke_derive_keypair(
+        kem: c_int,
+        ikm: *const u8,
+        ikm_len: usize,
+        sk: *mut u8,
+        sk_cap: usize,
+        pk: *mut u8,
+        pk_cap: usize,
+        properties: *const c_char,
+    ) -> c_int;
+    pub fn aead_hpke_generate_keypair(
+        kem: c_int,
+        sk: *mut u8,
+        sk_cap: usize,
+        pk: *mut u8,
+        pk_cap: usize,
+        properties: *const c_char,
+    ) -> c_int;
+    pub fn aead_hpke_public_key(
+        kem: c_int,
+        sk: *const u8,
+        sk_len: usize,
+        pk: *mut u8,
+        pk_cap: usize,
+        properties: *const c_char,
+    ) -> c_int;
+    pub fn aead_hpke_enc_size(kem: c_int) -> usize;
+    pub fn aead_hpke_private_key_size(kem: c_int) -> usize;
+    pub fn aead_hpke_aead_ctx(ctx: *const aead_hpke) -> *const aead_ctx;
+    pub fn aead_hpke_indicator(ctx: *const aead_hpke) -> u32;
 }

@@ -2,7 +2,8 @@
 //! a grandchild with no nonce ever repeated, after 0, 1, 31 and 100 seals before the fork (and
 //! after seals from other, joined, threads); a TLS-policy context created before the fork refuses
 //! seals in the child with `Error::Forked` (nothing written, open works, a context made in the
-//! child works), and the parent is unaffected; so does a counter-nonce context (library 1.5).
+//! child works), and the parent is unaffected; so does a counter-nonce context (library 1.5) and an
+//! HPKE sender context (library 1.6).
 //!
 //! `harness = false` (Cargo.toml): this is a plain `main`, single-threaded whenever it forks, so
 //! the children inherit no test-harness thread or lock. A child only seals and opens with
@@ -338,6 +339,70 @@ fn counter_across_fork<T: CounterAead>() {
     assert_eq!(c.open_(&T::nonce(&iv, 0), aad, &r0).unwrap(), b"zero");
 }
 
+/// HPKE (library 1.6) across fork: a sender context set up in the parent refuses every seal in the
+/// child and a grandchild (`Forked`, nothing written, no sequence number used), through `seal_into`,
+/// `seal_in_place` and `seal`; export works there and gives the parent's secret, the receiver opens
+/// the parent's messages (by number: the grandchild finds them in the window it inherited), and a
+/// sender set up in the child seals. The parent then seals sequence
+/// number 2, which its receiver opens.
+fn hpke_across_fork() {
+    use libaead::hpke::{self, Aead, Kdf, Kem, OpModeR, OpModeS, Suite};
+    let suite = Suite::new(Kem::X25519HkdfSha256, Kdf::HkdfSha256, Aead::ChaCha20Poly1305);
+    let (sk, pk) = suite.kem.derive_keypair(&[7u8; 32]).unwrap();
+    let (enc, tx) = hpke::setup_sender(&suite, &OpModeS::Base, pk.as_bytes(), b"fork").unwrap();
+    let rx = hpke::setup_receiver(&suite, &OpModeR::Base, sk.as_bytes(), enc.as_bytes(), b"fork").unwrap();
+    let c0 = tx.seal(b"zero", AAD).unwrap();
+    let c1 = tx.seal(b"one!", AAD).unwrap();
+    let mut secret = [0u8; 32];
+    tx.export(b"fork", &mut secret).unwrap();
+    let checks = |depth: u8| -> [i64; 6] {
+        let mut r = [0i64; 6];
+        let mut out = [0xa5u8; 4 + 16];
+        r[0] = code(tx.seal_into(b"kid!", AAD, &mut out));
+        let mut buf = [0xa5u8; 4 + 16];
+        buf[..4].copy_from_slice(b"kid!");
+        r[1] = code(tx.seal_in_place(&mut buf, 4, AAD));
+        r[2] = if out.iter().all(|&b| b == 0xa5) && &buf[..4] == b"kid!" && buf[4..].iter().all(|&b| b == 0xa5) {
+            code(tx.seal(b"kid!", AAD))
+        } else {
+            1
+        };
+        let mut mine = [0u8; 32];
+        r[3] = match tx.export(b"fork", &mut mine) {
+            Ok(()) if mine == secret => 0,
+            Ok(()) => 1,
+            Err(e) => e.code(),
+        };
+        // 4: the receiver opens the parent's messages; the grandchild inherits the child's
+        // window, in which they are opened already.
+        r[4] = match (depth, rx.open_at(0, &c0, AAD), rx.open_at(1, &c1, AAD)) {
+            (1, Ok(a), Ok(b)) if a == b"zero" && b == b"one!" => 0,
+            (2, Err(Error::Replay), Err(Error::Replay)) => 0,
+            (_, Err(e), _) | (_, _, Err(e)) => e.code(),
+            _ => 1,
+        };
+        r[5] = match hpke::setup_sender(&suite, &OpModeS::Base, pk.as_bytes(), b"fork") {
+            Ok((_, fresh)) => match fresh.seal_into(b"kid!", AAD, &mut out) {
+                Ok(s) if s.seq == 0 => 0,
+                Ok(_) => 1,
+                Err(e) => e.code(),
+            },
+            Err(e) => e.code(),
+        };
+        r
+    };
+    let want = [Error::Forked.code(), Error::Forked.code(), Error::Forked.code(), 0, 0, 0];
+    for (who, got) in ["child", "grandchild"].iter().zip(child_and_grandchild_reports(checks)) {
+        assert_eq!(got, want, "{who}: [seal_into, seal_in_place, seal (and nothing written), export, open, fresh sender]");
+    }
+    let mut c2 = [0u8; 4 + 16];
+    let s = tx.seal_into(b"two!", AAD, &mut c2).unwrap();
+    assert_eq!(s.seq, 2, "the child's refusals used no sequence number");
+    assert_eq!(rx.open(&c0, AAD).unwrap(), b"zero");
+    assert_eq!(rx.open(&c1, AAD).unwrap(), b"one!");
+    assert_eq!(rx.open(&c2, AAD).unwrap(), b"two!");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--list") {
@@ -346,7 +411,7 @@ fn main() {
     }
     let filter: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
     type Case = (&'static str, fn());
-    let cases: [Case; 9] = [
+    let cases: [Case; 10] = [
         ("random_nonce_fork_after_0_seals", || random_nonce_across_fork(0, 0)),
         ("random_nonce_fork_after_1_seal", || random_nonce_across_fork(1, 0)),
         ("random_nonce_fork_after_31_seals", || random_nonce_across_fork(31, 0)),
@@ -356,6 +421,7 @@ fn main() {
         ("counter_seal_in_child_is_forked", counter_across_fork::<Aes128GcmCounterNonce>),
         ("xor_counter_seal_in_child_is_forked", counter_across_fork::<ChaCha20Poly1305XorCounterNonce>),
         ("ssh_seal_in_child_is_forked", counter_across_fork::<Aes256GcmSsh>),
+        ("hpke_seal_in_child_is_forked", hpke_across_fork),
     ];
     let (mut passed, mut failed) = (0, Vec::new());
     println!("\nrunning {} tests (single-threaded, harness = false)", cases.len());
