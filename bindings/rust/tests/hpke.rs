@@ -9,7 +9,7 @@ use libaead::hpke::{self, Aead, Kdf, Kem, OpModeR, OpModeS, Options, PskBundle, 
 use libaead::Error;
 use std::collections::BTreeSet;
 
-fn field<'a>(case: &'a serde_json::Value, name: &str) -> Vec<u8> {
+fn field(case: &serde_json::Value, name: &str) -> Vec<u8> {
     hex(case[name].as_str().unwrap_or_else(|| panic!("vector field {name}")))
 }
 
