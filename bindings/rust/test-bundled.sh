@@ -139,6 +139,29 @@ fn bundled_families_work() {
         }
     }
 }
+/// HPKE (library 1.6, lib/hpke.cpp and shim/dh_hkdf.cpp) is compiled in: RFC 9180 A.1.1's first
+/// encryption (DHKEM(X25519), HKDF-SHA256, AES-128-GCM, base mode), and a P-256 round trip.
+#[test]
+fn bundled_hpke_works() {
+    use libaead::hpke::{self, Aead, Kdf, Kem, OpModeR, OpModeS, Options, Suite};
+    let hex = |s: &str| -> Vec<u8> { (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect() };
+    let suite = Suite::new(Kem::X25519HkdfSha256, Kdf::HkdfSha256, Aead::AesGcm128);
+    let (sk, pk) = suite.kem.derive_keypair(&hex("6db9df30aa07dd42ee5e8181afdb977e538f5e1fec8a06223f33f7013e525037")).unwrap();
+    assert_eq!(pk.as_bytes(), hex("3948cfe0ad1ddb695d780e59077195da6c56506b027329794ab02bca80815c4d"));
+    let info = hex("4f6465206f6e2061204772656369616e2055726e");
+    let ikm_e = hex("7268600d403fce431561aef583ee1613527cff655c1343f29812e66706df3234");
+    let (enc, tx) = hpke::setup_sender_with(&suite, &OpModeS::Base, pk.as_bytes(), &info, &Options::new().ikm_e_for_tests_only(&ikm_e)).unwrap();
+    assert_eq!(enc.as_bytes(), hex("37fda3567bdbd628e88668c3c8d7e97d1d1253b6d4ea6d44c150f741f1bf4431"));
+    let (aad, pt) = (hex("436f756e742d30"), hex("4265617574792069732074727574682c20747275746820626561757479"));
+    let ct = tx.seal(&pt, &aad).unwrap();
+    assert_eq!(ct, hex("f938558b5d72f1a23810b4be2ab4f84331acc02fc97babc53a52ae8218a355a96d8770ac83d07bea87e13c512a"));
+    let rx = hpke::setup_receiver(&suite, &OpModeR::Base, sk.as_bytes(), enc.as_bytes(), &info).unwrap();
+    assert_eq!(rx.open(&ct, &aad).unwrap(), pt);
+    let p256 = Suite::new(Kem::DhP256HkdfSha256, Kdf::HkdfSha256, Aead::AesGcm256);
+    let (sk, pk) = p256.kem.gen_keypair().unwrap();
+    let (enc, ct) = hpke::single_shot_seal(&p256, &OpModeS::Base, pk.as_bytes(), b"", b"p256", b"").unwrap();
+    assert_eq!(hpke::single_shot_open(&p256, &OpModeR::Base, sk.as_bytes(), enc.as_bytes(), b"", &ct, b"").unwrap(), b"p256");
+}
 RS
 
 cd "$SCRATCH"
