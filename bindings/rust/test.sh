@@ -40,7 +40,14 @@ export RUSTDOCFLAGS="-D warnings"
 cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked
-cargo test --locked --no-default-features --features alloc
+# The two HPKE tests that print counts run once, below, with their output shown.
+cargo test --locked --no-default-features --features alloc -- --skip rfc9180_vectors --skip interop_with_hpke_crate
+echo "== HPKE (tests/hpke.rs): RFC 9180's vectors and interop with the hpke crate, their counts shown"
+hpke_out="$(cargo test --locked --no-default-features --features alloc --test hpke \
+    -- --nocapture --exact rfc9180_vectors interop_with_hpke_crate 2>&1)" || { echo "$hpke_out"; exit 1; }
+grep -E '^hpke|^test result' <<<"$hpke_out"
+[ "$(grep -cE '^hpke/rfc9180.json: 128 cases|^hpke interop: ' <<<"$hpke_out")" = 3 ] ||
+    { echo "FAIL: tests/hpke.rs did not print its vector and interop counts" >&2; echo "$hpke_out"; exit 1; }
 echo "== conformance vectors, per file (those tests again, their counts shown)"
 vec_out="$(cargo test --locked --no-default-features --features alloc --test vectors --test families --test siv \
     -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }

@@ -469,56 +469,61 @@ pub struct Sealed {
     pub seq: u64,
 }
 
-/// The queries both contexts answer.
-macro_rules! context_common {
-    () => {
-        /// The suite.
-        pub fn suite(&self) -> Suite {
-            self.suite
+/// A context type: the struct (the C context and its suite), `Debug`, and the queries both answer.
+macro_rules! context_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name {
+            ctx: HpkeCtx,
+            suite: Suite,
         }
 
-        /// The secret export interface (RFC 9180 section 5.3): fills `out_buf` with
-        /// `Export(exporter_ctx, out_buf.len())`. `exporter_ctx` at most
-        /// [`MAX_EXPORT_CONTEXT_LEN`] bytes and `out_buf` at most 255 times the KDF's hash size
-        /// ([`Error::TooLong`] otherwise).
-        pub fn export(&self, exporter_ctx: &[u8], out_buf: &mut [u8]) -> Result<(), Error> {
-            self.ctx.export(exporter_ctx, out_buf)
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name)).field("suite", &self.suite).finish_non_exhaustive()
+            }
         }
 
-        /// The FIPS indicator (`aead_hpke_indicator`, docs/hpke.md).
-        pub fn indicator(&self) -> Indicator {
-            Indicator::from_bits(self.ctx.indicator())
-        }
+        impl $name {
+            /// The suite.
+            pub fn suite(&self) -> Suite {
+                self.suite
+            }
 
-        /// The AEAD context's counters (seals made, failed opens, the replay window); `None` for
-        /// the export-only AEAD.
-        pub fn usage(&self) -> Option<Usage> {
-            self.ctx.usage().map(Usage::from_raw)
-        }
+            /// The secret export interface (RFC 9180 section 5.3): fills `out_buf` with
+            /// `Export(exporter_ctx, out_buf.len())`. `exporter_ctx` at most
+            /// [`MAX_EXPORT_CONTEXT_LEN`] bytes and `out_buf` at most 255 times the KDF's hash size
+            /// ([`Error::TooLong`] otherwise).
+            pub fn export(&self, exporter_ctx: &[u8], out_buf: &mut [u8]) -> Result<(), Error> {
+                self.ctx.export(exporter_ctx, out_buf)
+            }
 
-        /// Name of the OpenSSL provider serving the AEAD; `None` for the export-only AEAD.
-        pub fn provider(&self) -> Option<&'static str> {
-            self.ctx.provider()
+            /// The FIPS indicator (`aead_hpke_indicator`, docs/hpke.md).
+            pub fn indicator(&self) -> Indicator {
+                Indicator::from_bits(self.ctx.indicator())
+            }
+
+            /// The AEAD context's counters (seals made, failed opens, the replay window); `None` for
+            /// the export-only AEAD.
+            pub fn usage(&self) -> Option<Usage> {
+                self.ctx.usage().map(Usage::from_raw)
+            }
+
+            /// Name of the OpenSSL provider serving the AEAD; `None` for the export-only AEAD.
+            pub fn provider(&self) -> Option<&'static str> {
+                self.ctx.provider()
+            }
         }
     };
 }
 
-/// A sender's context (RFC 9180's ContextS): seals messages in sequence, exports secrets.
-/// `Send + Sync`; see the [module documentation](self).
-pub struct SenderContext {
-    ctx: HpkeCtx,
-    suite: Suite,
-}
-
-impl fmt::Debug for SenderContext {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SenderContext").field("suite", &self.suite).finish_non_exhaustive()
-    }
-}
+context_type!(
+    /// A sender's context (RFC 9180's ContextS): seals messages in sequence, exports secrets.
+    /// `Send + Sync`; see the [module documentation](self).
+    SenderContext
+);
 
 impl SenderContext {
-    context_common!();
-
     /// Seals `plaintext` under the next sequence number: `ciphertext || tag` in a new `Vec`.
     pub fn seal(&self, plaintext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
         let mut out = vec![0u8; plaintext.len().checked_add(TAG_LEN).ok_or(Error::TooLong)?];
@@ -541,21 +546,12 @@ impl SenderContext {
     }
 }
 
-/// A receiver's context (RFC 9180's ContextR): opens messages, exports secrets. `Send + Sync`.
-pub struct ReceiverContext {
-    ctx: HpkeCtx,
-    suite: Suite,
-}
-
-impl fmt::Debug for ReceiverContext {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ReceiverContext").field("suite", &self.suite).finish_non_exhaustive()
-    }
-}
+context_type!(
+    /// A receiver's context (RFC 9180's ContextR): opens messages, exports secrets. `Send + Sync`.
+    ReceiverContext
+);
 
 impl ReceiverContext {
-    context_common!();
-
     /// Opens the next message in order (one past the largest opened so far; 0 at first) into a
     /// new `Vec`. A message sealed under another sequence number, or forged, is [`Error::Auth`].
     pub fn open(&self, ciphertext: &[u8], aad: &[u8]) -> Result<Vec<u8>, Error> {
