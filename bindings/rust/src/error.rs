@@ -9,7 +9,8 @@ use core::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Error {
-    /// `AEAD_ERR_AUTH`: the tag did not verify (any authentication failure).
+    /// `AEAD_ERR_AUTH`: the tag did not verify (any authentication failure; for an HPKE
+    /// receiver's in-order open also a message that is not the next one).
     Auth,
     /// `AEAD_ERR_ARG`: invalid argument (also: an in-place length above the buffer length).
     Arg,
@@ -33,7 +34,7 @@ pub enum Error {
     NonceOrder,
     /// `AEAD_ERR_NONCE_EXHAUSTED`: a sequenced seal with the last value of the space: TLS
     /// sequence 2^64-1, and for the counter policies counter 2^64-1 from the start (the value just
-    /// below the first counter).
+    /// below the first counter); an HPKE context past sequence number 2^64-2.
     NonceExhausted,
     /// `AEAD_ERR_NONCE_PREFIX`: a sequenced seal whose fixed nonce prefix differs from the
     /// context's (learned or given).
@@ -51,7 +52,8 @@ pub enum Error {
     /// [`Tls13Aead`](crate::Tls13Aead), [`Policy::Tls12`](crate::Policy::Tls12) /
     /// [`Policy::Tls13`](crate::Policy::Tls13); likewise QUIC, DTLS, and since library 1.5 the
     /// counter-nonce types such as [`Aes128GcmCounterNonce`](crate::Aes128GcmCounterNonce) and
-    /// [`Aes128GcmSsh`](crate::Aes128GcmSsh)) in a process forked after the context was created.
+    /// [`Aes128GcmSsh`](crate::Aes128GcmSsh), and since library 1.6 an HPKE
+    /// [`SenderContext`](crate::hpke::SenderContext)) in a process forked after the context was created.
     /// Parent and child would otherwise hold the same next sequence number and could both seal it,
     /// so the child's seals are refused: nothing is written and no sequence number is consumed.
     /// Opens keep working, the parent is unaffected, and a context created in the child works
@@ -63,8 +65,9 @@ pub enum Error {
     /// or its integrity limit of failed opens (AES-GCM 2^52, ChaCha20-Poly1305 2^36). Refused,
     /// nothing written: update the keys.
     KeyLimit,
-    /// `AEAD_ERR_REPLAY` (ABI 1.4): a DTLS open ([`dtls::RecordKey`](crate::dtls::RecordKey)) of a
-    /// record number the replay window refuses: accepted before, or left of the window. Nothing
+    /// `AEAD_ERR_REPLAY` (ABI 1.4): a DTLS open ([`dtls::RecordKey`](crate::dtls::RecordKey), or
+    /// since library 1.6 [`hpke::ReceiverContext::open_at`](crate::hpke::ReceiverContext::open_at))
+    /// of a record number the replay window refuses: accepted before, or left of the window. Nothing
     /// was decrypted (or, when a concurrent open accepted the same record first, the output was
     /// zeroed); drop the record silently (RFC 6347, RFC 9147).
     Replay,

@@ -49,7 +49,7 @@
 //! of threads, TLS policies included. `Drop` frees (and cleanses) the context.
 //!
 //! After `fork()` (library 1.2) random-nonce types keep sealing with fresh nonces in parent and
-//! child; a TLS or counter-nonce type made before the fork refuses seals in the child with [`Error::Forked`]
+//! child; a TLS, counter-nonce or HPKE sender type made before the fork refuses seals in the child with [`Error::Forked`]
 //! (opens work, the parent is unaffected).
 //!
 //! ```
