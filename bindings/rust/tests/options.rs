@@ -128,3 +128,48 @@ fn families_under_fips_queries() {
         assert!(!c.indicator().fips_provider(), "default provider");
     }
 }
+
+/// HPKE (library 1.6) and the FIPS provider (docs/hpke.md's table): under `fips=yes`, a NIST-curve
+/// KEM with AES-GCM works and its indicator says FIPS provider, seal and open approved; export-only
+/// says FIPS provider only; X25519 and ChaCha20-Poly1305 are `Unsupported` at setup. Without a FIPS
+/// provider (the default run), `fips=yes` is `Unsupported` for every suite and the default
+/// properties give an indicator without the FIPS bit.
+#[test]
+fn hpke_fips_indicator() {
+    use libaead::hpke::{self, Aead, Kdf, Kem, OpModeR, OpModeS, Options, Suite};
+    let fips = Options::new().properties("fips=yes");
+    let setup = |suite: Suite, o: &Options<'_>| {
+        let (sk, pk) = suite.kem.gen_keypair()?;
+        let (enc, tx) = hpke::setup_sender_with(&suite, &OpModeS::Base, pk.as_bytes(), b"", o)?;
+        let rx = hpke::setup_receiver_with(&suite, &OpModeR::Base, sk.as_bytes(), enc.as_bytes(), b"", o)?;
+        Ok::<_, Error>((tx, rx))
+    };
+    let p256 = Suite::new(Kem::DhP256HkdfSha256, Kdf::HkdfSha256, Aead::AesGcm128);
+    let (tx, _) = setup(p256, &Options::new()).unwrap();
+    if !fips_run() {
+        assert!(!tx.indicator().fips_provider());
+        assert_eq!(setup(p256, &fips).unwrap_err(), Error::Unsupported);
+        return;
+    }
+    for (kem, kdf) in [(Kem::DhP256HkdfSha256, Kdf::HkdfSha256), (Kem::DhP384HkdfSha384, Kdf::HkdfSha384), (Kem::DhP521HkdfSha512, Kdf::HkdfSha512)] {
+        for aead in [Aead::AesGcm128, Aead::AesGcm256] {
+            let (tx, rx) = setup(Suite::new(kem, kdf, aead), &fips).unwrap();
+            let ind = tx.indicator();
+            assert!(ind.fips_provider() && ind.seal_approved() && ind.open_approved(), "{kem:?} {aead:?}: {ind:?}");
+            assert_eq!(rx.open(&tx.seal(b"fips", b"").unwrap(), b"").unwrap(), b"fips");
+        }
+        let (tx, _) = setup(Suite::new(kem, kdf, Aead::ExportOnly), &fips).unwrap();
+        let ind = tx.indicator();
+        assert!(ind.fips_provider() && !ind.seal_approved() && !ind.open_approved(), "{kem:?} export-only: {ind:?}");
+        assert_eq!(setup(Suite::new(kem, kdf, Aead::ChaCha20Poly1305), &fips).unwrap_err(), Error::Unsupported);
+    }
+    for kem in [Kem::X25519HkdfSha256, Kem::X448HkdfSha512] {
+        let suite = Suite::new(kem, Kdf::HkdfSha256, Aead::AesGcm128);
+        // The curve's base point (u = 9, u = 5) as the recipient's key: a valid one, but no FIPS
+        // provider has the curve, so neither the key pair nor the setup can be made.
+        let mut pk = vec![0u8; kem.enc_len()];
+        pk[0] = if kem == Kem::X25519HkdfSha256 { 9 } else { 5 };
+        assert_eq!(kem.gen_keypair().unwrap_err(), Error::Unsupported);
+        assert_eq!(hpke::setup_sender_with(&suite, &OpModeS::Base, &pk, b"", &fips).unwrap_err(), Error::Unsupported);
+    }
+}
