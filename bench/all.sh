@@ -247,7 +247,8 @@ bench_pion() {
 
 bench_hpke() {
     # HPKE (docs/hpke.md): C against aead_seal_open and OpenSSL's OSSL_HPKE (vendored 3.5), Go against
-    # crypto/hpke, Python against pyhpke and pyca's hpke.Suite; one JSON per side in bench/results.
+    # crypto/hpke, Python against pyhpke and pyca's hpke.Suite, Rust against the hpke crate, Node against
+    # @hpke/core; one JSON per side in bench/results.
     builds
     local kind b outs=()
     for kind in system vendored; do
@@ -267,11 +268,14 @@ bench_hpke() {
     BENCH_RESULTS=$(dirname "$(dest bench/results/x)") BENCH=hpke LIBCRYPTOS=system \
         bash bindings/python/bench.sh $(q --quick '--rounds 7')
     outs+=(bench/results/hpke-python.json)
+    (export LIBAEAD_SYS_USE_PKG_CONFIG=1 PKG_CONFIG_PATH="$sys_build/meson-uninstalled" LD_LIBRARY_PATH="$sys_build" &&
+        cd bindings/rust && nice cargo bench --locked --bench hpke -- $(q --quick) --json "$(dest bench/results/hpke-rust.json)")
+    outs+=(bench/results/hpke-rust.json)
     bash bindings/node/build-prebuild.sh >/dev/null
     (cd bindings/node/bench && npm ci --silent && nice node hpke.js $(q '--rounds 3 --ms 5' '--rounds 7 --ms 200') \
         --json "$(dest bench/results/hpke-node.json)")
     outs+=(bench/results/hpke-node.json)
-    record hpke "build/bench/aead-hpke-bench$(q ' --quick'); BenchmarkHPKE (bindings/go/hpke); BENCH=hpke bash bindings/python/bench.sh; node bindings/node/bench/hpke.js" "${outs[@]}"
+    record hpke "build/bench/aead-hpke-bench$(q ' --quick'); BenchmarkHPKE (bindings/go/hpke); BENCH=hpke bash bindings/python/bench.sh; cargo bench --bench hpke (bindings/rust); node bindings/node/bench/hpke.js" "${outs[@]}"
 }
 
 version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X (OpenSSL Y ...)"

@@ -10,7 +10,9 @@
 //! Suites: DHKEM(X25519) and DHKEM(P-256), HKDF-SHA256, AES-128-GCM, and X25519 with
 //! ChaCha20-Poly1305; base mode, 13-byte info and AAD. Each side's output is first opened by the
 //! other. Interleaved A/B rounds, order alternating; the median per-round ratio libaead / `hpke`
-//! and its IQR are printed (one run: ratios only, no timing claims).
+//! and its IQR are printed (one run: ratios only, no timing claims). `-- --json FILE` also writes
+//! the rows as `bench/all.sh --only hpke` reads them (bench/results/hpke-rust.json); `-- --quick`
+//! runs fewer, shorter rounds.
 //!
 //! ```sh
 //! cargo bench --locked --bench hpke                          # bundled, system libcrypto
@@ -59,13 +61,26 @@ fn ab(rounds: usize, block: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> 
     (q(&mut ratios, 0.5), q(&mut ratios, 0.25), q(&mut ratios, 0.75), q(&mut ta, 0.5), q(&mut tb, 0.5))
 }
 
-fn row(suite: &str, op: &str, r: (f64, f64, f64, f64, f64)) {
-    let (ratio, q1, q3, ours_ns, theirs_ns) = r;
-    let show = |ns: f64| if ns >= 10_000.0 { format!("{:.1} µs", ns / 1000.0) } else { format!("{ns:.0} ns") };
-    println!("| {suite} | {op} | {} | {} | **{ratio:.3}x** [{q1:.3}-{q3:.3}] |", show(ours_ns), show(theirs_ns));
+/// How long a run is: rounds and block sizes (`--quick`: fewer and shorter), and the JSON rows.
+struct Run {
+    setup: (usize, usize),
+    seal: (usize, usize),
+    rows: Vec<serde_json::Value>,
 }
 
-fn compare<A: TheirAead, F: TheirKdf, K: TheirKem>(name: &str, suite: Suite, quick: bool) {
+impl Run {
+    fn row(&mut self, suite: &str, op: &str, r: (f64, f64, f64, f64, f64)) {
+        let (ratio, q1, q3, ours_ns, theirs_ns) = r;
+        let show = |ns: f64| if ns >= 10_000.0 { format!("{:.1} µs", ns / 1000.0) } else { format!("{ns:.0} ns") };
+        println!("| {suite} | {op} | {} | {} | **{ratio:.3}x** [{q1:.3}-{q3:.3}] |", show(ours_ns), show(theirs_ns));
+        self.rows.push(serde_json::json!({
+            "suite": suite, "op": op, "peer": "hpke crate 0.13.0", "libaead_ns": ours_ns, "peer_ns": theirs_ns,
+            "ratio": ratio, "ratio_q1": q1, "ratio_q3": q3,
+        }));
+    }
+}
+
+fn compare<A: TheirAead, F: TheirKdf, K: TheirKem>(name: &str, suite: Suite, run: &mut Run) {
     let mut rng = rand::rng();
     let (sk, pk) = suite.kem.gen_keypair().unwrap();
     let their_sk = K::PrivateKey::from_bytes(sk.as_bytes()).unwrap();
@@ -84,13 +99,10 @@ fn compare<A: TheirAead, F: TheirKdf, K: TheirKem>(name: &str, suite: Suite, qui
     // Long-lived contexts for the context seal.
     let (_, tx) = ours::setup_sender(&suite, &OpModeS::Base, pk.as_bytes(), &INFO).unwrap();
     let (_, mut their_tx) = ::hpke::setup_sender::<A, F, K, _>(&their_mode_s, &their_pk, &INFO, &mut rng).unwrap();
-    if quick {
-        return;
-    }
-    let (setup_rounds, setup_block) = (31, 40);
-    row(
+    let (setup_rounds, setup_block) = run.setup;
+    run.row(
         name,
-        "setup+seal 64 B",
+        "setup + 64 B seal",
         ab(
             setup_rounds,
             setup_block,
@@ -102,9 +114,9 @@ fn compare<A: TheirAead, F: TheirKdf, K: TheirKem>(name: &str, suite: Suite, qui
             },
         ),
     );
-    row(
+    run.row(
         name,
-        "setup+open 64 B",
+        "setup + 64 B open",
         ab(
             setup_rounds,
             setup_block,
@@ -117,12 +129,12 @@ fn compare<A: TheirAead, F: TheirKdf, K: TheirKem>(name: &str, suite: Suite, qui
         ),
     );
     let (mut buf_a, mut buf_b) = ([0u8; 64 + 16], [0u8; 64]);
-    row(
+    run.row(
         name,
-        "context seal 64 B",
+        "64 B seal on a context",
         ab(
-            101,
-            20_000,
+            run.seal.0,
+            run.seal.1,
             || {
                 buf_a[..64].copy_from_slice(black_box(&MSG));
                 black_box(tx.seal_in_place(&mut buf_a, 64, &AAD).unwrap());
@@ -139,18 +151,33 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let quick = std::env::args().any(|a| a == "--test"); // `cargo test --benches`: outputs only
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--quick" || a == "--test");
+    let json = args.iter().position(|a| a == "--json").map(|i| args.get(i + 1).expect("--json FILE").clone());
+    let mut run = if quick {
+        Run { setup: (3, 5), seal: (3, 1000), rows: Vec::new() }
+    } else {
+        Run { setup: (31, 40), seal: (101, 20_000), rows: Vec::new() }
+    };
     use ::hpke::{aead as a, kdf as k, kem as m};
     println!("libaead: {}; `hpke` 0.13.0 (RustCrypto); base mode, info and AAD 13 bytes", libaead::version());
     println!("ratio = libaead time / `hpke` time, median of the per-round ratios [IQR]\n");
     println!("| suite | operation | libaead | `hpke` crate | ratio [IQR] |");
     println!("|---|---|---:|---:|---|");
     let suite = |kem, aead| Suite::new(kem, Kdf::HkdfSha256, aead);
-    compare::<a::AesGcm128, k::HkdfSha256, m::X25519HkdfSha256>("X25519, HKDF-SHA256, AES-128-GCM", suite(Kem::X25519HkdfSha256, Aead::AesGcm128), quick);
+    compare::<a::AesGcm128, k::HkdfSha256, m::X25519HkdfSha256>("X25519, HKDF-SHA256, AES-128-GCM", suite(Kem::X25519HkdfSha256, Aead::AesGcm128), &mut run);
     compare::<a::ChaCha20Poly1305, k::HkdfSha256, m::X25519HkdfSha256>(
         "X25519, HKDF-SHA256, ChaCha20-Poly1305",
         suite(Kem::X25519HkdfSha256, Aead::ChaCha20Poly1305),
-        quick,
+        &mut run,
     );
-    compare::<a::AesGcm128, k::HkdfSha256, m::DhP256HkdfSha256>("P-256, HKDF-SHA256, AES-128-GCM", suite(Kem::DhP256HkdfSha256, Aead::AesGcm128), quick);
+    compare::<a::AesGcm128, k::HkdfSha256, m::DhP256HkdfSha256>("P-256, HKDF-SHA256, AES-128-GCM", suite(Kem::DhP256HkdfSha256, Aead::AesGcm128), &mut run);
+    if let Some(path) = json {
+        let doc = serde_json::json!({
+            "bench": "hpke", "lang": "Rust", "libcrypto": libaead::version(), "rounds": run.setup.0, "aad": AAD.len(),
+            "rows": run.rows,
+        });
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap() + "\n").expect("write JSON");
+        println!("\nJSON: {path}");
+    }
 }
