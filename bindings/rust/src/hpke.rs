@@ -362,49 +362,24 @@ pub enum OpModeR<'a> {
     AuthPsk(&'a [u8], PskBundle<'a>),
 }
 
-/// (mode id, psk bundle, sender key) of either side's mode.
-fn mode_parts<'a>(mode: c_mode::Mode<'a>) -> (core::ffi::c_int, Option<PskBundle<'a>>, &'a [u8]) {
-    match mode {
-        c_mode::Mode::Base => (sys::AEAD_HPKE_MODE_BASE, None, &[]),
-        c_mode::Mode::Psk(b) => (sys::AEAD_HPKE_MODE_PSK, Some(b), &[]),
-        c_mode::Mode::Auth(k) => (sys::AEAD_HPKE_MODE_AUTH, None, k),
-        c_mode::Mode::AuthPsk(k, b) => (sys::AEAD_HPKE_MODE_AUTH_PSK, Some(b), k),
-    }
-}
-
-mod c_mode {
-    use super::{OpModeR, OpModeS, PskBundle};
-
-    /// Either side's mode, the key being the sender's private (sending) or public (receiving) key.
-    pub(super) enum Mode<'a> {
-        Base,
-        Psk(PskBundle<'a>),
-        Auth(&'a [u8]),
-        AuthPsk(&'a [u8], PskBundle<'a>),
-    }
-
-    impl<'a> From<&OpModeS<'a>> for Mode<'a> {
-        fn from(m: &OpModeS<'a>) -> Self {
-            match *m {
-                OpModeS::Base => Mode::Base,
-                OpModeS::Psk(b) => Mode::Psk(b),
-                OpModeS::Auth(k) => Mode::Auth(k),
-                OpModeS::AuthPsk(k, b) => Mode::AuthPsk(k, b),
+/// (mode id, psk bundle, the sender's key) of either side's mode: its private key when sending, its
+/// public key when receiving.
+macro_rules! mode_parts {
+    ($($mode:ident),*) => {$(
+        impl<'a> $mode<'a> {
+            fn parts(&self) -> (core::ffi::c_int, Option<PskBundle<'a>>, &'a [u8]) {
+                match *self {
+                    $mode::Base => (sys::AEAD_HPKE_MODE_BASE, None, &[]),
+                    $mode::Psk(b) => (sys::AEAD_HPKE_MODE_PSK, Some(b), &[]),
+                    $mode::Auth(k) => (sys::AEAD_HPKE_MODE_AUTH, None, k),
+                    $mode::AuthPsk(k, b) => (sys::AEAD_HPKE_MODE_AUTH_PSK, Some(b), k),
+                }
             }
         }
-    }
-
-    impl<'a> From<&OpModeR<'a>> for Mode<'a> {
-        fn from(m: &OpModeR<'a>) -> Self {
-            match *m {
-                OpModeR::Base => Mode::Base,
-                OpModeR::Psk(b) => Mode::Psk(b),
-                OpModeR::Auth(k) => Mode::Auth(k),
-                OpModeR::AuthPsk(k, b) => Mode::AuthPsk(k, b),
-            }
-        }
-    }
+    )*};
 }
+
+mode_parts!(OpModeS, OpModeR);
 
 /// What a setup takes besides the suite, mode, keys and info: an OpenSSL property query, the
 /// receiver's replay window, and (known-answer tests only) a fixed ephemeral key.
@@ -614,7 +589,7 @@ pub fn setup_sender_with(
     info: &[u8],
     options: &Options<'_>,
 ) -> Result<(EncappedKey, SenderContext), Error> {
-    let (m, psk, sk_s) = mode_parts(mode.into());
+    let (m, psk, sk_s) = mode.parts();
     let mut enc = EncappedKey::empty(suite.kem, suite.kem.enc_len());
     let ctx = HpkeCtx::sender(&params(suite, psk, m, info, options), pk_recip, sk_s, enc.buf())?;
     Ok((enc, SenderContext { ctx, suite: *suite }))
@@ -642,7 +617,7 @@ pub fn setup_receiver_with(
     info: &[u8],
     options: &Options<'_>,
 ) -> Result<ReceiverContext, Error> {
-    let (m, psk, pk_s) = mode_parts(mode.into());
+    let (m, psk, pk_s) = mode.parts();
     let ctx = HpkeCtx::recipient(&params(suite, psk, m, info, options), encapped_key, sk_recip, pk_s)?;
     Ok(ReceiverContext { ctx, suite: *suite })
 }
@@ -675,7 +650,7 @@ pub fn single_shot_seal_into(
     aad: &[u8],
     out: &mut [u8],
 ) -> Result<(EncappedKey, usize), Error> {
-    let (m, psk, sk_s) = mode_parts(mode.into());
+    let (m, psk, sk_s) = mode.parts();
     let mut enc = EncappedKey::empty(suite.kem, suite.kem.enc_len());
     let n = raw::seal_single(&params(suite, psk, m, info, &Options::new()), pk_recip, sk_s, enc.buf(), aad, plaintext, out)?;
     Ok((enc, n))
@@ -709,6 +684,6 @@ pub fn single_shot_open_into(
     aad: &[u8],
     out: &mut [u8],
 ) -> Result<usize, Error> {
-    let (m, psk, pk_s) = mode_parts(mode.into());
+    let (m, psk, pk_s) = mode.parts();
     raw::open_single(&params(suite, psk, m, info, &Options::new()), encapped_key, sk_recip, pk_s, aad, ciphertext, out)
 }
