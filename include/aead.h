@@ -628,7 +628,8 @@ AEAD_API void aead_hp_free(aead_hp *hp) AEAD_NOEXCEPT;
  * of threads may seal, open and export concurrently on one context). Since 1.6. */
 typedef struct aead_hpke aead_hpke;
 
-/* Modes, KEMs, KDFs and AEADs: RFC 9180's identifiers (section 7). Since 1.6. */
+/* Modes, KEMs, KDFs and AEADs: RFC 9180's identifiers (section 7), and draft-ietf-hpke-pq's post-quantum
+ * KEMs and one-stage KDFs (as Go 1.26's crypto/hpke has them; docs/hpke.md). Since 1.6. */
 enum {
     AEAD_HPKE_MODE_BASE = 0,
     AEAD_HPKE_MODE_PSK = 1,
@@ -640,12 +641,27 @@ enum {
     AEAD_HPKE_KEM_P384_SHA384 = 0x0011,   /* DHKEM(P-384, HKDF-SHA384): 97, 48 */
     AEAD_HPKE_KEM_P521_SHA512 = 0x0012,   /* DHKEM(P-521, HKDF-SHA512): 133, 66 */
     AEAD_HPKE_KEM_X25519_SHA256 = 0x0020, /* DHKEM(X25519, HKDF-SHA256): 32, 32 */
-    AEAD_HPKE_KEM_X448_SHA512 = 0x0021    /* DHKEM(X448, HKDF-SHA512): 56, 56 */
+    AEAD_HPKE_KEM_X448_SHA512 = 0x0021,   /* DHKEM(X448, HKDF-SHA512): 56, 56 */
+    /* ML-KEM (FIPS 203) and the hybrids: enc, public key, private key (a seed). They need a libcrypto with
+     * ML-KEM (OpenSSL 3.5 or later): elsewhere every call with them is AEAD_ERR_UNSUPPORTED. Base and psk
+     * modes only (the auth modes are AEAD_ERR_ARG). */
+    AEAD_HPKE_KEM_MLKEM512 = 0x0040,      /* ML-KEM-512: 768, 800, 64 */
+    AEAD_HPKE_KEM_MLKEM768 = 0x0041,      /* ML-KEM-768: 1088, 1184, 64 */
+    AEAD_HPKE_KEM_MLKEM1024 = 0x0042,     /* ML-KEM-1024: 1568, 1568, 64 */
+    AEAD_HPKE_KEM_MLKEM768_P256 = 0x0050, /* MLKEM768-P256: 1153, 1249, 32 */
+    AEAD_HPKE_KEM_MLKEM1024_P384 = 0x0051, /* MLKEM1024-P384: 1665, 1665, 32 */
+    AEAD_HPKE_KEM_MLKEM768_X25519 = 0x647A /* MLKEM768-X25519 (X-Wing): 1120, 1216, 32 */
 };
 enum {
     AEAD_HPKE_KDF_HKDF_SHA256 = 1,
     AEAD_HPKE_KDF_HKDF_SHA384 = 2,
-    AEAD_HPKE_KDF_HKDF_SHA512 = 3
+    AEAD_HPKE_KDF_HKDF_SHA512 = 3,
+    /* The one-stage KDFs (LabeledDerive; info, psk and psk_id at most 65535 bytes each, else
+     * AEAD_ERR_TOO_LONG). TurboSHAKE is in no OpenSSL release: its suites are AEAD_ERR_UNSUPPORTED. */
+    AEAD_HPKE_KDF_SHAKE128 = 0x0010,
+    AEAD_HPKE_KDF_SHAKE256 = 0x0011,
+    AEAD_HPKE_KDF_TURBOSHAKE128 = 0x0012,
+    AEAD_HPKE_KDF_TURBOSHAKE256 = 0x0013
 };
 enum {
     AEAD_HPKE_AEAD_AES_128_GCM = 1,
@@ -654,9 +670,11 @@ enum {
     AEAD_HPKE_AEAD_EXPORT_ONLY = 0xFFFF   /* no seal or open: aead_hpke_export only */
 };
 
-/* Sizes, in bytes (since 1.6): the largest enc / public key (P-521's 133) and private key (66) of the
- * KEMs above, the tag every HPKE AEAD appends, and the longest exporter_context aead_hpke_export takes. */
-#define AEAD_HPKE_MAX_ENC 133u
+/* Sizes, in bytes (since 1.6): the largest enc and public key (MLKEM1024-P384's 1665) and private key
+ * (P-521's 66) of the KEMs above, the tag every HPKE AEAD appends, and the longest exporter_context
+ * aead_hpke_export takes. */
+#define AEAD_HPKE_MAX_ENC 1665u
+#define AEAD_HPKE_MAX_PUBLIC_KEY 1665u
 #define AEAD_HPKE_MAX_PRIVATE_KEY 66u
 #define AEAD_HPKE_TAG 16u
 #define AEAD_HPKE_MAX_EXPORT_CONTEXT 960u
@@ -681,23 +699,31 @@ typedef struct aead_hpke_params {
                                   AEAD_DTLS_DEFAULT_WINDOW (64), else a multiple of 64 up to 4096 */
     const uint8_t *ikm_e;      /* sender, known-answer tests only: the ephemeral key pair is
                                   DeriveKeyPair(ikm_e) instead of a fresh random one. NULL: random. An
-                                  ephemeral key used twice breaks HPKE's security: never in production. */
+                                  ephemeral key used twice breaks HPKE's security: never in production.
+                                  ML-KEM: the 32 bytes of encapsulation randomness (FIPS 203's m); a
+                                  hybrid: those 32 bytes, then candidates for the curve's ephemeral private
+                                  key (32 bytes each for X25519 and P-256, 48 for P-384; the first that is
+                                  a valid scalar is used), as draft-ietf-hpke-pq's vectors give them;
+                                  another length is AEAD_ERR_ARG. */
     size_t ikm_e_len;
 } aead_hpke_params;
 
 /*
  * Sets up a sender (RFC 9180 section 5.1: SetupBaseS, SetupPSKS, SetupAuthS, SetupAuthPSKS). Since 1.6.
  *   pk_r: the recipient's public key, serialised (SerializePublicKey: SEC1 uncompressed for the NIST
- *         curves, RFC 7748 for X25519 / X448); sk_s: the sender's private key for the auth modes (else
- *         NULL, 0).
+ *         curves, RFC 7748 for X25519 / X448, FIPS 203's encapsulation key for ML-KEM, that key followed
+ *         by the curve's for a hybrid); sk_s: the sender's private key for the auth modes (else NULL, 0).
  *   enc: receives the encapsulated key, aead_hpke_enc_size(kem) bytes (enc_cap at least that; else
  *        AEAD_ERR_BUFFER_TOO_SMALL).
  * Returns 0 and stores the context in *ctx_out, or a code and stores NULL (enc zeroed on failure):
- *   AEAD_ERR_ARG (NULL, unknown mode / KEM / KDF / AEAD, psk and psk_id not as the mode requires, a key
- *   that is not one of the KEM's: a point off the curve or not uncompressed, a private scalar 0 or not
- *   below the order, an all-zero X25519 / X448 shared secret; a bad params->size or window),
- *   AEAD_ERR_KEY_SIZE (a key of the wrong length), AEAD_ERR_UNSUPPORTED (the KEM, KDF or AEAD is not
- *   available for the properties; under a FIPS provider also X25519 and X448), _NOMEM, _CRYPTO.
+ *   AEAD_ERR_ARG (NULL, unknown mode / KEM / KDF / AEAD, psk and psk_id not as the mode requires, an
+ *   auth mode with ML-KEM or a hybrid, a key that is not one of the KEM's: a point off the curve or not
+ *   uncompressed, a private scalar 0 or not below the order, an all-zero X25519 / X448 shared secret, an
+ *   ML-KEM encapsulation key failing FIPS 203's modulus check; a bad params->size, window or ikm_e),
+ *   AEAD_ERR_KEY_SIZE (a key or enc of the wrong length), AEAD_ERR_TOO_LONG (a one-stage KDF's input
+ *   over 65535 bytes), AEAD_ERR_UNSUPPORTED (the KEM, KDF or AEAD is not available for the properties:
+ *   ML-KEM and the hybrids without ML-KEM in libcrypto, the TurboSHAKE KDFs always; under a FIPS
+ *   provider also X25519, X448 and MLKEM768-X25519), _NOMEM, _CRYPTO.
  * Thread-safety: safe to call concurrently.
  */
 AEAD_API int aead_hpke_setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params,
@@ -708,8 +734,10 @@ AEAD_API int aead_hpke_setup_sender(aead_hpke **ctx_out, const aead_hpke_params 
 /*
  * Sets up a recipient (SetupBaseR, SetupPSKR, SetupAuthR, SetupAuthPSKR). Since 1.6.
  *   enc: the sender's encapsulated key; sk_r: the recipient's private key (DeserializePrivateKey: the
- *   NIST curves' scalar, big-endian, of the scalar size; X25519 / X448 raw); pk_s: the sender's public
- *   key for the auth modes (else NULL, 0).
+ *   NIST curves' scalar, big-endian, of the scalar size; X25519 / X448 raw; ML-KEM's 64-byte seed d || z;
+ *   a hybrid's 32-byte seed); pk_s: the sender's public key for the auth modes (else NULL, 0). An ML-KEM
+ *   ciphertext of the right length that was not made for the key is not refused (FIPS 203's implicit
+ *   rejection): the key schedule differs and the first open fails with AEAD_ERR_AUTH.
  * Returns as aead_hpke_setup_sender. Thread-safety: safe to call concurrently.
  */
 AEAD_API int aead_hpke_setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params,
@@ -773,7 +801,8 @@ AEAD_API int64_t aead_hpke_open_at(aead_hpke *ctx, uint64_t seq, const uint8_t *
  * LabeledExpand(exporter_secret, "sec", exporter_context, out_len), on either side, every suite (the
  * export-only one too). Since 1.6.
  *   exporter_context at most AEAD_HPKE_MAX_EXPORT_CONTEXT bytes (else AEAD_ERR_TOO_LONG); out_len at
- *   most 255 times the KDF's hash size (else AEAD_ERR_TOO_LONG); out_len 0 writes nothing.
+ *   most 255 times the KDF's hash size, 65535 for the one-stage KDFs (Export_OneStage: LabeledDerive of
+ *   the exporter secret) (else AEAD_ERR_TOO_LONG); out_len 0 writes nothing.
  * Returns 0 or a code (AEAD_ERR_ARG, _TOO_LONG, _NOMEM, _CRYPTO; out zeroed on failure).
  * Thread-safety: any thread, concurrently with any call on ctx but aead_hpke_free.
  */
@@ -802,8 +831,10 @@ AEAD_API int64_t aead_hpke_open_single(const aead_hpke_params *params, const uin
  *     key is RFC 9180's advice, any length is taken);
  *   aead_hpke_generate_keypair: a fresh key pair from the DRBG;
  *   aead_hpke_public_key: the public key of a private key.
- *   sk receives aead_hpke_private_key_size(kem) bytes, pk aead_hpke_enc_size(kem) bytes (sk_cap, pk_cap
- *   at least that: else AEAD_ERR_BUFFER_TOO_SMALL); properties as in aead_hpke_params.
+ *   sk receives aead_hpke_private_key_size(kem) bytes, pk aead_hpke_public_key_size(kem) bytes (sk_cap,
+ *   pk_cap at least that: else AEAD_ERR_BUFFER_TOO_SMALL); properties as in aead_hpke_params. ML-KEM and
+ *   the hybrids derive with SHAKE256's LabeledDerive (draft-ietf-hpke-pq) and expand a hybrid's seed with
+ *   SHAKE256; every seed of the right length is a valid private key.
  * Returns 0 or a code (AEAD_ERR_ARG: unknown KEM, NULL, an invalid private key; AEAD_ERR_KEY_SIZE,
  *   _UNSUPPORTED, _NOMEM, _CRYPTO); outputs zeroed on failure. Thread-safety: safe to call concurrently.
  */
@@ -814,9 +845,10 @@ AEAD_API int aead_hpke_generate_keypair(int kem, uint8_t *sk, size_t sk_cap, uin
 AEAD_API int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_cap,
                                   const char *properties) AEAD_NOEXCEPT;
 
-/* The KEM's enc and public key size (Nenc = Npk) and private key size (Nsk); 0 for an unknown KEM.
- * Thread-safe. Since 1.6. */
+/* The KEM's enc size (Nenc), public key size (Npk; Nenc for the DHKEMs, not for ML-KEM and the hybrids)
+ * and private key size (Nsk); 0 for an unknown KEM. Thread-safe. Since 1.6. */
 AEAD_API size_t aead_hpke_enc_size(int kem) AEAD_NOEXCEPT;
+AEAD_API size_t aead_hpke_public_key_size(int kem) AEAD_NOEXCEPT;
 AEAD_API size_t aead_hpke_private_key_size(int kem) AEAD_NOEXCEPT;
 
 /* The AEAD context inside an HPKE context, for aead_ctx_usage_ex (seals made, failed opens, the replay
@@ -826,9 +858,10 @@ AEAD_API size_t aead_hpke_private_key_size(int kem) AEAD_NOEXCEPT;
 AEAD_API const aead_ctx *aead_hpke_aead_ctx(const aead_hpke *ctx) AEAD_NOEXCEPT;
 
 /* The FIPS indicator of an HPKE context (AEAD_IND_* bits; 0 for NULL): AEAD_IND_FIPS_PROVIDER when its
- * HKDF and its AEAD (if any) come from a FIPS provider; the seal and open bits as aead_ctx_indicator of
- * its AEAD context (AES-GCM: approved, the nonce being the library's IG C.H scenario 3 counter), given
- * for the NIST-curve KEMs only. docs/hpke.md has the table. Thread-safety: as aead_ctx_indicator.
+ * KDF (HKDF, or SHAKE), its ML-KEM (if any) and its AEAD (if any) come from a FIPS provider; the seal and
+ * open bits as aead_ctx_indicator of its AEAD context (AES-GCM: approved, the nonce being the library's
+ * IG C.H scenario 3 counter), given for the NIST-curve DHKEMs and ML-KEM with HKDF only (not for the
+ * hybrids, not for the one-stage SHAKE KDFs). docs/hpke.md has the table. Thread-safety: as aead_ctx_indicator.
  * Since 1.6. */
 AEAD_API uint32_t aead_hpke_indicator(const aead_hpke *ctx) AEAD_NOEXCEPT;
 

