@@ -642,9 +642,9 @@ enum {
     AEAD_HPKE_KEM_P521_SHA512 = 0x0012,   /* DHKEM(P-521, HKDF-SHA512): 133, 66 */
     AEAD_HPKE_KEM_X25519_SHA256 = 0x0020, /* DHKEM(X25519, HKDF-SHA256): 32, 32 */
     AEAD_HPKE_KEM_X448_SHA512 = 0x0021,   /* DHKEM(X448, HKDF-SHA512): 56, 56 */
-    /* ML-KEM (FIPS 203) and the hybrids: enc, public key, private key (a seed). They need a libcrypto with
-     * ML-KEM (OpenSSL 3.5 or later): elsewhere every call with them is AEAD_ERR_UNSUPPORTED. Base and psk
-     * modes only (the auth modes are AEAD_ERR_ARG). */
+    /* ML-KEM (FIPS 203) and the hybrids: enc, public key, private key (a seed). They need a provider with
+     * ML-KEM for the properties (OpenSSL 3.5 and later have one), found at run time: without one every
+     * call with them is AEAD_ERR_UNSUPPORTED. Base and psk modes only (the auth modes are AEAD_ERR_ARG). */
     AEAD_HPKE_KEM_MLKEM512 = 0x0040,      /* ML-KEM-512: 768, 800, 64 */
     AEAD_HPKE_KEM_MLKEM768 = 0x0041,      /* ML-KEM-768: 1088, 1184, 64 */
     AEAD_HPKE_KEM_MLKEM1024 = 0x0042,     /* ML-KEM-1024: 1568, 1568, 64 */
