@@ -829,7 +829,8 @@ TEST_CASE("PQ KEMs: bad keys and inputs are refused", "[hpke][pq]") {
         KeyPair longk = k;
         longk.pk.push_back(0);
         CHECK(refused(longk) == AEAD_ERR_KEY_SIZE);
-        REQUIRE(sender(s, k, nullptr, c, enc) == 0);
+        Ctx tx0;
+        REQUIRE(sender(s, k, nullptr, tx0, enc) == 0);
         CHECK(recipient(s, KeyPair{Bytes(k.sk.size() - 1, 1), k.pk}, nullptr, enc, c) == AEAD_ERR_KEY_SIZE);
         CHECK(recipient(s, KeyPair{Bytes(k.sk.size() + 1, 1), k.pk}, nullptr, enc, c) == AEAD_ERR_KEY_SIZE);
         CHECK(recipient(s, k, nullptr, Bytes(enc.begin(), enc.end() - 1), c) == AEAD_ERR_KEY_SIZE);
@@ -923,10 +924,12 @@ TEST_CASE("one-stage KDFs: length limits of the inputs and of exports", "[hpke][
         CHECK(first != Bytes(back.begin(), back.begin() + 32));
         Setup psk{AEAD_HPKE_MODE_PSK, AEAD_HPKE_KEM_X25519_SHA256, kdf, AEAD_HPKE_AEAD_AES_128_GCM, {}, Bytes(65536, 1),
                   Bytes(4, 2), {}};
-        CHECK(sender(psk, r, nullptr, c, enc) == AEAD_ERR_TOO_LONG);
+        Ctx t;
+        CHECK(sender(psk, r, nullptr, t, enc) == AEAD_ERR_TOO_LONG);
         psk.psk.resize(32);
         psk.psk_id.resize(65536);
-        CHECK(sender(psk, r, nullptr, c, enc) == AEAD_ERR_TOO_LONG);
+        CHECK(sender(psk, r, nullptr, t, enc) == AEAD_ERR_TOO_LONG);
+        CHECK(t.p == nullptr);
     }
     for (int kdf : {int{AEAD_HPKE_KDF_TURBOSHAKE128}, int{AEAD_HPKE_KDF_TURBOSHAKE256}}) {
         Setup s{AEAD_HPKE_MODE_BASE, AEAD_HPKE_KEM_X25519_SHA256, kdf, AEAD_HPKE_AEAD_AES_128_GCM, {}, {}, {}, {}};
