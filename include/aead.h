@@ -722,7 +722,7 @@ typedef struct aead_hpke_params {
  *   ML-KEM encapsulation key failing FIPS 203's modulus check; a bad params->size, window or ikm_e),
  *   AEAD_ERR_KEY_SIZE (a key or enc of the wrong length), AEAD_ERR_TOO_LONG (a one-stage KDF's input
  *   over 65535 bytes), AEAD_ERR_UNSUPPORTED (the KEM, KDF or AEAD is not available for the properties:
- *   ML-KEM and the hybrids without ML-KEM in libcrypto, the TurboSHAKE KDFs always; under a FIPS
+ *   ML-KEM and the hybrids where no provider has ML-KEM, the TurboSHAKE KDFs always; under a FIPS
  *   provider also X25519, X448 and MLKEM768-X25519), _NOMEM, _CRYPTO.
  * Thread-safety: safe to call concurrently.
  */
@@ -845,7 +845,7 @@ AEAD_API int aead_hpke_generate_keypair(int kem, uint8_t *sk, size_t sk_cap, uin
 AEAD_API int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_cap,
                                   const char *properties) AEAD_NOEXCEPT;
 
-/* The KEM's enc size (Nenc), public key size (Npk; Nenc for the DHKEMs, not for ML-KEM and the hybrids)
+/* The KEM's enc size (Nenc), public key size (Npk; Nenc for the DHKEMs, mostly not for the PQ KEMs)
  * and private key size (Nsk); 0 for an unknown KEM. Thread-safe. Since 1.6. */
 AEAD_API size_t aead_hpke_enc_size(int kem) AEAD_NOEXCEPT;
 AEAD_API size_t aead_hpke_public_key_size(int kem) AEAD_NOEXCEPT;
