@@ -797,15 +797,20 @@ TEST_CASE("families: no freed block holds the key", "[memory][keys][families]") 
 #ifdef AEAD_TEST_FAULT_BUILD
 namespace {
 
-// One HPKE exchange (auth_psk, P-256, AES-128-GCM: every step of the KEM and key schedule, and a suite a
-// FIPS provider offers) with a fault armed: each call succeeds or fails with a code, leaving no context
-// and zeroed outputs. Returns whether the whole exchange succeeded.
-bool hpke_exchange(const Bytes &sk_r, const Bytes &pk_r, const Bytes &sk_s, const Bytes &pk_s) {
-    const Bytes info(9, 1), psk(32, 2), psk_id(3, 3), aad(4, 4), pt(50, 5), ikm(32, 6);
-    aead_hpke_params p{sizeof p, AEAD_HPKE_MODE_AUTH_PSK, AEAD_HPKE_KEM_P256_SHA256, AEAD_HPKE_KDF_HKDF_SHA256,
-                       AEAD_HPKE_AEAD_AES_128_GCM, info.data(), info.size(), psk.data(), psk.size(), psk_id.data(),
-                       psk_id.size(), test::test_properties(), 0, nullptr, 0};
-    Bytes sk(32, 0x5A), pk(65, 0x5A);
+// One HPKE suite and mode for the fault sweeps.
+struct HpkeRun {
+    int kem, kdf, mode;
+};
+
+// One HPKE exchange with a fault armed (DeriveKeyPair, both setups, a seal, an open, exports): each call
+// succeeds or fails with a code, leaving no context and zeroed outputs. Returns whether the whole exchange
+// succeeded. sk_s and pk_s: the sender's keys for the auth modes (else empty).
+bool hpke_exchange(const HpkeRun &run, const Bytes &sk_r, const Bytes &pk_r, const Bytes &sk_s, const Bytes &pk_s) {
+    const bool psk_mode = run.mode == AEAD_HPKE_MODE_PSK || run.mode == AEAD_HPKE_MODE_AUTH_PSK;
+    const Bytes info(9, 1), psk(psk_mode ? 32 : 0, 2), psk_id(psk_mode ? 3 : 0, 3), aad(4, 4), pt(50, 5), ikm(32, 6);
+    aead_hpke_params p{sizeof p, run.mode, run.kem, run.kdf, AEAD_HPKE_AEAD_AES_128_GCM, info.data(), info.size(),
+                       psk.data(), psk.size(), psk_id.data(), psk_id.size(), test::test_properties(), 0, nullptr, 0};
+    Bytes sk(aead_hpke_private_key_size(run.kem), 0x5A), pk(aead_hpke_public_key_size(run.kem), 0x5A);
     const int d = in_library([&] { return aead_hpke_derive_keypair(p.kem, ikm.data(), ikm.size(), sk.data(), sk.size(),
                                                                    pk.data(), pk.size(), p.properties); });
     if (d != 0) {
@@ -814,9 +819,10 @@ bool hpke_exchange(const Bytes &sk_r, const Bytes &pk_r, const Bytes &sk_s, cons
         return false;
     }
     aead_hpke *tx = reinterpret_cast<aead_hpke *>(uintptr_t{1}), *rx = reinterpret_cast<aead_hpke *>(uintptr_t{1});
-    Bytes enc(65, 0x5A);
+    Bytes enc(aead_hpke_enc_size(run.kem), 0x5A);
     const int s = in_library([&] {
-        return aead_hpke_setup_sender(&tx, &p, pk_r.data(), pk_r.size(), sk_s.data(), sk_s.size(), enc.data(), enc.size());
+        return aead_hpke_setup_sender(&tx, &p, pk_r.data(), pk_r.size(), sk_s.empty() ? nullptr : sk_s.data(),
+                                      sk_s.size(), enc.data(), enc.size());
     });
     if (s != 0) {
         CHECK(s < 0);
@@ -825,7 +831,8 @@ bool hpke_exchange(const Bytes &sk_r, const Bytes &pk_r, const Bytes &sk_s, cons
         return false;
     }
     const int r = in_library([&] {
-        return aead_hpke_setup_recipient(&rx, &p, enc.data(), enc.size(), sk_r.data(), sk_r.size(), pk_s.data(), pk_s.size());
+        return aead_hpke_setup_recipient(&rx, &p, enc.data(), enc.size(), sk_r.data(), sk_r.size(),
+                                         pk_s.empty() ? nullptr : pk_s.data(), pk_s.size());
     });
     bool ok = r == 0;
     if (r != 0) {
@@ -856,19 +863,22 @@ bool hpke_exchange(const Bytes &sk_r, const Bytes &pk_r, const Bytes &sk_s, cons
 }
 
 template <typename Arm, typename Fired>
-void run_hpke(const char *what, Arm arm, Fired fired) {
+void run_hpke(const HpkeRun &run, const char *what, Arm arm, Fired fired) {
     warm_up();
-    Bytes sk_r(32), pk_r(65), sk_s(32), pk_s(65);
-    REQUIRE(aead_hpke_generate_keypair(AEAD_HPKE_KEM_P256_SHA256, sk_r.data(), 32, pk_r.data(), 65, test::test_properties()) == 0);
-    REQUIRE(aead_hpke_generate_keypair(AEAD_HPKE_KEM_P256_SHA256, sk_s.data(), 32, pk_s.data(), 65, test::test_properties()) == 0);
-    REQUIRE(hpke_exchange(sk_r, pk_r, sk_s, pk_s));  // once unarmed: libcrypto's lazily made objects exist now
+    const bool auth = run.mode == AEAD_HPKE_MODE_AUTH || run.mode == AEAD_HPKE_MODE_AUTH_PSK;
+    const size_t nsk = aead_hpke_private_key_size(run.kem), npk = aead_hpke_public_key_size(run.kem);
+    Bytes sk_r(nsk), pk_r(npk), sk_s(auth ? nsk : 0), pk_s(auth ? npk : 0);
+    REQUIRE(aead_hpke_generate_keypair(run.kem, sk_r.data(), nsk, pk_r.data(), npk, test::test_properties()) == 0);
+    if (auth)
+        REQUIRE(aead_hpke_generate_keypair(run.kem, sk_s.data(), nsk, pk_s.data(), npk, test::test_properties()) == 0);
+    REQUIRE(hpke_exchange(run, sk_r, pk_r, sk_s, pk_s));  // once unarmed: libcrypto's lazily made objects exist now
     ERR_clear_error();
     const long baseline = g_live.load();
     long injected = 0;
     for (long n = 1;; ++n) {
         INFO(what << ": failing #" << n);
         arm(n);
-        hpke_exchange(sk_r, pk_r, sk_s, pk_s);
+        hpke_exchange(run, sk_r, pk_r, sk_s, pk_s);
         const bool fault_fired = fired();
         arm(0);
         ERR_clear_error();
@@ -877,9 +887,25 @@ void run_hpke(const char *what, Arm arm, Fired fired) {
         ++injected;
         REQUIRE(n < 5000);
     }
-    CHECK(hpke_exchange(sk_r, pk_r, sk_s, pk_s));  // and everything works again
-    std::printf("HPKE, %s: %ld faults injected, each a code with no context and zeroed outputs, nothing leaked\n", what, injected);
+    CHECK(hpke_exchange(run, sk_r, pk_r, sk_s, pk_s));  // and everything works again
+    std::printf("HPKE (KEM 0x%04x, KDF 0x%04x, mode %d), %s: %ld faults injected, each a code with no context and "
+                "zeroed outputs, nothing leaked\n", run.kem, run.kdf, run.mode, what, injected);
     CHECK(injected > 0);
+}
+
+// The suites of the sweep: P-256 in auth_psk mode (every step of the DHKEM) with HKDF's two-stage and
+// SHAKE's one-stage key schedule; where libcrypto has ML-KEM (OpenSSL 3.5 and later), ML-KEM and a
+// hybrid in psk mode too.
+std::vector<HpkeRun> hpke_runs() {
+    std::vector<HpkeRun> runs = {{AEAD_HPKE_KEM_P256_SHA256, AEAD_HPKE_KDF_HKDF_SHA256, AEAD_HPKE_MODE_AUTH_PSK},
+                                 {AEAD_HPKE_KEM_P256_SHA256, AEAD_HPKE_KDF_SHAKE256, AEAD_HPKE_MODE_AUTH_PSK}};
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L && !defined(OPENSSL_NO_ML_KEM)
+    if (OpenSSL_version_num() >= 0x30500000L) {
+        runs.push_back({AEAD_HPKE_KEM_MLKEM768, AEAD_HPKE_KDF_SHAKE256, AEAD_HPKE_MODE_PSK});
+        runs.push_back({AEAD_HPKE_KEM_MLKEM768_P256, AEAD_HPKE_KDF_HKDF_SHA256, AEAD_HPKE_MODE_PSK});
+    }
+#endif
+    return runs;
 }
 
 }  // namespace
@@ -887,7 +913,8 @@ void run_hpke(const char *what, Arm arm, Fired fired) {
 // (Only libcrypto call failures: with OpenSSL's own allocations failing, the key and KDF fetches leave
 // libcrypto's caches in other states than a clean run does, so the live-block count proves nothing there.)
 TEST_CASE("HPKE: every fallible libcrypto call fails in turn", "[memory][faults][hpke]") {
-    with_libcrypto_failures([](const char *what, auto arm, auto fired) { run_hpke(what, arm, fired); });
+    for (const HpkeRun &run : hpke_runs())
+        with_libcrypto_failures([&run](const char *what, auto arm, auto fired) { run_hpke(run, what, arm, fired); });
 }
 #endif
 
