@@ -670,11 +670,11 @@ enum {
     AEAD_HPKE_AEAD_EXPORT_ONLY = 0xFFFF   /* no seal or open: aead_hpke_export only */
 };
 
-/* Sizes, in bytes (since 1.6): the largest enc and public key (MLKEM1024-P384's 1665) and private key
- * (P-521's 66) of the KEMs above, the tag every HPKE AEAD appends, and the longest exporter_context
- * aead_hpke_export takes. */
-#define AEAD_HPKE_MAX_ENC 1665u
-#define AEAD_HPKE_MAX_PUBLIC_KEY 1665u
+/* Sizes, in bytes (since 1.6): the largest enc and public key of the DHKEMs (P-521's 133) and of every
+ * KEM, the post-quantum ones included (MLKEM1024-P384's 1665), the largest private key (P-521's 66),
+ * the tag every HPKE AEAD appends, and the longest exporter_context aead_hpke_export takes. */
+#define AEAD_HPKE_MAX_ENC 133u
+#define AEAD_HPKE_MAX_PQ_ENC 1665u
 #define AEAD_HPKE_MAX_PRIVATE_KEY 66u
 #define AEAD_HPKE_TAG 16u
 #define AEAD_HPKE_MAX_EXPORT_CONTEXT 960u

@@ -58,7 +58,7 @@ constexpr Kem kKems[] = {
     {AEAD_HPKE_KEM_MLKEM768_X25519, KemKind::hybrid, Curve::x25519, Digest::sha256, 0, 32, 32, 1184 + 32, 32, 1088 + 32, 0,
      MlKem::k768, 1184, 1088, 32, "\\./" "/^\\"},
 };
-static_assert(AEAD_HPKE_MAX_ENC == 1568 + 97 && AEAD_HPKE_MAX_PUBLIC_KEY == 1568 + 97 && AEAD_HPKE_MAX_PRIVATE_KEY == 66 &&
+static_assert(AEAD_HPKE_MAX_ENC == 133 && AEAD_HPKE_MAX_PQ_ENC == 1568 + 97 && AEAD_HPKE_MAX_PRIVATE_KEY == 66 &&
               AEAD_HPKE_TAG == kNt);
 constexpr size_t kMaxSeedT = 48, kSeedCandidates = 8, kMaxDhPk = 133;
 
@@ -570,7 +570,7 @@ int setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params, const uint
     if (enc_cap < k.nenc) return AEAD_ERR_BUFFER_TOO_SMALL;
     const char *q = in.query();
     // Copies of the caller's keys: what is checked is what is used.
-    uint8_t pkr[AEAD_HPKE_MAX_PUBLIC_KEY], pke[AEAD_HPKE_MAX_ENC], pks[AEAD_HPKE_MAX_PUBLIC_KEY];
+    uint8_t pkr[AEAD_HPKE_MAX_PQ_ENC], pke[AEAD_HPKE_MAX_PQ_ENC], pks[AEAD_HPKE_MAX_PQ_ENC];
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> ske, sks;
     std::memcpy(pkr, pk_r, k.npk);
     if (auth) std::memcpy(sks.b, sk_s, k.nsk);
@@ -622,7 +622,7 @@ int setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params, const u
         return AEAD_ERR_ARG;
     }
     const char *q = in.query();
-    uint8_t pke[AEAD_HPKE_MAX_ENC], pkr[AEAD_HPKE_MAX_PUBLIC_KEY], pks[AEAD_HPKE_MAX_PUBLIC_KEY];
+    uint8_t pke[AEAD_HPKE_MAX_PQ_ENC], pkr[AEAD_HPKE_MAX_PQ_ENC], pks[AEAD_HPKE_MAX_PQ_ENC];
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> skr;
     std::memcpy(pke, enc, k.nenc);
     std::memcpy(skr.b, sk_r, k.nsk);
@@ -686,7 +686,7 @@ int keypair(const Kem *k, uint8_t *sk, size_t sk_cap, uint8_t *pk, size_t pk_cap
     if (const int rc = keypair_out(k, sk, sk_cap, pk, pk_cap)) return rc;
     if (properties != nullptr && strnlen(properties, kMaxProperties + 1) > kMaxProperties) return AEAD_ERR_ARG;
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> s;
-    uint8_t p[AEAD_HPKE_MAX_PUBLIC_KEY];
+    uint8_t p[AEAD_HPKE_MAX_PQ_ENC];
     if (const int rc = make(s.b, p)) {
         std::memset(sk, 0, k->nsk);
         std::memset(pk, 0, k->npk);
@@ -761,7 +761,7 @@ AEAD_API int64_t aead_hpke_seal_single(const aead_hpke_params *params, const uin
     if (const int rc = setup_sender(&h, params, pk_r, pk_r_len, sk_s, sk_s_len, enc, enc_cap)) return rc;
     const int64_t r = seal(h, aad, aad_len, pt, pt_len, out, out_cap, nullptr);
     delete h;
-    if (r < 0) std::memset(enc, 0, enc_cap < AEAD_HPKE_MAX_ENC ? enc_cap : AEAD_HPKE_MAX_ENC);
+    if (r < 0) std::memset(enc, 0, enc_cap < AEAD_HPKE_MAX_PQ_ENC ? enc_cap : AEAD_HPKE_MAX_PQ_ENC);
     return r;
 }
 
@@ -802,7 +802,7 @@ AEAD_API int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uin
     if (properties != nullptr && strnlen(properties, kMaxProperties + 1) > kMaxProperties) return AEAD_ERR_ARG;
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> s;
     std::memcpy(s.b, sk, k->nsk);
-    uint8_t p[AEAD_HPKE_MAX_PUBLIC_KEY];
+    uint8_t p[AEAD_HPKE_MAX_PQ_ENC];
     const int rc = public_key_of(*k, properties, s.b, p);
     if (rc != 0) {
         std::memset(pk, 0, k->npk);
