@@ -41,13 +41,20 @@ cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked
 # The two HPKE tests that print counts run once, below, with their output shown.
-cargo test --locked --no-default-features --features alloc -- --skip rfc9180_vectors --skip interop_with_hpke_crate
+cargo test --locked --no-default-features --features alloc -- --skip rfc9180_vectors --skip interop_with_hpke_crate \
+    --skip hpke_pq_vectors
 echo "== HPKE (tests/hpke.rs): RFC 9180's vectors and interop with the hpke crate, their counts shown"
 hpke_out="$(cargo test --locked --no-default-features --features alloc --test hpke \
     -- --nocapture --exact rfc9180_vectors interop_with_hpke_crate 2>&1)" || { echo "$hpke_out"; exit 1; }
 grep -E '^hpke|^test result' <<<"$hpke_out"
 [ "$(grep -cE '^hpke/rfc9180.json: 128 cases|^hpke interop: ' <<<"$hpke_out")" = 3 ] ||
     { echo "FAIL: tests/hpke.rs did not print its vector and interop counts" >&2; echo "$hpke_out"; exit 1; }
+echo "== HPKE post-quantum (tests/hpke_pq.rs): draft-ietf-hpke-pq's vectors, their counts shown"
+pq_out="$(cargo test --locked --no-default-features --features alloc --test hpke_pq \
+    -- --nocapture --exact hpke_pq_vectors 2>&1)" || { echo "$pq_out"; exit 1; }
+grep -E '^hpke/hpke-pq.json|^test result' <<<"$pq_out"
+grep -q '^hpke/hpke-pq.json: 13 cases: ' <<<"$pq_out" ||
+    { echo "FAIL: tests/hpke_pq.rs did not print its vector counts" >&2; echo "$pq_out"; exit 1; }
 echo "== conformance vectors, per file (those tests again, their counts shown)"
 vec_out="$(cargo test --locked --no-default-features --features alloc --test vectors --test families --test siv \
     -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }

@@ -8,7 +8,10 @@
 //! * The suite is a value ([`Suite`]: a [`Kem`], a [`Kdf`] and an [`Aead`], RFC 9180's
 //!   identifiers) rather than type parameters, and keys go in as RFC 9180 serialises them
 //!   (`&[u8]`: SerializePublicKey, SerializePrivateKey). [`Kem::gen_keypair`] and
-//!   [`Kem::derive_keypair`] make them. X448 is there too.
+//!   [`Kem::derive_keypair`] make them. X448 is there too, and draft-ietf-hpke-pq's ML-KEM KEMs
+//!   and hybrids ([`Kem::MlKem768`], [`Kem::MlKem768X25519`], ...) and one-stage SHAKE KDFs
+//!   ([`Kdf::Shake256`], ...): the PQ KEMs need ML-KEM in libcrypto (OpenSSL 3.5 or later, found at
+//!   run time; else [`Error::Unsupported`]) and take the base and psk modes only.
 //! * The contexts take `&self` and are `Send + Sync`: the sequence number lives in the library,
 //!   and each seal takes the next one and commits it in one atomic step, so any number of threads
 //!   can seal on one [`SenderContext`] and no two messages ever share a nonce. The numbers run
@@ -53,8 +56,11 @@ use core::fmt;
 
 /// The tag every HPKE AEAD appends (16 bytes).
 pub const TAG_LEN: usize = sys::AEAD_HPKE_TAG;
-/// The largest encapsulated key and public key of the KEMs (P-521's 133 bytes).
+/// The largest encapsulated key and public key of the DHKEMs (P-521's 133 bytes).
 pub const MAX_ENC_LEN: usize = sys::AEAD_HPKE_MAX_ENC;
+/// The largest encapsulated key and public key of every KEM, the post-quantum ones included
+/// (MLKEM1024-P384's 1665 bytes).
+pub const MAX_PQ_ENC_LEN: usize = sys::AEAD_HPKE_MAX_PQ_ENC;
 /// The largest private key of the KEMs (P-521's 66 bytes).
 pub const MAX_PRIVATE_KEY_LEN: usize = sys::AEAD_HPKE_MAX_PRIVATE_KEY;
 /// The longest exporter context [`SenderContext::export`] and [`ReceiverContext::export`] take.
@@ -76,17 +82,17 @@ macro_rules! id_enum {
         }
 
         impl $name {
-            /// Every value, in RFC 9180's order.
+            /// Every value, in RFC 9180's order, then draft-ietf-hpke-pq's.
             pub const ALL: &'static [$name] = &[$($name::$variant),*];
 
-            /// RFC 9180's identifier (section 7).
+            /// The identifier (RFC 9180 section 7, draft-ietf-hpke-pq).
             pub const fn id(self) -> u16 {
                 match self {
                     $($name::$variant => $raw as u16,)*
                 }
             }
 
-            /// The value of RFC 9180's identifier `id`; `None` for one libaead does not have.
+            /// The value of identifier `id`; `None` for one libaead does not have.
             pub const fn from_id(id: u16) -> Option<Self> {
                 $(if id == $raw as u16 {
                     return Some($name::$variant);
@@ -114,6 +120,21 @@ id_enum!(
         X25519HkdfSha256 = sys::AEAD_HPKE_KEM_X25519_SHA256,
         /// DHKEM(X448, HKDF-SHA512), `0x0021`: 56, 56.
         X448HkdfSha512 = sys::AEAD_HPKE_KEM_X448_SHA512,
+        /// ML-KEM-512 (FIPS 203), `0x0040`: enc 768, public key 800, private key (a seed) 64.
+        /// This and the other post-quantum KEMs need ML-KEM in libcrypto (OpenSSL 3.5 or later;
+        /// else every call is [`Error::Unsupported`]) and take the base and psk modes only (the
+        /// auth modes are [`Error::Arg`]).
+        MlKem512 = sys::AEAD_HPKE_KEM_MLKEM512,
+        /// ML-KEM-768, `0x0041`: 1088, 1184, 64.
+        MlKem768 = sys::AEAD_HPKE_KEM_MLKEM768,
+        /// ML-KEM-1024, `0x0042`: 1568, 1568, 64.
+        MlKem1024 = sys::AEAD_HPKE_KEM_MLKEM1024,
+        /// MLKEM768-P256 (hybrid), `0x0050`: 1153, 1249, 32.
+        MlKem768P256 = sys::AEAD_HPKE_KEM_MLKEM768_P256,
+        /// MLKEM1024-P384 (hybrid), `0x0051`: 1665, 1665, 32.
+        MlKem1024P384 = sys::AEAD_HPKE_KEM_MLKEM1024_P384,
+        /// MLKEM768-X25519 (X-Wing), `0x647A`: 1120, 1216, 32.
+        MlKem768X25519 = sys::AEAD_HPKE_KEM_MLKEM768_X25519,
     }
 );
 
@@ -126,6 +147,15 @@ id_enum!(
         HkdfSha384 = sys::AEAD_HPKE_KDF_HKDF_SHA384,
         /// HKDF-SHA512, `3`.
         HkdfSha512 = sys::AEAD_HPKE_KDF_HKDF_SHA512,
+        /// SHAKE128, `0x0010`: draft-ietf-hpke-pq's one-stage key schedule (info, psk and psk_id
+        /// at most 65535 bytes each, else [`Error::TooLong`]), with any KEM.
+        Shake128 = sys::AEAD_HPKE_KDF_SHAKE128,
+        /// SHAKE256, `0x0011`.
+        Shake256 = sys::AEAD_HPKE_KDF_SHAKE256,
+        /// TurboSHAKE128, `0x0012`: in no OpenSSL release, so always [`Error::Unsupported`].
+        TurboShake128 = sys::AEAD_HPKE_KDF_TURBOSHAKE128,
+        /// TurboSHAKE256, `0x0013`: always [`Error::Unsupported`].
+        TurboShake256 = sys::AEAD_HPKE_KDF_TURBOSHAKE256,
     }
 );
 
@@ -204,25 +234,26 @@ macro_rules! key_bytes {
 
 key_bytes!(
     /// A KEM public key, serialised (SerializePublicKey: the uncompressed point of a NIST curve,
-    /// the raw 32 / 56 bytes of X25519 / X448).
+    /// the raw 32 / 56 bytes of X25519 / X448, FIPS 203's encapsulation key for ML-KEM, that key
+    /// followed by the curve's for a hybrid).
     PublicKey,
-    MAX_ENC_LEN
+    MAX_PQ_ENC_LEN
 );
 key_bytes!(
     /// The encapsulated key a sender's setup makes (`enc`), for the receiver's setup.
     EncappedKey,
-    MAX_ENC_LEN
+    MAX_PQ_ENC_LEN
 );
 key_bytes!(
     /// A KEM private key, serialised (SerializePrivateKey: the big-endian scalar of a NIST curve,
-    /// the raw bytes of X25519 / X448). Overwritten with zeros when dropped; `Debug` does not show it.
+    /// the raw bytes of X25519 / X448, the seed of a post-quantum KEM). Overwritten with zeros when dropped; `Debug` does not show it.
     PrivateKey,
     MAX_PRIVATE_KEY_LEN
 );
 
 impl PublicKey {
     fn size_of(kem: Kem) -> usize {
-        kem.enc_len()
+        kem.public_key_len()
     }
 }
 
@@ -239,7 +270,7 @@ impl PrivateKey {
 
     /// The public key of this private key (`aead_hpke_public_key`).
     pub fn public_key(&self) -> Result<PublicKey, Error> {
-        let mut pk = PublicKey::empty(self.kem, self.kem.enc_len());
+        let mut pk = PublicKey::empty(self.kem, self.kem.public_key_len());
         let mut sk = self.bytes;
         let r = raw::keypair(KeyOp::Public, self.kem.raw(), &mut sk[..self.len], pk.buf());
         raw::cleanse(&mut sk);
@@ -272,14 +303,19 @@ impl fmt::Debug for EncappedKey {
 }
 
 impl Kem {
-    /// Nenc = Npk: the length of an encapsulated key and of a public key.
+    /// Nenc: the length of an encapsulated key.
     pub fn enc_len(self) -> usize {
         raw::kem_sizes(self.raw()).0
     }
 
+    /// Npk: the length of a public key (Nenc for the DHKEMs, mostly not for the post-quantum KEMs).
+    pub fn public_key_len(self) -> usize {
+        raw::kem_sizes(self.raw()).1
+    }
+
     /// Nsk: the length of a private key.
     pub fn private_key_len(self) -> usize {
-        raw::kem_sizes(self.raw()).1
+        raw::kem_sizes(self.raw()).2
     }
 
     /// A fresh key pair from the library's DRBG (`aead_hpke_generate_keypair`).
@@ -296,7 +332,7 @@ impl Kem {
 
     fn keypair(self, op: KeyOp<'_>) -> Result<(PrivateKey, PublicKey), Error> {
         let mut sk = PrivateKey::empty(self, self.private_key_len());
-        let mut pk = PublicKey::empty(self, self.enc_len());
+        let mut pk = PublicKey::empty(self, self.public_key_len());
         raw::keypair(op, self.raw(), sk.buf(), pk.buf())?;
         Ok((sk, pk))
     }
@@ -412,7 +448,9 @@ impl<'a> Options<'a> {
 
     /// The sender's ephemeral key pair becomes DeriveKeyPair(`ikm_e`) instead of a fresh random one.
     /// **For known-answer tests only** (RFC 9180's test vectors): an ephemeral key used twice
-    /// breaks HPKE's security.
+    /// breaks HPKE's security. For a post-quantum KEM, `ikm_e` is the 32 bytes of ML-KEM's
+    /// encapsulation randomness (then, for a hybrid, the curve's candidate private keys), as
+    /// draft-ietf-hpke-pq's vectors give them.
     pub const fn ikm_e_for_tests_only(mut self, ikm_e: &'a [u8]) -> Self {
         self.ikm_e = Some(ikm_e);
         self

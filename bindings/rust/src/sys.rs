@@ -178,9 +178,21 @@ pub const AEAD_HPKE_KEM_P384_SHA384: c_int = 0x0011;
 pub const AEAD_HPKE_KEM_P521_SHA512: c_int = 0x0012;
 pub const AEAD_HPKE_KEM_X25519_SHA256: c_int = 0x0020;
 pub const AEAD_HPKE_KEM_X448_SHA512: c_int = 0x0021;
+/// Library 1.6: draft-ietf-hpke-pq's KEMs (ML-KEM and the hybrids; OpenSSL 3.5+ at run time).
+pub const AEAD_HPKE_KEM_MLKEM512: c_int = 0x0040;
+pub const AEAD_HPKE_KEM_MLKEM768: c_int = 0x0041;
+pub const AEAD_HPKE_KEM_MLKEM1024: c_int = 0x0042;
+pub const AEAD_HPKE_KEM_MLKEM768_P256: c_int = 0x0050;
+pub const AEAD_HPKE_KEM_MLKEM1024_P384: c_int = 0x0051;
+pub const AEAD_HPKE_KEM_MLKEM768_X25519: c_int = 0x647A;
 pub const AEAD_HPKE_KDF_HKDF_SHA256: c_int = 1;
 pub const AEAD_HPKE_KDF_HKDF_SHA384: c_int = 2;
 pub const AEAD_HPKE_KDF_HKDF_SHA512: c_int = 3;
+/// Library 1.6: draft-ietf-hpke-pq's one-stage KDFs (TurboSHAKE: always `AEAD_ERR_UNSUPPORTED`).
+pub const AEAD_HPKE_KDF_SHAKE128: c_int = 0x0010;
+pub const AEAD_HPKE_KDF_SHAKE256: c_int = 0x0011;
+pub const AEAD_HPKE_KDF_TURBOSHAKE128: c_int = 0x0012;
+pub const AEAD_HPKE_KDF_TURBOSHAKE256: c_int = 0x0013;
 pub const AEAD_HPKE_AEAD_AES_128_GCM: c_int = 1;
 pub const AEAD_HPKE_AEAD_AES_256_GCM: c_int = 2;
 pub const AEAD_HPKE_AEAD_CHACHA20_POLY1305: c_int = 3;
@@ -188,6 +200,7 @@ pub const AEAD_HPKE_AEAD_EXPORT_ONLY: c_int = 0xFFFF;
 /// Library 1.6: the largest enc / public key and private key of the HPKE KEMs, the tag, the longest
 /// exporter context.
 pub const AEAD_HPKE_MAX_ENC: usize = 133;
+pub const AEAD_HPKE_MAX_PQ_ENC: usize = 1665;
 pub const AEAD_HPKE_MAX_PRIVATE_KEY: usize = 66;
 pub const AEAD_HPKE_TAG: usize = 16;
 pub const AEAD_HPKE_MAX_EXPORT_CONTEXT: usize = 960;
@@ -523,6 +536,7 @@ extern "C" {
         properties: *const c_char,
     ) -> c_int;
     pub fn aead_hpke_enc_size(kem: c_int) -> usize;
+    pub fn aead_hpke_public_key_size(kem: c_int) -> usize;
     pub fn aead_hpke_private_key_size(kem: c_int) -> usize;
     pub fn aead_hpke_aead_ctx(ctx: *const aead_hpke) -> *const aead_ctx;
     pub fn aead_hpke_indicator(ctx: *const aead_hpke) -> u32;

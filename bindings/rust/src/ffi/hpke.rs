@@ -290,9 +290,9 @@ pub(crate) fn keypair(op: KeyOp<'_>, kem: c_int, sk: &mut [u8], pk: &mut [u8]) -
 }
 
 /// `aead_hpke_enc_size` and `aead_hpke_private_key_size`.
-pub(crate) fn kem_sizes(kem: c_int) -> (usize, usize) {
+pub(crate) fn kem_sizes(kem: c_int) -> (usize, usize, usize) {
     // SAFETY: pure functions of an integer.
-    unsafe { (sys::aead_hpke_enc_size(kem), sys::aead_hpke_private_key_size(kem)) }
+    unsafe { (sys::aead_hpke_enc_size(kem), sys::aead_hpke_public_key_size(kem), sys::aead_hpke_private_key_size(kem)) }
 }
 
 /// Overwrites `buf` with zeros in a way the compiler keeps (a private key's drop).
