@@ -108,7 +108,7 @@ fn hpke_pq_vectors() {
         passed += 1;
     }
     println!(
-        "hpke/hpke-pq.json: {} cases: {passed} passed, {refused_turboshake} refused (TurboSHAKE), {refused_mlkem} refused (no ML-KEM in {})",
+        "hpke/hpke-pq.json: {} cases: {passed} passed, {refused_turboshake} refused (TurboSHAKE), {refused_mlkem} refused (PQ KEM, no ML-KEM) on {}",
         cases.len(),
         libaead::version()
     );
