@@ -152,16 +152,26 @@ export class AESSIV extends Closable {
 
 // ---------------------------------------------------------------------------------------------------
 // HPKE (RFC 9180; library 1.6): @hpke/core's shape, synchronous, keys as bytes (RFC 9180's serialisation:
-// SEC1 uncompressed points and big-endian scalars for the NIST curves, raw for X25519 and X448).
+// SEC1 uncompressed points and big-endian scalars for the NIST curves, raw for X25519 and X448; for ML-KEM
+// FIPS 203's encapsulation key and the 64-byte seed, for a hybrid that key then the curve's, and a 32-byte seed).
 
 /** RFC 9180's modes (section 5); the context calls pick the mode from their parameters. */
 export declare const Mode: { readonly Base: 0; readonly Psk: 1; readonly Auth: 2; readonly AuthPsk: 3 };
-/** RFC 9180's KEM ids (section 7.1), with @hpke/core's names. */
+/** RFC 9180's KEM ids (section 7.1) and draft-ietf-hpke-pq's, with @hpke/core's names. The post-quantum KEMs
+ *  (ML-KEM and the hybrids) need ML-KEM in libcrypto (OpenSSL 3.5+, as the prebuilt addon has it; elsewhere
+ *  UnsupportedAlgorithmError) and have the base and psk modes only. */
 export declare const KemId: {
   readonly DhkemP256HkdfSha256: 0x0010; readonly DhkemP384HkdfSha384: 0x0011; readonly DhkemP521HkdfSha512: 0x0012;
   readonly DhkemX25519HkdfSha256: 0x0020; readonly DhkemX448HkdfSha512: 0x0021;
+  readonly MlKem512: 0x0040; readonly MlKem768: 0x0041; readonly MlKem1024: 0x0042;
+  readonly MlKem768P256: 0x0050; readonly MlKem1024P384: 0x0051; readonly XWing: 0x647a;
 };
-export declare const KdfId: { readonly HkdfSha256: 0x0001; readonly HkdfSha384: 0x0002; readonly HkdfSha512: 0x0003 };
+/** RFC 9180's HKDFs and draft-ietf-hpke-pq's one-stage KDFs (TurboSHAKE is in no OpenSSL release: its suites
+ *  throw UnsupportedAlgorithmError at setup). */
+export declare const KdfId: {
+  readonly HkdfSha256: 0x0001; readonly HkdfSha384: 0x0002; readonly HkdfSha512: 0x0003;
+  readonly Shake128: 0x0010; readonly Shake256: 0x0011; readonly TurboShake128: 0x0012; readonly TurboShake256: 0x0013;
+};
 export declare const AeadId: {
   readonly Aes128Gcm: 0x0001; readonly Aes256Gcm: 0x0002; readonly Chacha20Poly1305: 0x0003; readonly ExportOnly: 0xffff;
 };
@@ -215,8 +225,9 @@ export interface SharedContext {
 /** A suite's KEM (suite.kem): sizes and key pairs. */
 export interface Kem {
   readonly id: KemId;
-  /** Nenc = Npk. */
+  /** Nenc: the encapsulated key's length (a DHKEM's is Npk; a post-quantum KEM's differs). */
   readonly encSize: number;
+  /** Npk. */
   readonly publicKeySize: number;
   readonly privateKeySize: number;
   generateKeyPair(): KeyPair;
@@ -227,7 +238,7 @@ export interface Kem {
 
 declare abstract class HpkeContext {
   readonly suite: CipherSuite;
-  /** The secret export interface: length bytes (at most 255 x the KDF's hash size); exporterContext at
+  /** The secret export interface: length bytes (at most 255 x the KDF's hash size; 65535 for SHAKE); exporterContext at
    *  most 960 bytes. */
   export(exporterContext: BufferSource, length: number): Buffer;
   /** A description another worker_threads Worker turns into its own handle on this context (fromShared). */

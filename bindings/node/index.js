@@ -404,13 +404,19 @@ class AESSIV extends Base {
 // ---------------------------------------------------------------------------------------------------
 // HPKE (RFC 9180; library 1.6): @hpke/core's shape, synchronous, keys as bytes.
 
-/** RFC 9180's identifiers (section 7), with @hpke/core's names. */
+/** RFC 9180's identifiers (section 7) and draft-ietf-hpke-pq's post-quantum KEMs and one-stage KDFs, with
+ *  @hpke/core's names (MlKem768P256 and MlKem1024P384, which @hpke/core does not have, named alike). */
 const Mode = Object.freeze({ Base: 0, Psk: 1, Auth: 2, AuthPsk: 3 });
 const KemId = Object.freeze({
   DhkemP256HkdfSha256: 0x0010, DhkemP384HkdfSha384: 0x0011, DhkemP521HkdfSha512: 0x0012,
   DhkemX25519HkdfSha256: 0x0020, DhkemX448HkdfSha512: 0x0021,
+  MlKem512: 0x0040, MlKem768: 0x0041, MlKem1024: 0x0042, MlKem768P256: 0x0050, MlKem1024P384: 0x0051,
+  XWing: 0x647a,
 });
-const KdfId = Object.freeze({ HkdfSha256: 0x0001, HkdfSha384: 0x0002, HkdfSha512: 0x0003 });
+const KdfId = Object.freeze({
+  HkdfSha256: 0x0001, HkdfSha384: 0x0002, HkdfSha512: 0x0003,
+  Shake128: 0x0010, Shake256: 0x0011, TurboShake128: 0x0012, TurboShake256: 0x0013,
+});
 const AeadId = Object.freeze({ Aes128Gcm: 0x0001, Aes256Gcm: 0x0002, Chacha20Poly1305: 0x0003, ExportOnly: 0xffff });
 const HPKE_MAX_SEQUENCE = (1n << 64n) - 2n;
 
@@ -424,8 +430,9 @@ function hpkeError(rc, what) {
   const e = error(rc, what);
   if (rc === -2) {
     e.message = `${what}: invalid argument (a key that is not one of the KEM's: a point off the curve or ` +
-      'not uncompressed, a private key of 0 or not below the order, an all-zero X25519 / X448 shared secret; ' +
-      'psk without psk id; or a call this context\'s suite or side does not have)';
+      'not uncompressed, a private key of 0 or not below the order, an all-zero X25519 / X448 shared secret, ' +
+      'an ML-KEM key failing FIPS 203\'s modulus check; psk without psk id; an auth mode with a post-quantum KEM; ' +
+      'or a call this context\'s suite or side does not have)';
   }
   return e;
 }
@@ -446,10 +453,10 @@ class Kem {
   #id;
   constructor(id) {
     if (!KEM_NAMES.has(id)) throw new UnsupportedAlgorithmError(`CipherSuite: unknown KEM id ${id}`, -13);
-    const [enc, sk] = native.hpkeSizes(id);
+    const [enc, pk, sk] = native.hpkeSizes(id);
     this.#id = id;
     this.encSize = enc;
-    this.publicKeySize = enc;
+    this.publicKeySize = pk;
     this.privateKeySize = sk;
     Object.freeze(this);
   }

@@ -6,7 +6,8 @@
 #      (node-gyp-build builds nothing), a seal/open round trip runs, and the NOTICE names the OpenSSL
 #      version the prebuild reports (tests/release/check-notice.sh);
 #   3. the same tarball with prebuilds/ removed, installed into another scratch project: node-gyp-build
-#      must build the addon from csrc/ against the system libcrypto, and the round trip runs there too.
+#      must build the addon from csrc/ against the system libcrypto, and the round trip runs there too, and
+#      test/hpke-pq.test.js (on the system OpenSSL 3.0 its PQ KEMs are refused: 2 vectors pass, 11 refused).
 #   bash bindings/node/test-package.sh            (the tarball lands in $AEAD_DIST_DIR, default a temp dir)
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -81,6 +82,13 @@ undefined="$(nm -D -u "$TMP/b/node_modules/libaead/build/Release/aead.node" | aw
 [ -z "$undefined" ] || fail "the fallback build leaves symbols undefined:" $undefined
 v="$(cd "$TMP/b" && node -e "$roundtrip")" || fail "round trip on the fallback build"
 echo "node package: fallback build from csrc/ on the system libcrypto: $v"
+# HPKE's post-quantum KEMs on the fallback: the test asserts 10 passed + 3 refused on a libcrypto with ML-KEM,
+# 2 passed + 11 refused (AEAD_ERR_UNSUPPORTED) on one without it (the system OpenSSL 3.0).
+LIBAEAD_NODE_PACKAGE="$TMP/b/node_modules/libaead" node --test "$HERE/test/hpke-pq.test.js" >"$TMP/pq.log" 2>&1 ||
+    { tail -40 "$TMP/pq.log"; fail "the HPKE PQ tests on the fallback build"; }
+pq=$(grep -o 'vectors hpke/hpke-pq.json: .*' "$TMP/pq.log" | head -1)
+[ -n "$pq" ] || fail "the HPKE PQ vectors did not run on the fallback build"
+echo "node package: fallback: $pq"
 echo "node package: passed in $(($(date +%s) - start)) s"
 if [ -n "${AEAD_RELEASE_TABLE:-}" ]; then
     printf 'npm package (libaead)\t%s\t%s s\t%s\n' "$(du -h "$tarball" | cut -f1)" "$(($(date +%s) - start))" \

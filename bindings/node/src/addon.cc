@@ -737,16 +737,17 @@ napi_value HpkeKeys(napi_env env, napi_callback_info info) {
     }
 }
 
-// hpkeSizes(kem) -> [Nenc (= Npk), Nsk]; [0, 0] for an unknown KEM.
+// hpkeSizes(kem) -> [Nenc, Npk, Nsk]; [0, 0, 0] for an unknown KEM.
 napi_value HpkeSizes(napi_env env, napi_callback_info info) {
     napi_value a[1];
     int32_t kem;
     if (!args(env, info, a) || !int_arg(env, a[0], &kem))
         return nullptr;
     napi_value r;
-    napi_create_array_with_length(env, 2, &r);
+    napi_create_array_with_length(env, 3, &r);
     napi_set_element(env, r, 0, number(env, static_cast<double>(aead_hpke_enc_size(kem))));
-    napi_set_element(env, r, 1, number(env, static_cast<double>(aead_hpke_private_key_size(kem))));
+    napi_set_element(env, r, 1, number(env, static_cast<double>(aead_hpke_public_key_size(kem))));
+    napi_set_element(env, r, 2, number(env, static_cast<double>(aead_hpke_private_key_size(kem))));
     return r;
 }
 

@@ -28,7 +28,13 @@ import javax.crypto.AEADBadTagException;
  *
  * <p>Keys are byte arrays as RFC 9180 serialises them: a NIST curve's public key is the uncompressed
  * point (65, 97 or 133 bytes) and its private key the big-endian scalar (32, 48 or 66 bytes); X25519 and
- * X448 keys are their raw 32 and 56 bytes. The mode follows from the arguments: a {@code psk} and
+ * X448 keys are their raw 32 and 56 bytes. The post-quantum KEMs of draft-ietf-hpke-pq (ML-KEM and the hybrids
+ * MLKEM768-P256, MLKEM1024-P384 and X-Wing) take FIPS 203's encapsulation key (a hybrid's followed by the
+ * curve's) as public key and a seed (64 bytes for ML-KEM, 32 for a hybrid) as private key; their
+ * encapsulation is not their public key's size ({@link #encapsulationSize()}, {@link #publicKeySize()}). They
+ * need ML-KEM in libcrypto (OpenSSL 3.5 or later, as the bundled library has it): elsewhere every call with
+ * them is {@link AeadException} ({@link AeadException#UNSUPPORTED}); they have the base and PSK modes only
+ * (an auth mode is {@link IllegalArgumentException}). The mode follows from the arguments: a {@code psk} and
  * {@code pskId} (both non-empty) make it a PSK mode, the sender's key (its private key on the sending side,
  * its public key on the receiving side) an auth mode. {@code null} and an empty array are the same for
  * info, aad, psk and pskId.
@@ -61,9 +67,26 @@ public final class Hpke {
     public static final int KEM_DHKEM_X25519_HKDF_SHA256 = HpkeNative.HPKE_KEM_X25519_SHA256;
     /** DHKEM(X448, HKDF-SHA512), 0x0021. */
     public static final int KEM_DHKEM_X448_HKDF_SHA512 = HpkeNative.HPKE_KEM_X448_SHA512;
+    /** ML-KEM-512 (FIPS 203), 0x0040: draft-ietf-hpke-pq, needs ML-KEM in libcrypto (OpenSSL 3.5+). */
+    public static final int KEM_ML_KEM_512 = HpkeNative.HPKE_KEM_MLKEM512;
+    /** ML-KEM-768, 0x0041. */
+    public static final int KEM_ML_KEM_768 = HpkeNative.HPKE_KEM_MLKEM768;
+    /** ML-KEM-1024, 0x0042. */
+    public static final int KEM_ML_KEM_1024 = HpkeNative.HPKE_KEM_MLKEM1024;
+    /** The hybrid MLKEM768-P256, 0x0050. */
+    public static final int KEM_MLKEM768_P256 = HpkeNative.HPKE_KEM_MLKEM768_P256;
+    /** The hybrid MLKEM1024-P384, 0x0051. */
+    public static final int KEM_MLKEM1024_P384 = HpkeNative.HPKE_KEM_MLKEM1024_P384;
+    /** The hybrid MLKEM768-X25519 (X-Wing), 0x647A. */
+    public static final int KEM_MLKEM768_X25519 = HpkeNative.HPKE_KEM_MLKEM768_X25519;
     /** HKDF-SHA256 (1), HKDF-SHA384 (2), HKDF-SHA512 (3). */
     public static final int KDF_HKDF_SHA256 = HpkeNative.HPKE_KDF_HKDF_SHA256,
             KDF_HKDF_SHA384 = HpkeNative.HPKE_KDF_HKDF_SHA384, KDF_HKDF_SHA512 = HpkeNative.HPKE_KDF_HKDF_SHA512;
+    /** draft-ietf-hpke-pq's one-stage KDFs: SHAKE128 (0x0010), SHAKE256 (0x0011), and TurboSHAKE128 (0x0012)
+     * and TurboSHAKE256 (0x0013), which no OpenSSL release has: their suites are {@link AeadException}
+     * ({@link AeadException#UNSUPPORTED}) at setup. */
+    public static final int KDF_SHAKE128 = HpkeNative.HPKE_KDF_SHAKE128, KDF_SHAKE256 = HpkeNative.HPKE_KDF_SHAKE256,
+            KDF_TURBOSHAKE128 = HpkeNative.HPKE_KDF_TURBOSHAKE128, KDF_TURBOSHAKE256 = HpkeNative.HPKE_KDF_TURBOSHAKE256;
     /** AES-128-GCM (1), AES-256-GCM (2), ChaCha20-Poly1305 (3). */
     public static final int AEAD_AES_128_GCM = HpkeNative.HPKE_AEAD_AES_128_GCM,
             AEAD_AES_256_GCM = HpkeNative.HPKE_AEAD_AES_256_GCM,
@@ -78,7 +101,7 @@ public final class Hpke {
     public static final long MAX_SEQUENCE = -2L;
 
     private final int kem, kdf, aead;
-    private final int encSize, privateKeySize;
+    private final int encSize, publicKeySize, privateKeySize;
     private final String properties;
 
     private Hpke(int kem, int kdf, int aead, String properties) {
@@ -86,7 +109,7 @@ public final class Hpke {
         if (encSize == 0) {
             throw new IllegalArgumentException("Hpke: unknown KEM 0x" + Integer.toHexString(kem));
         }
-        if (kdf < KDF_HKDF_SHA256 || kdf > KDF_HKDF_SHA512) {
+        if ((kdf < KDF_HKDF_SHA256 || kdf > KDF_HKDF_SHA512) && (kdf < KDF_SHAKE128 || kdf > KDF_TURBOSHAKE256)) {
             throw new IllegalArgumentException("Hpke: unknown KDF 0x" + Integer.toHexString(kdf));
         }
         if (aead != AEAD_AES_128_GCM && aead != AEAD_AES_256_GCM && aead != AEAD_CHACHA20_POLY1305
@@ -96,6 +119,7 @@ public final class Hpke {
         this.kem = kem;
         this.kdf = kdf;
         this.aead = aead;
+        this.publicKeySize = (int) sizeOf(HpkeNative.PUBLIC_KEY_SIZE, kem);
         this.privateKeySize = (int) sizeOf(HpkeNative.PRIVATE_KEY_SIZE, kem);
         this.properties = properties == null || properties.isEmpty() ? null : properties;
     }
@@ -131,9 +155,14 @@ public final class Hpke {
         return aead;
     }
 
-    /** Nenc = Npk: the length of an encapsulated key and of a public key. */
+    /** Nenc: the length of an encapsulated key (a DHKEM's is its public key's; a post-quantum KEM's differs). */
     public int encapsulationSize() {
         return encSize;
+    }
+
+    /** Npk: the length of a public key. */
+    public int publicKeySize() {
+        return publicKeySize;
     }
 
     /** Nsk: the length of a private key. */
@@ -179,12 +208,12 @@ public final class Hpke {
 
     private KeyPair keyPair(byte[] ikm) {
         try (Scratch s = new Scratch()) {
-            MemorySegment sk = s.secret(privateKeySize), pk = s.arena.allocate(encSize);
+            MemorySegment sk = s.secret(privateKeySize), pk = s.arena.allocate(publicKeySize);
             int rc = ikm == null
-                    ? (int) HpkeNative.GENERATE_KEYPAIR.invokeExact(kem, sk, (long) privateKeySize, pk, (long) encSize,
-                            s.string(properties))
+                    ? (int) HpkeNative.GENERATE_KEYPAIR.invokeExact(kem, sk, (long) privateKeySize, pk,
+                            (long) publicKeySize, s.string(properties))
                     : (int) HpkeNative.DERIVE_KEYPAIR.invokeExact(kem, s.copy(ikm), (long) ikm.length, sk,
-                            (long) privateKeySize, pk, (long) encSize, s.string(properties));
+                            (long) privateKeySize, pk, (long) publicKeySize, s.string(properties));
             check(rc, "Hpke." + (ikm == null ? "generateKeyPair" : "deriveKeyPair"));
             return new KeyPair(sk.toArray(ValueLayout.JAVA_BYTE), pk.toArray(ValueLayout.JAVA_BYTE));
         } catch (Throwable t) {
@@ -196,9 +225,9 @@ public final class Hpke {
     public byte[] publicKey(byte[] privateKey) {
         Objects.requireNonNull(privateKey, "privateKey");
         try (Scratch s = new Scratch()) {
-            MemorySegment pk = s.arena.allocate(encSize);
+            MemorySegment pk = s.arena.allocate(publicKeySize);
             check((int) HpkeNative.PUBLIC_KEY.invokeExact(kem, s.copy(privateKey), (long) privateKey.length, pk,
-                    (long) encSize, s.string(properties)), "Hpke.publicKey");
+                    (long) publicKeySize, s.string(properties)), "Hpke.publicKey");
             return pk.toArray(ValueLayout.JAVA_BYTE);
         } catch (Throwable t) {
             throw AeadContext.rethrow(t);

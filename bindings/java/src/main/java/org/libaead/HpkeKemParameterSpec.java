@@ -9,11 +9,12 @@ import java.security.spec.AlgorithmParameterSpec;
  * Without parameters the KEM uses its own hash's HKDF, the export-only AEAD, empty info and exporter
  * context, and the KDF's hash size as the secret length.
  *
- * @param kdf             {@link Hpke#KDF_HKDF_SHA256}, {@link Hpke#KDF_HKDF_SHA384} or {@link Hpke#KDF_HKDF_SHA512}
+ * @param kdf             {@link Hpke#KDF_HKDF_SHA256}, {@link Hpke#KDF_HKDF_SHA384}, {@link Hpke#KDF_HKDF_SHA512},
+ *                        {@link Hpke#KDF_SHAKE128} or {@link Hpke#KDF_SHAKE256}
  * @param aead            an {@code Hpke.AEAD_*} id or {@link Hpke#EXPORT_ONLY}
  * @param info            the application's info (null: empty)
  * @param exporterContext the export's context (null: empty; at most {@link Hpke#MAX_EXPORT_CONTEXT} bytes)
- * @param secretLength    the secret's length in bytes, 1 to 255 times the KDF's hash size
+ * @param secretLength    the secret's length in bytes, 1 to 255 times the KDF's hash size (SHAKE: to 65535)
  */
 public record HpkeKemParameterSpec(int kdf, int aead, byte[] info, byte[] exporterContext, int secretLength)
         implements AlgorithmParameterSpec {

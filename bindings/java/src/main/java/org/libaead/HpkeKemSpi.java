@@ -72,9 +72,9 @@ final class HpkeKemSpi implements KEMSpi {
             throw new InvalidAlgorithmParameterException("HPKE: parameters must be an HpkeKemParameterSpec, not "
                     + spec.getClass().getName());
         }
-        if (p.exporterContext().length > Hpke.MAX_EXPORT_CONTEXT || p.secretLength() > 255 * hashSize(p.kdf())) {
+        if (p.exporterContext().length > Hpke.MAX_EXPORT_CONTEXT || p.secretLength() > maxSecret(p.kdf())) {
             throw new InvalidAlgorithmParameterException("HPKE: exporter context over 960 bytes or secret longer than"
-                    + " 255 hash lengths");
+                    + " the KDF allows (255 hash lengths; 65535 bytes for SHAKE)");
         }
         try {
             return new Setup(Hpke.of(kem, p.kdf(), p.aead(), properties), p.info(), p.exporterContext(),
@@ -82,6 +82,11 @@ final class HpkeKemSpi implements KEMSpi {
         } catch (IllegalArgumentException e) {
             throw new InvalidAlgorithmParameterException(e.getMessage(), e);
         }
+    }
+
+    /** The longest export: 255 hash lengths for HKDF, 65535 bytes for a one-stage KDF (SHAKE). */
+    private static int maxSecret(int kdf) {
+        return kdf >= Hpke.KDF_SHAKE128 && kdf <= Hpke.KDF_TURBOSHAKE256 ? 65535 : 255 * hashSize(kdf);
     }
 
     private static int hashSize(int kdf) {

@@ -24,10 +24,14 @@ final class HpkeNative {
     static final int HPKE_MODE_BASE = 0, HPKE_MODE_PSK = 1, HPKE_MODE_AUTH = 2, HPKE_MODE_AUTH_PSK = 3;
     static final int HPKE_KEM_P256_SHA256 = 16, HPKE_KEM_P384_SHA384 = 17, HPKE_KEM_P521_SHA512 = 18,
             HPKE_KEM_X25519_SHA256 = 32, HPKE_KEM_X448_SHA512 = 33;
+    static final int HPKE_KEM_MLKEM512 = 64, HPKE_KEM_MLKEM768 = 65, HPKE_KEM_MLKEM1024 = 66,
+            HPKE_KEM_MLKEM768_P256 = 80, HPKE_KEM_MLKEM1024_P384 = 81, HPKE_KEM_MLKEM768_X25519 = 25722;
     static final int HPKE_KDF_HKDF_SHA256 = 1, HPKE_KDF_HKDF_SHA384 = 2, HPKE_KDF_HKDF_SHA512 = 3;
+    static final int HPKE_KDF_SHAKE128 = 16, HPKE_KDF_SHAKE256 = 17, HPKE_KDF_TURBOSHAKE128 = 18,
+            HPKE_KDF_TURBOSHAKE256 = 19;
     static final int HPKE_AEAD_AES_128_GCM = 1, HPKE_AEAD_AES_256_GCM = 2, HPKE_AEAD_CHACHA20_POLY1305 = 3,
             HPKE_AEAD_EXPORT_ONLY = 65535;
-    static final int HPKE_MAX_ENC = 133, HPKE_MAX_PRIVATE_KEY = 66, HPKE_TAG = 16, HPKE_MAX_EXPORT_CONTEXT = 960;
+    static final int HPKE_MAX_ENC = 133, HPKE_MAX_PQ_ENC = 1665, HPKE_MAX_PRIVATE_KEY = 66, HPKE_TAG = 16, HPKE_MAX_EXPORT_CONTEXT = 960;
 
     /** struct aead_hpke_params (x86-64 / AArch64 LP64: 104 bytes). */
     static final StructLayout PARAMS = MemoryLayout.structLayout(
@@ -42,7 +46,7 @@ final class HpkeNative {
 
     static final MethodHandle SETUP_SENDER, SETUP_RECIPIENT, FREE, SEAL, SEAL_CRITICAL, OPEN, OPEN_CRITICAL, OPEN_AT,
             OPEN_AT_CRITICAL, EXPORT, SEAL_SINGLE, OPEN_SINGLE, DERIVE_KEYPAIR, GENERATE_KEYPAIR, PUBLIC_KEY, ENC_SIZE,
-            PRIVATE_KEY_SIZE, AEAD_CTX, INDICATOR;
+            PUBLIC_KEY_SIZE, PRIVATE_KEY_SIZE, AEAD_CTX, INDICATOR;
 
     static {
         Linker linker = Linker.nativeLinker();
@@ -80,6 +84,8 @@ final class HpkeNative {
         PUBLIC_KEY = Native.handle(linker, lib, "aead_hpke_public_key", FunctionDescriptor.of(JAVA_INT,
                 JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
         ENC_SIZE = Native.handle(linker, lib, "aead_hpke_enc_size", FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
+        PUBLIC_KEY_SIZE = Native.handle(linker, lib, "aead_hpke_public_key_size",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
         PRIVATE_KEY_SIZE = Native.handle(linker, lib, "aead_hpke_private_key_size",
                 FunctionDescriptor.of(JAVA_LONG, JAVA_INT));
         AEAD_CTX = Native.handle(linker, lib, "aead_hpke_aead_ctx", FunctionDescriptor.of(ADDRESS, ADDRESS));
