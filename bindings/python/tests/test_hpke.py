@@ -295,8 +295,8 @@ def test_threads_share_a_sender():
 
 _TURBOSHAKE = (0x0012, 0x0013)
 # enc, public key, private key
-_PQ_SIZES = {KEMId.ML_KEM_512: (768, 800, 64), KEMId.ML_KEM_768: (1088, 1184, 64),
-             KEMId.ML_KEM_1024: (1568, 1568, 64), KEMId.MLKEM768_P256: (1153, 1249, 32),
+_PQ_SIZES = {KEMId.MLKEM512: (768, 800, 64), KEMId.MLKEM768: (1088, 1184, 64),
+             KEMId.MLKEM1024: (1568, 1568, 64), KEMId.MLKEM768_P256: (1153, 1249, 32),
              KEMId.MLKEM1024_P384: (1665, 1665, 32), KEMId.MLKEM768_X25519: (1120, 1216, 32)}
 
 
