@@ -8,9 +8,9 @@
 // are not) and no two messages of a context ever share a nonce; after 2^64 - 1 messages a Sender
 // refuses instead of wrapping; a Sender set up before a fork() of the process refuses to seal in the
 // child. Beyond crypto/hpke's API it has the PSK, auth and auth-PSK modes and OpenSSL properties
-// ([Options]), X448 ([DHKEMX448]), seals and opens into a caller's buffer that allocate nothing
-// ([Sender.AppendSeal], [Recipient.AppendOpen]) and opens of an explicit sequence number through a
-// replay window ([Recipient.AppendOpenAt]).
+// ([Options]), X448 ([DHKEMX448]) and ML-KEM-512 ([MLKEM512]), seals and opens into a caller's buffer
+// that allocate nothing ([Sender.AppendSeal], [Recipient.AppendOpen]) and opens of an explicit
+// sequence number through a replay window ([Recipient.AppendOpenAt]).
 //
 // Suites: the KEMs DHKEM(P-256, HKDF-SHA256), DHKEM(P-384, HKDF-SHA384), DHKEM(P-521,
 // HKDF-SHA512), DHKEM(X25519, HKDF-SHA256) and DHKEM(X448, HKDF-SHA512), and draft-ietf-hpke-pq's
