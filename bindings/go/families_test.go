@@ -6,11 +6,10 @@ import (
 	"crypto/cipher"
 	"errors"
 	"math/rand"
-	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/libaead/libaead/bindings/go/internal/testkit"
 )
 
 // gcmSIVExpected reports whether the loaded libcrypto should have AES-GCM-SIV: OpenSSL 3.2 or newer,
@@ -22,17 +21,7 @@ func gcmSIVExpected(t testing.TB) bool { return opensslAtLeast(t, 3, 2, "AEAD_RE
 // opensslAtLeast reports whether the loaded libcrypto (from Version()) is OpenSSL major.minor or
 // newer; with the variable require set to 1 an older one fails the test.
 func opensslAtLeast(t testing.TB, major, minor int, require string) bool {
-	m := regexp.MustCompile(`OpenSSL (\d+)\.(\d+)\.`).FindStringSubmatch(Version())
-	if m == nil {
-		t.Fatalf("no OpenSSL version in %q", Version())
-	}
-	got, _ := strconv.Atoi(m[1])
-	gotMinor, _ := strconv.Atoi(m[2])
-	want := got > major || (got == major && gotMinor >= minor)
-	if os.Getenv(require) == "1" && !want {
-		t.Fatalf("%s=1 but the loaded libcrypto is %q", require, Version())
-	}
-	return want
+	return testkit.OpenSSLAtLeast(t, Version(), major, minor, require)
 }
 
 // familyConstructors are the 1.2 families' constructors in the shape of allConstructors; init adds

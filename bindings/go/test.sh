@@ -13,8 +13,8 @@ cd "$GO_BINDING_DIR"
 echo "== Go $(go version | cut -d' ' -f3-), libaead $(pkg-config --modversion aead) from the $AEAD_SOURCE"
 if vendored_libcrypto; then
     echo "== vendored libcrypto: the coexistence test and AES-GCM-SIV (OpenSSL >= 3.2) are required"
-    echo "== vendored libcrypto: empty AES-SIV messages (OpenSSL >= 3.5) are required"
-    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1 AEAD_REQUIRE_SIV_EMPTY=1
+    echo "== vendored libcrypto: empty AES-SIV messages and HPKE's ML-KEM (OpenSSL >= 3.5) are required"
+    export AEAD_REQUIRE_COEXISTENCE=1 AEAD_REQUIRE_GCM_SIV=1 AEAD_REQUIRE_SIV_EMPTY=1 AEAD_REQUIRE_MLKEM=1
 else
     echo "== system libcrypto: the coexistence test will skip (it needs -Dlibcrypto=vendored); AES-GCM-SIV must be refused on OpenSSL < 3.2"
 fi
@@ -53,10 +53,11 @@ go test -count=1 ./...
 echo "== conformance vectors, per file (the tests above; again with -v for their counts)"
 vec_out="$(go test -count=1 -v -run 'Wycheproof|NIST|Pyca|CAVP' . 2>&1)" || { echo "$vec_out"; exit 1; }
 grep -E "\.(json|rsp|txt)[: ]|cases" <<<"$vec_out" | sed 's/^ *//' || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
-echo "== HPKE (package hpke): RFC 9180's vectors and crypto/hpke both ways (the tests above; again with -v for their counts)"
-hpke_out="$(go test -count=1 -v -run '^(TestRFC9180Vectors|TestInteropCryptoHPKE)$' ./hpke 2>&1)" || { echo "$hpke_out"; exit 1; }
-grep -E "rfc9180.json: [0-9]+ cases|interop crypto/hpke" <<<"$hpke_out" | sed 's/^ *//'
-for must in TestRFC9180Vectors TestInteropCryptoHPKE; do  # the interop test needs Go 1.26 (crypto/hpke)
+echo "== HPKE (package hpke): RFC 9180's and draft-ietf-hpke-pq's vectors, crypto/hpke both ways (the tests above; again with -v for their counts)"
+hpke_tests='TestRFC9180Vectors|TestPQVectors|TestPQKEMs|TestInteropCryptoHPKE|TestInteropCryptoHPKEPQ'
+hpke_out="$(go test -count=1 -v -run "^($hpke_tests)\$" ./hpke 2>&1)" || { echo "$hpke_out"; exit 1; }
+grep -E "rfc9180.json: [0-9]+ cases|hpke-pq.json: [0-9]+ cases|PQ KEMs: |interop crypto/hpke" <<<"$hpke_out" | sed 's/^ *//'
+for must in ${hpke_tests//|/ }; do  # the interop tests need Go 1.26 (crypto/hpke)
     grep -q -- "--- PASS: $must" <<<"$hpke_out" || { echo "FAIL: $must did not run" >&2; exit 1; }
 done
 echo "== go test -race ./... (the binding's packages)"

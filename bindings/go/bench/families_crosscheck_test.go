@@ -11,13 +11,11 @@ import (
 	"crypto/cipher"
 	"errors"
 	"math/rand"
-	"os"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/ProtonMail/go-crypto/ocb"
 	aead "github.com/libaead/libaead/bindings/go"
+	"github.com/libaead/libaead/bindings/go/internal/testkit"
 	"github.com/pion/dtls/v3/pkg/crypto/ccm"
 	tinkaead "github.com/tink-crypto/tink-go/v2/aead/subtle"
 	"golang.org/x/crypto/chacha20poly1305"
@@ -166,17 +164,7 @@ func gcmSIVAvailable(t *testing.T) bool { return opensslAtLeast(t, 3, 2, "AEAD_R
 // opensslAtLeast: the loaded libcrypto is OpenSSL major.minor or newer; require=1 in the
 // environment (test.sh sets the variables on a vendored build) makes an older one a failure.
 func opensslAtLeast(t *testing.T, major, minor int, require string) bool {
-	m := regexp.MustCompile(`OpenSSL (\d+)\.(\d+)\.`).FindStringSubmatch(aead.Version())
-	if m == nil {
-		t.Fatalf("no OpenSSL version in %q", aead.Version())
-	}
-	got, _ := strconv.Atoi(m[1])
-	gotMinor, _ := strconv.Atoi(m[2])
-	ok := got > major || (got == major && gotMinor >= minor)
-	if !ok && os.Getenv(require) == "1" {
-		t.Fatalf("%s=1 but the loaded libcrypto is %q", require, aead.Version())
-	}
-	return ok
+	return testkit.OpenSSLAtLeast(t, aead.Version(), major, minor, require)
 }
 
 func TestDifferentialGCMSIV(t *testing.T) {

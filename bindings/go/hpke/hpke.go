@@ -8,14 +8,16 @@
 // are not) and no two messages of a context ever share a nonce; after 2^64 - 1 messages a Sender
 // refuses instead of wrapping; a Sender set up before a fork() of the process refuses to seal in the
 // child. Beyond crypto/hpke's API it has the PSK, auth and auth-PSK modes and OpenSSL properties
-// ([Options]), X448 ([DHKEMX448]), seals and opens into a caller's buffer that allocate nothing
-// ([Sender.AppendSeal], [Recipient.AppendOpen]) and opens of an explicit sequence number through a
-// replay window ([Recipient.AppendOpenAt]).
+// ([Options]), X448 ([DHKEMX448]) and ML-KEM-512 ([MLKEM512]), seals and opens into a caller's buffer
+// that allocate nothing ([Sender.AppendSeal], [Recipient.AppendOpen]) and opens of an explicit
+// sequence number through a replay window ([Recipient.AppendOpenAt]).
 //
 // Suites: the KEMs DHKEM(P-256, HKDF-SHA256), DHKEM(P-384, HKDF-SHA384), DHKEM(P-521,
-// HKDF-SHA512), DHKEM(X25519, HKDF-SHA256) and DHKEM(X448, HKDF-SHA512); the KDFs HKDF-SHA256,
-// HKDF-SHA384 and HKDF-SHA512; the AEADs AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305 and export-only.
-// crypto/hpke's post-quantum KEMs (ML-KEM and the hybrids) and SHAKE KDFs are not here.
+// HKDF-SHA512), DHKEM(X25519, HKDF-SHA256) and DHKEM(X448, HKDF-SHA512), and draft-ietf-hpke-pq's
+// post-quantum ML-KEM-512, ML-KEM-768, ML-KEM-1024, MLKEM768-P256, MLKEM1024-P384 and MLKEM768-X25519
+// (these need OpenSSL 3.5 or newer, and take the base and PSK modes only); the KDFs HKDF-SHA256,
+// HKDF-SHA384, HKDF-SHA512, SHAKE128 and SHAKE256; the AEADs AES-128-GCM, AES-256-GCM,
+// ChaCha20-Poly1305 and export-only.
 package hpke
 
 /*
@@ -45,7 +47,9 @@ func init() {
 	if v := uint32(C.aead_version_number()); v < 10600 {
 		abiErr = errors.New("hpke: libaead " + strconv.Itoa(int(v/10000)) + "." + strconv.Itoa(int(v/100%100)) +
 			" loaded; HPKE needs libaead 1.6.0 or newer")
+		return
 	}
+	loadKEMSizes()
 }
 
 var errExportOnly = errors.New("export-only instantiation")

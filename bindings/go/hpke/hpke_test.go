@@ -325,7 +325,7 @@ func TestKeys(t *testing.T) {
 	}
 	for _, id := range allKEMs {
 		k, _ := NewKEM(id)
-		nsk := k.(*dhKEM).nSk
+		nsk := k.(*kemImpl).nSk
 		if _, err := k.NewPrivateKey(make([]byte, nsk+1)); err == nil {
 			t.Fatalf("kem %04x: a private key of the wrong length", id)
 		}
@@ -372,11 +372,15 @@ func TestKeys(t *testing.T) {
 		}
 	}
 	s, _ := NewKEM(0x0021)
-	if _, err := NewKEM(0x0041); err == nil {
-		t.Fatal("ML-KEM-768 claimed")
+	for _, id := range []uint16{0, 0x0013, 0x0030, 0x0043, 0x0052, 0x647b} {
+		if _, err := NewKEM(id); err == nil {
+			t.Fatalf("KEM %04x claimed", id)
+		}
 	}
-	if _, err := NewKDF(0x0010); err == nil {
-		t.Fatal("SHAKE128 claimed")
+	for _, id := range []uint16{0, 0x0004, 0x0012, 0x0013} { // TurboSHAKE128 and 256: not in OpenSSL
+		if _, err := NewKDF(id); err == nil {
+			t.Fatalf("KDF %04x claimed", id)
+		}
 	}
 	snd, _ := pair(t, rand.New(rand.NewSource(5)), suiteT{s, HKDFSHA256(), AES256GCM()}, 0, 0)
 	if _, err := snd.Export("", 255*32+1); err == nil {

@@ -26,14 +26,37 @@ type exporter interface {
 // tampered one (a flipped bit in the ciphertext, or in the AAD) and must refuse it; both sides must
 // derive the same exports; a quarter of the cases also seal and open single-shot both ways.
 func TestInteropCryptoHPKE(t *testing.T) {
-	const cases = 2400
-	seed := int64(0x4850_4b45)
-	r := rand.New(rand.NewSource(seed))
 	kems := []uint16{0x0010, 0x0011, 0x0012, 0x0020}
-	aeads := []uint16{0x0001, 0x0002, 0x0003, 0xFFFF}
+	interop(t, "", 0x4850_4b45, 2400, 1000, func(r *rand.Rand) (uint16, uint16, uint16) {
+		return kems[r.Intn(len(kems))], uint16(1 + r.Intn(3)), stdAEADs[r.Intn(len(stdAEADs))]
+	})
+}
+
+// TestInteropCryptoHPKEPQ: as TestInteropCryptoHPKE, with draft-ietf-hpke-pq's KEMs that crypto/hpke
+// has (ML-KEM-768, ML-KEM-1024, MLKEM768-P256, MLKEM1024-P384, MLKEM768-X25519) and its one-stage
+// KDFs SHAKE128 and SHAKE256 beside HKDF. Without ML-KEM in libcrypto (OpenSSL before 3.5) the
+// DHKEMs with the SHAKE KDFs only (TestPQVectors and TestPQKEMs assert the PQ KEMs' refusals).
+func TestInteropCryptoHPKEPQ(t *testing.T) {
+	kems := []uint16{0x0041, 0x0042, 0x0050, 0x0051, 0x647a}
+	kdfs := []uint16{0x0001, 0x0002, 0x0003, 0x0010, 0x0011}
+	name := "post-quantum KEMs, HKDF and SHAKE"
+	if !mlkemExpected(t) {
+		kems, kdfs, name = []uint16{0x0010, 0x0011, 0x0012, 0x0020}, shakeKDFs, "DHKEMs with SHAKE (no ML-KEM in libcrypto)"
+	}
+	interop(t, name+": ", 0x5051_4b45, 500, 200, func(r *rand.Rand) (uint16, uint16, uint16) {
+		return kems[r.Intn(len(kems))], kdfs[r.Intn(len(kdfs))], stdAEADs[r.Intn(len(stdAEADs))]
+	})
+}
+
+var stdAEADs = []uint16{0x0001, 0x0002, 0x0003, 0xFFFF}
+
+// interop runs cases random cases, the suite of each from pick (seeded with seed), half in each
+// direction, and fails unless each direction had at least min.
+func interop(t *testing.T, name string, seed int64, cases, min int, pick func(*rand.Rand) (uint16, uint16, uint16)) {
+	r := rand.New(rand.NewSource(seed))
 	var dir [2]struct{ cases, messages, tampered, exports, single int }
 	for i := 0; i < cases; i++ {
-		kemID, kdfID, aeadID := kems[r.Intn(len(kems))], uint16(1+r.Intn(3)), aeads[r.Intn(len(aeads))]
+		kemID, kdfID, aeadID := pick(r)
 		ours := newSuite(t, kemID, kdfID, aeadID)
 		theirs := stdSuite(t, kemID, kdfID, aeadID)
 		// The recipient's key pair, made by either side and carried over as bytes.
@@ -118,7 +141,7 @@ func TestInteropCryptoHPKE(t *testing.T) {
 				st.tampered++
 				got, err := open(aad, ct)
 				if err != nil || !bytes.Equal(got, pt) {
-					t.Fatalf("case %d (direction %d, kem %04x kdf %d aead %04x) message %d: Open: %v", i, d, kemID, kdfID, aeadID, m, err)
+					t.Fatalf("case %d (direction %d, kem %04x kdf %04x aead %04x) message %d: Open: %v", i, d, kemID, kdfID, aeadID, m, err)
 				}
 				st.messages++
 			}
@@ -149,12 +172,12 @@ func TestInteropCryptoHPKE(t *testing.T) {
 			st.single++
 		}
 	}
-	for d, name := range []string{"libaead seals, crypto/hpke opens", "crypto/hpke seals, libaead opens"} {
+	for d, dname := range []string{"libaead seals, crypto/hpke opens", "crypto/hpke seals, libaead opens"} {
 		st := dir[d]
-		t.Logf("interop crypto/hpke (seed %#x): %s: %d cases, %d messages, %d tampered refused, %d exports equal, %d single-shot",
-			seed, name, st.cases, st.messages, st.tampered, st.exports, st.single)
-		if st.cases < 1000 {
-			t.Fatalf("%s: %d cases, want at least 1000", name, st.cases)
+		t.Logf("interop crypto/hpke (seed %#x): %s%s: %d cases, %d messages, %d tampered refused, %d exports equal, %d single-shot",
+			seed, name, dname, st.cases, st.messages, st.tampered, st.exports, st.single)
+		if st.cases < min {
+			t.Fatalf("%s%s: %d cases, want at least %d", name, dname, st.cases, min)
 		}
 	}
 }

@@ -34,12 +34,13 @@ type KEM interface {
 	encSize() int
 }
 
-// NewKEM returns the KEM of the given RFC 9180 identifier: DHKEM(P-256, HKDF-SHA256) (0x0010),
+// NewKEM returns the KEM of the given identifier: RFC 9180's DHKEM(P-256, HKDF-SHA256) (0x0010),
 // DHKEM(P-384, HKDF-SHA384) (0x0011), DHKEM(P-521, HKDF-SHA512) (0x0012), DHKEM(X25519,
-// HKDF-SHA256) (0x0020) or DHKEM(X448, HKDF-SHA512) (0x0021). The post-quantum KEMs of crypto/hpke
-// are not supported.
+// HKDF-SHA256) (0x0020) and DHKEM(X448, HKDF-SHA512) (0x0021), or draft-ietf-hpke-pq's ML-KEM-512
+// (0x0040), ML-KEM-768 (0x0041), ML-KEM-1024 (0x0042), MLKEM768-P256 (0x0050), MLKEM1024-P384
+// (0x0051) and MLKEM768-X25519 (0x647a).
 func NewKEM(id uint16) (KEM, error) {
-	for _, k := range dhKEMs {
+	for _, k := range allKEMImpls {
 		if k.id == id {
 			return k, nil
 		}
@@ -74,21 +75,40 @@ type PrivateKey interface {
 	raw() []byte
 }
 
-type dhKEM struct {
+// kemImpl is every KEM of the package: a DHKEM (pq false) or a post-quantum one.
+type kemImpl struct {
 	id    uint16
-	nEnc  int
-	nSk   int
-	curve ecdh.Curve // nil for X448, which crypto/ecdh does not have
+	curve ecdh.Curve // a DHKEM's curve; nil for X448, which crypto/ecdh does not have, and the PQ KEMs
+	pq    bool
+	// The sizes of enc, the public key and the private key, from libaead (loadKEMSizes).
+	nEnc, nPk, nSk int
 }
 
 var (
-	dhKEMP256   = &dhKEM{0x0010, 65, 32, ecdh.P256()}
-	dhKEMP384   = &dhKEM{0x0011, 97, 48, ecdh.P384()}
-	dhKEMP521   = &dhKEM{0x0012, 133, 66, ecdh.P521()}
-	dhKEMX25519 = &dhKEM{0x0020, 32, 32, ecdh.X25519()}
-	dhKEMX448   = &dhKEM{0x0021, 56, 56, nil}
-	dhKEMs      = []*dhKEM{dhKEMP256, dhKEMP384, dhKEMP521, dhKEMX25519, dhKEMX448}
+	dhKEMP256      = &kemImpl{id: 0x0010, curve: ecdh.P256()}
+	dhKEMP384      = &kemImpl{id: 0x0011, curve: ecdh.P384()}
+	dhKEMP521      = &kemImpl{id: 0x0012, curve: ecdh.P521()}
+	dhKEMX25519    = &kemImpl{id: 0x0020, curve: ecdh.X25519()}
+	dhKEMX448      = &kemImpl{id: 0x0021}
+	dhKEMs         = []*kemImpl{dhKEMP256, dhKEMP384, dhKEMP521, dhKEMX25519, dhKEMX448}
+	mlkem512       = &kemImpl{id: 0x0040, pq: true}
+	mlkem768       = &kemImpl{id: 0x0041, pq: true}
+	mlkem1024      = &kemImpl{id: 0x0042, pq: true}
+	mlkem768P256   = &kemImpl{id: 0x0050, pq: true}
+	mlkem1024P384  = &kemImpl{id: 0x0051, pq: true}
+	mlkem768X25519 = &kemImpl{id: 0x647a, pq: true}
+	allKEMImpls    = append(dhKEMs[:len(dhKEMs):len(dhKEMs)], mlkem512, mlkem768, mlkem1024, mlkem768P256, mlkem1024P384, mlkem768X25519)
 )
+
+// loadKEMSizes takes every KEM's sizes from the loaded libaead (init, once HPKE is known to be there).
+func loadKEMSizes() {
+	for _, k := range allKEMImpls {
+		id := C.int(k.id)
+		k.nEnc = int(C.aead_hpke_enc_size(id))
+		k.nPk = int(C.aead_hpke_public_key_size(id))
+		k.nSk = int(C.aead_hpke_private_key_size(id))
+	}
+}
 
 // DHKEM returns the KEM of one of
 //
@@ -111,6 +131,30 @@ func DHKEM(curve ecdh.Curve) KEM {
 // DHKEMX448 returns the KEM DHKEM(X448, HKDF-SHA512) (0x0021).
 func DHKEMX448() KEM { return dhKEMX448 }
 
+// The post-quantum KEMs of draft-ietf-hpke-pq, as crypto/hpke has them (and ML-KEM-512, which it has
+// not). They need ML-KEM in OpenSSL's libcrypto (3.5 or newer): on an older one every key and setup
+// call returns an error matching [errors.ErrUnsupported]. A private key is a
+// seed (64 bytes for ML-KEM, 32 for the hybrids); the modes with a sender key ([Options.SenderKey])
+// are refused.
+
+// MLKEM512 returns the KEM ML-KEM-512 (0x0040).
+func MLKEM512() KEM { return mlkem512 }
+
+// MLKEM768 returns the KEM ML-KEM-768 (0x0041).
+func MLKEM768() KEM { return mlkem768 }
+
+// MLKEM1024 returns the KEM ML-KEM-1024 (0x0042).
+func MLKEM1024() KEM { return mlkem1024 }
+
+// MLKEM768P256 returns the hybrid KEM MLKEM768-P256 (0x0050).
+func MLKEM768P256() KEM { return mlkem768P256 }
+
+// MLKEM1024P384 returns the hybrid KEM MLKEM1024-P384 (0x0051).
+func MLKEM1024P384() KEM { return mlkem1024P384 }
+
+// MLKEM768X25519 returns the hybrid KEM MLKEM768-X25519, a.k.a. X-Wing (0x647a).
+func MLKEM768X25519() KEM { return mlkem768X25519 }
+
 var errUnsupportedCurve = errors.New("unsupported curve")
 
 type unsupportedCurveKEM struct{}
@@ -122,11 +166,11 @@ func (unsupportedCurveKEM) NewPrivateKey([]byte) (PrivateKey, error) { return ni
 func (unsupportedCurveKEM) DeriveKeyPair([]byte) (PrivateKey, error) { return nil, errUnsupportedCurve }
 func (unsupportedCurveKEM) encSize() int                             { return 0 }
 
-func (k *dhKEM) ID() uint16   { return k.id }
-func (k *dhKEM) encSize() int { return k.nEnc }
+func (k *kemImpl) ID() uint16   { return k.id }
+func (k *kemImpl) encSize() int { return k.nEnc }
 
 type publicKey struct {
-	kem *dhKEM
+	kem *kemImpl
 	pk  []byte
 }
 
@@ -135,7 +179,7 @@ func (p *publicKey) Bytes() []byte { return append([]byte(nil), p.pk...) }
 func (p *publicKey) raw() []byte   { return p.pk }
 
 type privateKey struct {
-	kem    *dhKEM
+	kem    *kemImpl
 	sk, pk []byte
 }
 
@@ -157,20 +201,22 @@ func (p *privateKey) Bytes() ([]byte, error) {
 }
 
 // NewPublicKey checks the encoding: a point on the curve in uncompressed form for the NIST curves
-// (crypto/ecdh's check), the length for X25519 and X448. A point whose shared secret is all zero is
-// refused when a sender is set up.
-func (k *dhKEM) NewPublicKey(data []byte) (PublicKey, error) {
+// (crypto/ecdh's check), the length for X25519, X448 and the post-quantum KEMs. A point whose shared
+// secret is all zero, and a post-quantum key that OpenSSL refuses, are refused when a sender is set up.
+func (k *kemImpl) NewPublicKey(data []byte) (PublicKey, error) {
 	if k.curve != nil {
 		if _, err := k.curve.NewPublicKey(data); err != nil {
 			return nil, err
 		}
-	} else if len(data) != k.nEnc {
-		return nil, errors.New("hpke: invalid X448 public key length")
+	} else if abiErr != nil {
+		return nil, abiErr
+	} else if len(data) != k.nPk {
+		return nil, errors.New("hpke: invalid public key length")
 	}
 	return &publicKey{k, append([]byte(nil), data...)}, nil
 }
 
-func (k *dhKEM) NewPrivateKey(data []byte) (PrivateKey, error) {
+func (k *kemImpl) NewPrivateKey(data []byte) (PrivateKey, error) {
 	if len(data) != k.nSk {
 		return nil, &libaead.Error{Op: "key", Code: C.AEAD_ERR_KEY_SIZE}
 	}
@@ -180,13 +226,13 @@ func (k *dhKEM) NewPrivateKey(data []byte) (PrivateKey, error) {
 	})
 }
 
-func (k *dhKEM) GenerateKey() (PrivateKey, error) {
+func (k *kemImpl) GenerateKey() (PrivateKey, error) {
 	return k.keyPair(func(sk, pk []byte) C.int {
 		return C.aead_hpke_generate_keypair(C.int(k.id), bytePtr(sk), C.size_t(len(sk)), bytePtr(pk), C.size_t(len(pk)), nil)
 	})
 }
 
-func (k *dhKEM) DeriveKeyPair(ikm []byte) (PrivateKey, error) {
+func (k *kemImpl) DeriveKeyPair(ikm []byte) (PrivateKey, error) {
 	return k.keyPair(func(sk, pk []byte) C.int {
 		rc := C.aead_hpke_derive_keypair(C.int(k.id), bytePtr(ikm), C.size_t(len(ikm)), bytePtr(sk), C.size_t(len(sk)),
 			bytePtr(pk), C.size_t(len(pk)), nil)
@@ -197,11 +243,11 @@ func (k *dhKEM) DeriveKeyPair(ikm []byte) (PrivateKey, error) {
 
 // keyPair makes a private key with call, which fills the private key's bytes sk and the public key's
 // pk (buffers of the KEM's sizes) and returns libaead's code.
-func (k *dhKEM) keyPair(call func(sk, pk []byte) C.int) (PrivateKey, error) {
+func (k *kemImpl) keyPair(call func(sk, pk []byte) C.int) (PrivateKey, error) {
 	if abiErr != nil {
 		return nil, abiErr
 	}
-	sk, pk := make([]byte, k.nSk), make([]byte, k.nEnc)
+	sk, pk := make([]byte, k.nSk), make([]byte, k.nPk)
 	if rc := call(sk, pk); rc != 0 {
 		return nil, &libaead.Error{Op: "key", Code: int(rc)}
 	}

@@ -8,8 +8,9 @@ type KDF interface {
 	size() int // Nh, the hash's output size
 }
 
-// NewKDF returns the KDF of the given RFC 9180 identifier: HKDF-SHA256 (0x0001), HKDF-SHA384
-// (0x0002) or HKDF-SHA512 (0x0003).
+// NewKDF returns the KDF of the given identifier: RFC 9180's HKDF-SHA256 (0x0001), HKDF-SHA384
+// (0x0002) or HKDF-SHA512 (0x0003), or draft-ietf-hpke-pq's one-stage SHAKE128 (0x0010) or SHAKE256
+// (0x0011).
 func NewKDF(id uint16) (KDF, error) {
 	switch id {
 	case 0x0001:
@@ -18,23 +19,29 @@ func NewKDF(id uint16) (KDF, error) {
 		return HKDFSHA384(), nil
 	case 0x0003:
 		return HKDFSHA512(), nil
+	case 0x0010:
+		return SHAKE128(), nil
+	case 0x0011:
+		return SHAKE256(), nil
 	default:
 		return nil, fmt.Errorf("unsupported KDF %04x", id)
 	}
 }
 
-type hkdfKDF struct {
+type kdfImpl struct {
 	id uint16
 	nH int
 }
 
-func (k *hkdfKDF) ID() uint16 { return k.id }
-func (k *hkdfKDF) size() int  { return k.nH }
+func (k *kdfImpl) ID() uint16 { return k.id }
+func (k *kdfImpl) size() int  { return k.nH }
 
 var (
-	hkdfSHA256 = &hkdfKDF{0x0001, 32}
-	hkdfSHA384 = &hkdfKDF{0x0002, 48}
-	hkdfSHA512 = &hkdfKDF{0x0003, 64}
+	hkdfSHA256 = &kdfImpl{0x0001, 32}
+	hkdfSHA384 = &kdfImpl{0x0002, 48}
+	hkdfSHA512 = &kdfImpl{0x0003, 64}
+	shake128   = &kdfImpl{0x0010, 32}
+	shake256   = &kdfImpl{0x0011, 64}
 )
 
 // HKDFSHA256 returns the HKDF-SHA256 KDF.
@@ -45,6 +52,13 @@ func HKDFSHA384() KDF { return hkdfSHA384 }
 
 // HKDFSHA512 returns the HKDF-SHA512 KDF.
 func HKDFSHA512() KDF { return hkdfSHA512 }
+
+// SHAKE128 returns the one-stage SHAKE128 KDF of draft-ietf-hpke-pq (with every KEM, on any
+// OpenSSL 3).
+func SHAKE128() KDF { return shake128 }
+
+// SHAKE256 returns the one-stage SHAKE256 KDF of draft-ietf-hpke-pq.
+func SHAKE256() KDF { return shake256 }
 
 // The AEAD is one of the three components of an HPKE ciphersuite, implementing symmetric
 // encryption.

@@ -2,6 +2,7 @@
 
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,25 @@ def vectors_dir() -> Path:
     if not (_vectors[0] / "wycheproof").is_dir():
         pytest.fail("test vectors not found at %s (tests/vectors.sh fetches them)" % _vectors[0])
     return _vectors[0]
+
+
+def libcrypto_version():
+    """(major, minor) of the libcrypto the loaded libaead runs on (from libaead.library_version())."""
+    import libaead
+
+    m = re.search(r"OpenSSL (\d+)\.(\d+)", libaead.library_version())
+    assert m, libaead.library_version()
+    return int(m.group(1)), int(m.group(2))
+
+
+def mlkem_expected():
+    """Whether libcrypto has ML-KEM (OpenSSL 3.5 or newer), HPKE's post-quantum KEMs. test.sh sets
+    LIBAEAD_EXPECT_MLKEM to 1 for the vendored wheel and 0 for the system one: the other answer fails."""
+    has = libcrypto_version() >= (3, 5)
+    want = os.environ.get("LIBAEAD_EXPECT_MLKEM")
+    if want is not None:
+        assert has == (want == "1"), "LIBAEAD_EXPECT_MLKEM=%s, libcrypto %d.%d" % ((want,) + libcrypto_version())
+    return has
 
 
 # Per vector file: cases passed, rejected as invalid, refused by contract (with the reason); printed in

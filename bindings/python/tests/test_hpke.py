@@ -21,12 +21,15 @@ import threading
 import pytest
 
 import libaead
-from conftest import FIPS, report_vectors, vectors_dir
+from conftest import FIPS, libcrypto_version, mlkem_expected, report_vectors, vectors_dir
 from libaead.hpke import AEADId, CipherSuite, KDFId, KEMId, Mode, ReplayError
 from test_hostile_fork import Child
 
 _NOT_FIPS_KEMS = (KEMId.DHKEM_X25519_HKDF_SHA256, KEMId.DHKEM_X448_HKDF_SHA512)
-SUITES = [(k, f, a) for k in KEMId for f in KDFId for a in AEADId
+# The DHKEMs with every KDF (HKDF and the one-stage SHAKEs), here; the post-quantum KEMs in test_pq_*.
+DH_KEMS = [k for k in KEMId if k < 0x0040]
+PQ_KEMS = [k for k in KEMId if k >= 0x0040]
+SUITES = [(k, f, a) for k in DH_KEMS for f in KDFId for a in AEADId
           if not (FIPS and (k in _NOT_FIPS_KEMS or a == AEADId.CHACHA20_POLY1305))]
 # The suite of the hostile tests: approved under a FIPS provider too.
 P256 = (KEMId.DHKEM_P256_HKDF_SHA256, KDFId.HKDF_SHA256, AEADId.AES128_GCM)
@@ -117,9 +120,9 @@ def test_round_trips(rng, ids):
         kr, ks, info, psk, psk_id, enc, sender, recipient = _random_setup(rng, suite, mode)
         assert len(enc) == suite.enc_size
         for ctx in (sender, recipient):  # FIPS provider: HKDF and AES-GCM from it, seals and opens approved
-            ind = ctx.indicator
+            ind = ctx.indicator       # (not with the one-stage SHAKE KDFs)
             assert ind.fips == FIPS
-            approved = FIPS and suite.aead_id != AEADId.EXPORT_ONLY
+            approved = FIPS and suite.aead_id != AEADId.EXPORT_ONLY and suite.kdf_id <= KDFId.HKDF_SHA512
             assert (ind.seal_approved, ind.open_approved) == (approved, approved)
             assert ind.provider == ("" if suite.aead_id == AEADId.EXPORT_ONLY else "fips" if FIPS else "default")
         assert sender.export(b"ctx", 48) == recipient.export(b"ctx", 48) != recipient.export(b"ctx2", 48)
@@ -286,3 +289,122 @@ def test_threads_share_a_sender():
     recipient = suite.create_recipient_context(enc, kr.private_key, window=4096)
     for pt, seq, ct in sorted((r for rs in kept for r in rs), key=lambda r: r[1]):
         assert recipient.open_at(seq, ct) == pt
+
+
+# ---- draft-ietf-hpke-pq: the post-quantum KEMs and the one-stage KDFs ----
+
+_TURBOSHAKE = (0x0012, 0x0013)
+# enc, public key, private key
+_PQ_SIZES = {KEMId.MLKEM512: (768, 800, 64), KEMId.MLKEM768: (1088, 1184, 64),
+             KEMId.MLKEM1024: (1568, 1568, 64), KEMId.MLKEM768_P256: (1153, 1249, 32),
+             KEMId.MLKEM1024_P384: (1665, 1665, 32), KEMId.MLKEM768_X25519: (1120, 1216, 32)}
+
+
+def test_hpke_pq_vectors():
+    """Go 1.26's hpke-pq.json (13 base-mode cases): with ML-KEM (the vendored wheel, OpenSSL 3.5) the ten
+    cases whose KDF libcrypto has pass; the three TurboSHAKE ones are refused (UnsupportedAlgorithm); on
+    the system wheel (OpenSSL 3.0) the two DHKEM ones pass and the eight post-quantum ones are refused,
+    key derivation and setup alike. Under LIBAEAD_TEST_FIPS=1 a case the FIPS provider does not offer
+    (X25519, ChaCha20-Poly1305, ...) may be refused with UnsupportedAlgorithm instead of passing."""
+    path = vectors_dir() / "hpke" / "hpke-pq.json"
+    assert path.is_file(), "%s is missing (tests/vectors.sh fetches it)" % path
+    with open(path) as f:
+        cases = json.load(f)
+    pq = mlkem_expected()
+    passed = turbo = no_mlkem = fips_refused = seals = exports = 0
+    suites = set()
+    for case in cases:
+        assert case["mode"] == Mode.BASE
+        if case["kdf_id"] in _TURBOSHAKE:
+            with pytest.raises(libaead.UnsupportedAlgorithm):
+                CipherSuite(case["kem_id"], case["kdf_id"], case["aead_id"])
+            turbo += 1
+            continue
+        suite = CipherSuite(case["kem_id"], case["kdf_id"], case["aead_id"])
+        sk, pk, enc = _h(case, "skRm"), _h(case, "pkRm"), _h(case, "enc")
+        assert (len(enc), len(pk), len(sk)) == (suite.enc_size, suite.public_key_size, suite.private_key_size)
+        if suite.kem_id in PQ_KEMS and not pq:
+            with pytest.raises(libaead.UnsupportedAlgorithm):
+                suite.derive_key_pair(_h(case, "ikmR"))
+            with pytest.raises(libaead.UnsupportedAlgorithm):
+                suite.create_sender_context(pk, _h(case, "info"), ikm_e=_h(case, "ikmE"))
+            with pytest.raises(libaead.UnsupportedAlgorithm):
+                suite.create_recipient_context(enc, sk, _h(case, "info"))
+            no_mlkem += 1
+            continue
+        if FIPS:
+            try:
+                s, x = _vector_case(case)
+            except libaead.UnsupportedAlgorithm:
+                fips_refused += 1
+                continue
+        else:
+            s, x = _vector_case(case)
+        passed, seals, exports = passed + 1, seals + s, exports + x
+        suites.add((suite.kem_id, suite.kdf_id, suite.aead_id))
+    assert len(cases) == 13 and turbo == 3
+    assert (passed + fips_refused, no_mlkem) == ((10, 0) if pq else (2, 8))
+    assert fips_refused == 0 or FIPS
+    assert len(suites) == passed
+    report_vectors("hpke/hpke-pq.json (libaead.hpke: %d sequenced encryptions, %d exports)" % (seals, exports),
+                   passed, 0, turbo + no_mlkem + fips_refused,
+                   "TurboSHAKE (3)" + ("" if pq else ", no ML-KEM in libcrypto %d.%d (8)" % libcrypto_version())
+                   + (", not in the FIPS provider (%d)" % fips_refused if fips_refused else ""))
+
+
+def test_pq_kem_sizes_and_refusals():
+    """Sizes from the library; without ML-KEM every key and setup call of a post-quantum KEM raises
+    UnsupportedAlgorithm."""
+    pq = mlkem_expected()
+    assert sorted(_PQ_SIZES) == sorted(PQ_KEMS)
+    for kem, sizes in _PQ_SIZES.items():
+        suite = CipherSuite(kem, KDFId.SHAKE256, AEADId.AES128_GCM)
+        assert (suite.enc_size, suite.public_key_size, suite.private_key_size) == sizes
+        if pq:
+            continue
+        for call in (suite.generate_key_pair, lambda: suite.derive_key_pair(bytes(32)),
+                     lambda: suite.public_key(bytes(sizes[2])), lambda: suite.create_sender_context(bytes(sizes[1])),
+                     lambda: suite.create_recipient_context(bytes(sizes[0]), bytes(sizes[2]))):
+            with pytest.raises(libaead.UnsupportedAlgorithm):
+                call()
+    for kem in DH_KEMS:
+        suite = CipherSuite(kem, KDFId.HKDF_SHA256, AEADId.AES128_GCM)
+        assert suite.public_key_size == suite.enc_size
+
+
+@pytest.mark.skipif(FIPS, reason="the hybrids and SHAKE are outside the FIPS configuration's suites")
+@pytest.mark.parametrize("kem", PQ_KEMS, ids=lambda k: k.name)
+def test_pq_round_trips(rng, kem):
+    """With ML-KEM: each post-quantum KEM with HKDF-SHA256, SHAKE128 and SHAKE256 and every AEAD, in the
+    base and PSK modes (generated keys; the private key a seed that public_key and derive_key_pair
+    reproduce); the auth modes refused with ValueError. Without it: test_pq_kem_sizes_and_refusals."""
+    if not mlkem_expected():
+        with pytest.raises(libaead.UnsupportedAlgorithm):
+            CipherSuite(kem, KDFId.HKDF_SHA256, AEADId.AES128_GCM).generate_key_pair()
+        return
+    trips = 0
+    for kdf in (KDFId.HKDF_SHA256, KDFId.SHAKE128, KDFId.SHAKE256):
+        for aead in AEADId:
+            suite = CipherSuite(kem, kdf, aead)
+            ikm = rng.randbytes(32)
+            kp = suite.derive_key_pair(ikm)
+            assert suite.derive_key_pair(ikm) == kp and suite.public_key(kp.private_key) == kp.public_key
+            assert (len(kp.public_key), len(kp.private_key)) == (suite.public_key_size, suite.private_key_size)
+            for mode in (Mode.BASE, Mode.PSK):
+                kr, ks, info, psk, psk_id, enc, sender, recipient = _random_setup(rng, suite, mode)
+                assert len(enc) == suite.enc_size
+                assert sender.export(b"ctx", 48) == recipient.export(b"ctx", 48)
+                if aead != AEADId.EXPORT_ONLY:
+                    for _ in range(3):
+                        pt, aad = rng.randbytes(rng.randrange(0, 300)), rng.randbytes(rng.randrange(0, 40))
+                        ct = sender.seal(pt, aad)
+                        with pytest.raises(libaead.InvalidTag):
+                            recipient.open(ct, aad + b"x")
+                        assert recipient.open(ct, aad) == pt
+                    enc2, ct2 = suite.seal(kr.public_key, b"m", info, b"", psk, psk_id)
+                    assert suite.open(enc2, kr.private_key, ct2, info, b"", psk, psk_id) == b"m"
+                    assert suite.decrypt(suite.encrypt(b"pyca", kr.public_key), kr.private_key) == b"pyca"
+                trips += 1
+            with pytest.raises(ValueError):
+                suite.create_sender_context(kp.public_key, b"", kp.private_key)
+    assert trips == 3 * len(AEADId) * 2

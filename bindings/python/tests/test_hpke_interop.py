@@ -32,10 +32,15 @@ def _tamper(rng, data):
     return bytes(bad)
 
 
+# pyhpke has RFC 9180's KEMs and KDFs, not draft-ietf-hpke-pq's.
+_RFC_KEMS = [k for k in KEMId if k < 0x0040]
+_RFC_KDFS = [f for f in KDFId if f <= 0x0003]
+
+
 def test_pyhpke_both_directions(rng):
     counts = {"libaead->pyhpke": 0, "pyhpke->libaead": 0, "exports": 0, "tampered refused": 0}
     for _ in range(CASES):
-        kem, kdf, aead = rng.choice(list(KEMId)), rng.choice(list(KDFId)), rng.choice(list(AEADId))
+        kem, kdf, aead = rng.choice(_RFC_KEMS), rng.choice(_RFC_KDFS), rng.choice(list(AEADId))
         mode = rng.choice(list(Mode))
         ours = CipherSuite(kem, kdf, aead)
         theirs = pyhpke.CipherSuite.new(pyhpke.KEMId(int(kem)), pyhpke.KDFId(int(kdf)), pyhpke.AEADId(int(aead)))

@@ -10,7 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"testing"
 )
 
 // RandBytes returns n bytes drawn from r.
@@ -94,4 +97,22 @@ func FindVectors() (string, error) {
 			return "", fmt.Errorf("AEAD_VECTORS_DIR is not set and no repository (with tests/vectors.sh) is above %s", wd)
 		}
 	}
+}
+
+// OpenSSLAtLeast reports whether the loaded libcrypto, as the binding's Version() names it
+// ("libaead 1.6.0 (OpenSSL 3.5.5 27 Jan 2026)"), is OpenSSL major.minor or newer; with the
+// environment variable require set to 1 an older one fails the test.
+func OpenSSLAtLeast(t testing.TB, version string, major, minor int, require string) bool {
+	t.Helper()
+	m := regexp.MustCompile(`OpenSSL (\d+)\.(\d+)\.`).FindStringSubmatch(version)
+	if m == nil {
+		t.Fatalf("no OpenSSL version in %q", version)
+	}
+	got, _ := strconv.Atoi(m[1])
+	gotMinor, _ := strconv.Atoi(m[2])
+	want := got > major || (got == major && gotMinor >= minor)
+	if os.Getenv(require) == "1" && !want {
+		t.Fatalf("%s=1 but the loaded libcrypto is %q", require, version)
+	}
+	return want
 }

@@ -282,6 +282,7 @@ int aead_hpke_generate_keypair(int kem, uint8_t *sk, size_t sk_cap, uint8_t *pk,
 int aead_hpke_public_key(int kem, const uint8_t *sk, size_t sk_len, uint8_t *pk, size_t pk_cap,
                          const char *properties);
 size_t aead_hpke_enc_size(int kem);
+size_t aead_hpke_public_key_size(int kem);
 size_t aead_hpke_private_key_size(int kem);
 const aead_ctx *aead_hpke_aead_ctx(const aead_hpke *ctx);
 uint32_t aead_hpke_indicator(const aead_hpke *ctx);

@@ -69,21 +69,33 @@ class Mode(enum.IntEnum):
 
 
 class KEMId(enum.IntEnum):
-    """The KEMs (RFC 9180 section 7.1), with pyhpke's names."""
+    """The KEMs: RFC 9180's (section 7.1), with pyhpke's names, and draft-ietf-hpke-pq's post-quantum ones
+    named the same way. The post-quantum KEMs need ML-KEM in libcrypto (OpenSSL 3.5 or newer; else every
+    call raises :class:`libaead.UnsupportedAlgorithm`), take the base and PSK modes only, and have a seed
+    as private key (64 bytes for ML-KEM, 32 for the hybrids)."""
 
     DHKEM_P256_HKDF_SHA256 = 0x0010
     DHKEM_P384_HKDF_SHA384 = 0x0011
     DHKEM_P521_HKDF_SHA512 = 0x0012
     DHKEM_X25519_HKDF_SHA256 = 0x0020
     DHKEM_X448_HKDF_SHA512 = 0x0021
+    MLKEM512 = 0x0040
+    MLKEM768 = 0x0041
+    MLKEM1024 = 0x0042
+    MLKEM768_P256 = 0x0050
+    MLKEM1024_P384 = 0x0051
+    MLKEM768_X25519 = 0x647A  # X-Wing
 
 
 class KDFId(enum.IntEnum):
-    """The KDFs (RFC 9180 section 7.2)."""
+    """The KDFs: RFC 9180's HKDFs (section 7.2) and draft-ietf-hpke-pq's one-stage SHAKE128 and SHAKE256
+    (with every KEM, on any OpenSSL 3)."""
 
     HKDF_SHA256 = 0x0001
     HKDF_SHA384 = 0x0002
     HKDF_SHA512 = 0x0003
+    SHAKE128 = 0x0010
+    SHAKE256 = 0x0011
 
 
 class AEADId(enum.IntEnum):
@@ -124,7 +136,8 @@ def _raise(code: int, who: str) -> Any:
                               "a new context" % who)
     if code == _lib.AEAD_ERR_UNSUPPORTED:
         raise UnsupportedAlgorithm("%s: the KEM, KDF or AEAD is not available from the loaded providers "
-                                   "(under a FIPS provider X25519, X448 and ChaCha20-Poly1305 are refused)" % who)
+                                   "(under a FIPS provider X25519, X448 and ChaCha20-Poly1305 are refused; the "
+                                   "post-quantum KEMs need ML-KEM, OpenSSL 3.5 or newer)" % who)
     if code == _lib.AEAD_ERR_KEY_SIZE:
         raise ValueError("%s: a key of the wrong length for the KEM" % who)
     if code == _lib.AEAD_ERR_ARG:
@@ -345,8 +358,13 @@ class CipherSuite:
 
     @property
     def enc_size(self) -> int:
-        """Nenc = Npk: the length of enc and of a public key."""
+        """Nenc: the length of enc."""
         return int(_lib.aead_hpke_enc_size(self.kem_id))
+
+    @property
+    def public_key_size(self) -> int:
+        """Npk: the length of a public key (enc's for the DHKEMs, mostly not for the post-quantum KEMs)."""
+        return int(_lib.aead_hpke_public_key_size(self.kem_id))
 
     @property
     def private_key_size(self) -> int:
@@ -357,7 +375,7 @@ class CipherSuite:
 
     def _pair(self, call: Any, who: str) -> KeyPair:
         sk = _ffi.new("uint8_t[]", self.private_key_size)
-        pk = _ffi.new("uint8_t[]", self.enc_size)
+        pk = _ffi.new("uint8_t[]", self.public_key_size)
         rc = call(sk, pk)
         if rc != 0:
             _raise(rc, who)
@@ -377,7 +395,7 @@ class CipherSuite:
     def public_key(self, private_key: Any) -> bytes:
         """The public key of a private key."""
         s = _buf(_private_bytes(private_key, self.private_key_size), "private_key")
-        pk = _ffi.new("uint8_t[]", self.enc_size)
+        pk = _ffi.new("uint8_t[]", self.public_key_size)
         rc = _lib.aead_hpke_public_key(self.kem_id, s, len(s), pk, len(pk), self._properties)
         if rc != 0:
             _raise(rc, "CipherSuite.public_key")
