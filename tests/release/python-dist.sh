@@ -99,7 +99,7 @@ done
 "$PY" -m venv "$TMP/venv"
 VPY="$TMP/venv/bin/python"
 # The test requirements first (binary wheels only), so that the timed step is the libaead wheel alone.
-PATH="$NOCC" "$VPY" -m pip install --quiet --only-binary :all: pytest "cryptography>=48" "aioquic==1.7.2"
+PATH="$NOCC" "$VPY" -m pip install --quiet --only-binary :all: pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
 ti=$(now)
 PATH="$NOCC" "$VPY" -m pip install --quiet --no-deps --no-index --only-binary :all: "$WHEEL"
 install_s=$(secs "$ti" "$(now)")
