@@ -866,6 +866,144 @@ AEAD_API const aead_ctx *aead_hpke_aead_ctx(const aead_hpke *ctx) AEAD_NOEXCEPT;
 AEAD_API uint32_t aead_hpke_indicator(const aead_hpke *ctx) AEAD_NOEXCEPT;
 
 /* ========================================================================================= *
+ * Streaming AEAD: a stream cut into segments, each sealed under a nonce built from the segment's
+ * number and a last-segment flag that the library keeps (docs/streaming.md). Since 1.7.
+ *
+ * A writer seals segment 0, 1, 2, ... in order and marks one of them final; a reader opens them in the
+ * same order and knows where the stream ends only from the final one. So segments cannot be dropped,
+ * reordered or repeated, a stream cut at a segment boundary does not open as a shorter one, and no data
+ * may follow the final segment. The formats (each byte-compatible with its peers):
+ *   AEAD_STREAM_TINK_AES_GCM_HKDF  Tink's AesGcmHkdfStreaming (the raw-key primitive of Java, Go,
+ *       Python and C++ Tink): AES-GCM under HKDF(key, salt, associated data); nonce = 7-byte prefix ||
+ *       BE32(segment) || last (1 byte). Header: its length (1 byte), salt (key_size), prefix (7).
+ *       Every segment but the last has segment_size bytes of ciphertext, the first segment
+ *       header + first_segment_offset bytes less; at most 2^32 segments.
+ *   AEAD_STREAM_AGE  age's payload (age-encryption.org/v1, "STREAM"): ChaCha20-Poly1305 under
+ *       HKDF-SHA256(file key, salt = 16-byte header nonce, "payload"); nonce = BE88(chunk) || last; 64 KiB
+ *       chunks (65,552 bytes of ciphertext). The last chunk is empty only when the whole payload is.
+ *       The header here is the payload's 16-byte nonce; age's recipient stanzas and MAC are the
+ *       caller's (the file key comes from them). At most 2^63 chunks (age allows 2^88: never reached).
+ *   AEAD_STREAM_RFC8188  the "aes128gcm" content coding of RFC 8188 (and Web Push, RFC 8291):
+ *       AES-128-GCM under keys HKDF-SHA256(salt, key) derives; nonce = NONCE XOR BE96(record). A record
+ *       is data || delimiter (1: more follow, 2: the last) || zero padding; every record but the last
+ *       has exactly segment_size ("rs") bytes of ciphertext. Header: salt (16), rs (4), idlen (1),
+ *       keyid. At most 2^63 records.
+ *
+ * Thread-safety: a stream may be used from any thread. Concurrent seals on one writer each take a
+ * different segment number (never the same nonce) but the caller then orders their outputs; concurrent
+ * opens on one reader race for the next number (the loser gets AEAD_ERR_NONCE_ORDER, its out zeroed).
+ * aead_stream_open_segment and the size queries are safe concurrently with anything but aead_stream_free.
+ * ========================================================================================= */
+
+typedef struct aead_stream aead_stream;
+
+/* Formats (aead_stream_params.format) and Tink's HKDF hashes (.hkdf_hash). Since 1.7. */
+enum {
+    AEAD_STREAM_TINK_AES_GCM_HKDF = 1,
+    AEAD_STREAM_AGE = 2,
+    AEAD_STREAM_RFC8188 = 3
+};
+enum { AEAD_STREAM_SHA1 = 1, AEAD_STREAM_SHA256 = 2, AEAD_STREAM_SHA512 = 3 };
+
+/* The largest segment (Tink) or record (RFC 8188) size either side takes, in ciphertext bytes: a header
+ * that claims more is refused before anything is allocated. The longest header (RFC 8188 with a 255-byte
+ * keyid), and age's chunk. Since 1.7. */
+#define AEAD_STREAM_MAX_SEGMENT (UINT32_C(1) << 24)
+#define AEAD_STREAM_MAX_HEADER 276u
+#define AEAD_STREAM_AGE_CHUNK 65536u
+
+/* A stream's parameters. Fields a format does not use must be 0 / NULL (else AEAD_ERR_ARG). size is
+ * sizeof(aead_stream_params): fields may be appended in later versions. */
+typedef struct aead_stream_params {
+    size_t size;                    /* sizeof(aead_stream_params) */
+    int format;                     /* AEAD_STREAM_* */
+    const uint8_t *key;             /* Tink: the main key (HKDF's input, at least 16 bytes and at least
+                                       key_size); age: the 16-byte file key; RFC 8188: the input keying
+                                       material (1 to 255 bytes; 16 for Web Push) */
+    size_t key_len;
+    size_t key_size;                /* Tink: the AES key HKDF derives, 16 or 32 */
+    int hkdf_hash;                  /* Tink: AEAD_STREAM_SHA1, _SHA256 or _SHA512 */
+    uint32_t segment_size;          /* Tink: ciphertext bytes of a segment (Tink's "ciphertext segment size",
+                                       e.g. 4096 or 1 MiB). RFC 8188 writer: rs, 18 to AEAD_STREAM_MAX_SEGMENT
+                                       (0: 4096); RFC 8188 reader: the largest rs taken (0:
+                                       AEAD_STREAM_MAX_SEGMENT). At most AEAD_STREAM_MAX_SEGMENT. age: 0 */
+    uint32_t first_segment_offset;  /* Tink: bytes of the ciphertext before the header (usually 0) */
+    const uint8_t *associated_data; /* Tink: the stream's associated data (HKDF's info), at most 1024 bytes */
+    size_t associated_data_len;
+    const uint8_t *keyid;           /* RFC 8188 writer: the header's keyid, at most 255 bytes */
+    size_t keyid_len;
+    const char *properties;         /* OpenSSL property query for the cipher and HKDF, as aead_ctx_new_ex's */
+} aead_stream_params;
+
+/* Creates a writer: draws the header's random parts (Tink: salt and prefix; age: the payload nonce;
+ * RFC 8188: the salt) from the DRBG, derives the key and writes the header to header (*header_len: its
+ * length). The caller writes the header, then each aead_stream_seal output, in order.
+ * Returns 0, or AEAD_ERR_ARG (a NULL pointer, a field out of range, a field the format does not use),
+ * AEAD_ERR_KEY_SIZE, AEAD_ERR_BUFFER_TOO_SMALL (header_cap below the header: *header_len says how much;
+ * nothing created), AEAD_ERR_UNSUPPORTED, AEAD_ERR_NOMEM or AEAD_ERR_CRYPTO.
+ * Thread-safety: safe to call concurrently. Since 1.7. */
+AEAD_API int aead_stream_writer_new(aead_stream **s_out, const aead_stream_params *params, uint8_t *header,
+                                    size_t header_cap, size_t *header_len) AEAD_NOEXCEPT;
+
+/* Creates a reader from the start of a stream: in holds in_len bytes of it (more may follow). Returns 0
+ * with *header_len set to the header's length (the first segment starts there); or
+ * AEAD_ERR_BUFFER_TOO_SMALL when in_len is too short to tell, with *header_len set to the bytes to call
+ * again with (Tink: 1 then the header; age: 16; RFC 8188: 21, then 21 + idlen); AEAD_ERR_AUTH for a
+ * header that is not one of the format's (Tink: a length byte other than 1 + key_size + 7; RFC 8188: rs
+ * below 18); AEAD_ERR_TOO_LONG for an RFC 8188 rs above the bound (segment_size); else as
+ * aead_stream_writer_new. Thread-safety: safe to call concurrently. Since 1.7. */
+AEAD_API int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params, const uint8_t *in,
+                                    size_t in_len, size_t *header_len) AEAD_NOEXCEPT;
+
+/* Frees a writer or reader and cleanses its key. NULL is a no-op. Since 1.7. */
+AEAD_API void aead_stream_free(aead_stream *s) AEAD_NOEXCEPT;
+
+/* Seals the writer's next segment: in_len bytes of plaintext; final != 0 makes it the last. Writes the
+ * segment's ciphertext to out and returns its length.
+ *   - A segment that is not final holds exactly aead_stream_segment_size(s, n) - aead_stream_overhead(s)
+ *     bytes (RFC 8188: at most that; the record is padded with zeros to rs); a final one at most that
+ *     (age: not empty unless it is segment 0). Else AEAD_ERR_ARG, nothing written, nothing used.
+ *   - pad: RFC 8188's final record only: zero bytes after its delimiter (data + 1 + pad + 16 at most rs);
+ *     else 0 (AEAD_ERR_ARG).
+ *   - After the final segment every seal is AEAD_ERR_STREAM_FINISHED; past the format's last segment
+ *     AEAD_ERR_NONCE_EXHAUSTED; in a fork()ed child AEAD_ERR_FORKED; on a reader AEAD_ERR_ARG.
+ *   - out may equal in (in place); any other overlap is AEAD_ERR_OVERLAP. out_cap below the segment's
+ *     ciphertext is AEAD_ERR_BUFFER_TOO_SMALL. A refused seal takes no segment number.
+ * Thread-safety: see the section's head. Since 1.7. */
+AEAD_API int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_len, size_t pad, int final,
+                                  uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/* Opens the reader's next segment: in_len bytes of ciphertext; final != 0 says the input ends after it
+ * (the caller has read to the end). Returns the plaintext's length (RFC 8188: without delimiter and
+ * padding) written to out, and moves to the next segment.
+ *   - A segment sealed final opens only with final != 0, and one not sealed final only with final == 0:
+ *     else AEAD_ERR_AUTH. So a stream cut at a segment boundary, reordered, or extended fails here.
+ *   - A segment of the wrong length for its place (a non-final one not full; any one over the full
+ *     size; an empty age chunk after the first; an RFC 8188 record whose delimiter disagrees) is
+ *     AEAD_ERR_AUTH.
+ *   - After the final segment every open is AEAD_ERR_STREAM_FINISHED (data after the end).
+ *   - On any failure out is zeroed up to the length it would have had, and the reader stays where it was.
+ *   - out may equal in; out_cap below the segment's plaintext size is AEAD_ERR_BUFFER_TOO_SMALL.
+ * Thread-safety: see the section's head. Since 1.7. */
+AEAD_API int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
+                                  size_t out_cap) AEAD_NOEXCEPT;
+
+/* Random access (as Tink's seekable decryption): opens segment `index` of the reader's stream with the
+ * same checks as aead_stream_open, final != 0 when it is the stream's last segment (the caller knows the
+ * stream's length). Does not move the reader. Since 1.7. */
+AEAD_API int64_t aead_stream_open_segment(const aead_stream *s, uint64_t index, const uint8_t *in, size_t in_len,
+                                          int final, uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
+
+/* Ciphertext bytes of segment `index` when it is not the last (Tink's first segment is the shorter one;
+ * age 65,552; RFC 8188 rs); 0 for NULL. Since 1.7. */
+AEAD_API size_t aead_stream_segment_size(const aead_stream *s, uint64_t index) AEAD_NOEXCEPT;
+/* Ciphertext bytes per segment beyond its plaintext: 16 (the tag); RFC 8188 17 (and its delimiter). */
+AEAD_API size_t aead_stream_overhead(const aead_stream *s) AEAD_NOEXCEPT;
+/* The number of the next segment to seal or open (>= 0), or AEAD_ERR_STREAM_FINISHED once the final one
+ * is through, or AEAD_ERR_ARG for NULL. Since 1.7. */
+AEAD_API int64_t aead_stream_position(const aead_stream *s) AEAD_NOEXCEPT;
+
+/* ========================================================================================= *
  * The FIPS indicator (docs/fips.md)
  * ========================================================================================= */
 
@@ -961,8 +1099,10 @@ enum {
     AEAD_ERR_KEY_LIMIT = -18,        /* since 1.2; QUIC (since 1.4 also DTLS 1.3, TLS 1.3 AES-GCM): the key's
                                         confidentiality (seals) or integrity (failed opens) limit is reached */
     AEAD_ERR_REPLAY = -19,           /* since 1.4; open: record number left of the replay window or already accepted */
-    AEAD_ERR_AAD_MISMATCH = -20      /* since 1.4; DTLS 1.2: the AAD's seq_num (epoch || seq) differs from
+    AEAD_ERR_AAD_MISMATCH = -20,     /* since 1.4; DTLS 1.2: the AAD's seq_num (epoch || seq) differs from
                                         the nonce's */
+    AEAD_ERR_STREAM_FINISHED = -21   /* since 1.7; stream: the final segment was sealed or opened; nothing
+                                        may follow it */
 };
 
 /* Static English text for a return code (0 and any unknown code included); never NULL. Thread-safe.
@@ -982,7 +1122,7 @@ AEAD_API const char *aead_strerror(int64_t code) AEAD_NOEXCEPT;
  * Since 1.1. A caller that needs release 1.N checks aead_version_number() >= 10000 + 100 * N (or simply
  * links against a function added in 1.N: the loader refuses an older library, which lacks the
  * LIBAEAD_1.N node). */
-#define AEAD_VERSION_NUMBER 10600
+#define AEAD_VERSION_NUMBER 10700
 
 /* AEAD_ABI_VERSION of the library actually loaded. Thread-safe. Since 1.0. */
 AEAD_API uint32_t aead_abi_version(void) AEAD_NOEXCEPT;

@@ -184,6 +184,7 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_KEY_LIMIT: return "QUIC, DTLS 1.3 or TLS 1.3 AES-GCM: this key reached its confidentiality or integrity limit (RFC 9001 section 6.6, RFC 9147 section 4.5.3, RFC 8446 section 5.5); update keys";
         case AEAD_ERR_REPLAY: return "replay window: record number already accepted, or older than the window (duplicate or replayed record)";
         case AEAD_ERR_AAD_MISMATCH: return "DTLS 1.2: the additional data's seq_num (epoch || sequence) differs from the nonce's";
+        case AEAD_ERR_STREAM_FINISHED: return "stream: the final segment was sealed or opened; nothing may follow it";
         case AEAD_ERR_FORKED: return "sequenced policy: this context was created before fork(); seal only in the process that created it (open works)";
         default: return code > 0 ? "success" : "unknown error code";
     }

@@ -11,6 +11,7 @@
 #include "context.h"
 #include "ranges.h"
 #include "seal_open.h"
+#include "secret.h"
 
 namespace {
 
@@ -106,15 +107,7 @@ constexpr const T *find(const T (&rows)[N], int id) noexcept {
     return nullptr;
 }
 
-// Secrets on the stack, cleansed when they go out of scope.
-template <size_t N>
-struct Secret {
-    uint8_t b[N] = {};
-    Secret() noexcept = default;
-    Secret(const Secret &) = delete;
-    Secret &operator=(const Secret &) = delete;
-    ~Secret() { shim::cleanse(b, N); }
-};
+using aead::Secret;
 
 // A heap buffer for labeled inputs of any length (info, psk), cleansed and freed on destruction.
 class Buffer {

@@ -44,7 +44,8 @@ const CurveInfo &info(Curve c) noexcept {
 }
 
 const char *digest_name(Digest d) noexcept {
-    return d == Digest::sha256 ? "SHA256" : d == Digest::sha384 ? "SHA384" : "SHA512";
+    constexpr const char *kNames[] = {"SHA256", "SHA384", "SHA512", "SHA1"};
+    return kNames[static_cast<int>(d)];
 }
 
 // A libcrypto failure caused by the input (a key it refused) is `refusal`; a failed allocation NOMEM.

@@ -104,7 +104,7 @@ int hp_mask(HpWorker &w, const uint8_t *sample, uint8_t *mask) noexcept;
 // off the curve or not uncompressed, a scalar 0 or not below the order, an all-zero X25519 / X448
 // result), AEAD_ERR_UNSUPPORTED (no provider offers it for the query), AEAD_ERR_NOMEM, AEAD_ERR_CRYPTO.
 enum class Curve : int { p256, p384, p521, x25519, x448 };
-enum class Digest : int { sha256, sha384, sha512 };
+enum class Digest : int { sha256, sha384, sha512, sha1 };  // sha1: Tink's streaming HKDF only
 
 // The shared secret of private key sk and peer public key pk (the peer key is validated), out_len
 // bytes: the x-coordinate's size for a NIST curve, the key size for X25519 / X448. own_pk (optional):

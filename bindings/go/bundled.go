@@ -4,7 +4,7 @@
 
 package aead
 
-// The default build compiles libaead 1.6.0 from the module's lib/ and shim/ (the csrc_*.cpp files
+// The default build compiles libaead 1.7.0 from the module's lib/ and shim/ (the csrc_*.cpp files
 // include them) with meson.build's defines (build_config.h) and the flags that matter (C++20, no
 // exceptions, no RTTI, hidden visibility with aead_* the only exports) and links the system libcrypto
 // found by pkg-config.
@@ -22,4 +22,4 @@ import "C"
 import _ "github.com/libaead/libaead"
 
 // bundledVersion is the libaead version compiled into this build (meson.build's project version).
-const bundledVersion = "1.6.0"
+const bundledVersion = "1.7.0"

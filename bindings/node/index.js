@@ -23,7 +23,7 @@ const CODE_NAMES = {
   [-8]: 'AEAD_ERR_BUFFER_TOO_SMALL', [-9]: 'AEAD_ERR_OVERLAP', [-10]: 'AEAD_ERR_NONCE_ORDER',
   [-11]: 'AEAD_ERR_NONCE_EXHAUSTED', [-12]: 'AEAD_ERR_NONCE_PREFIX', [-13]: 'AEAD_ERR_UNSUPPORTED',
   [-14]: 'AEAD_ERR_NOMEM', [-15]: 'AEAD_ERR_CRYPTO', [-16]: 'AEAD_ERR_NONCE_LIMIT', [-17]: 'AEAD_ERR_FORKED',
-  [-18]: 'AEAD_ERR_KEY_LIMIT', [-19]: 'AEAD_ERR_REPLAY', [-20]: 'AEAD_ERR_AAD_MISMATCH',
+  [-18]: 'AEAD_ERR_KEY_LIMIT', [-19]: 'AEAD_ERR_REPLAY', [-20]: 'AEAD_ERR_AAD_MISMATCH', [-21]: 'AEAD_ERR_STREAM_FINISHED',
 };
 
 /** Any failure reported by libaead: `code` is the library's name for it, `aeadCode` its number. */

@@ -74,6 +74,9 @@ pub enum Error {
     /// `AEAD_ERR_AAD_MISMATCH` (ABI 1.4): DTLS 1.2: the AAD's `seq_num` (epoch || seq) is not the
     /// nonce's. Refused, nothing written.
     AadMismatch,
+    /// `AEAD_ERR_STREAM_FINISHED` (ABI 1.7): a stream's final segment was sealed or opened: nothing
+    /// may follow it (a write after the end, or data after the final segment).
+    StreamFinished,
     /// A negative code this crate does not know (a newer library).
     Unknown(i64),
 }
@@ -105,6 +108,7 @@ impl Error {
             sys::AEAD_ERR_KEY_LIMIT => Error::KeyLimit,
             sys::AEAD_ERR_REPLAY => Error::Replay,
             sys::AEAD_ERR_AAD_MISMATCH => Error::AadMismatch,
+            sys::AEAD_ERR_STREAM_FINISHED => Error::StreamFinished,
             _ => Error::Unknown(code),
         }
     }
@@ -132,6 +136,7 @@ impl Error {
             Error::KeyLimit => sys::AEAD_ERR_KEY_LIMIT,
             Error::Replay => sys::AEAD_ERR_REPLAY,
             Error::AadMismatch => sys::AEAD_ERR_AAD_MISMATCH,
+            Error::StreamFinished => sys::AEAD_ERR_STREAM_FINISHED,
             Error::Unknown(c) => return *c,
         })
     }

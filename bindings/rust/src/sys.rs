@@ -14,7 +14,7 @@ pub const AEAD_ABI_VERSION: u32 = 1;
 /// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, ABI 1.4's DTLS
 /// record protection with a replay window, `LIBAEAD_1.4`, 1.5's counter-nonce and SSH policies,
 /// and 1.6's HPKE, `LIBAEAD_1.6`).
-pub const AEAD_VERSION_NUMBER: u32 = 10600;
+pub const AEAD_VERSION_NUMBER: u32 = 10700;
 
 /// Opaque keyed context (`aead_ctx`).
 #[repr(C)]
@@ -144,6 +144,7 @@ pub const AEAD_POLICY_DTLS13: c_int = 6;
 pub const AEAD_ERR_REPLAY: c_int = -19;
 /// ABI 1.4: DTLS 1.2: the AAD's seq_num (epoch || seq) differs from the nonce's.
 pub const AEAD_ERR_AAD_MISMATCH: c_int = -20;
+pub const AEAD_ERR_STREAM_FINISHED: c_int = -21;
 pub const AEAD_DTLS_MAX_SEQUENCE: u64 = (1 << 48) - 1;
 pub const AEAD_DTLS_DEFAULT_WINDOW: u32 = 64;
 pub const AEAD_DTLS_MAX_WINDOW: u32 = 4096;

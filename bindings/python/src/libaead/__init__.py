@@ -64,7 +64,7 @@ from libaead._errors import (
 )
 from libaead._types import Buffer
 
-__version__ = "1.6.0"
+__version__ = "1.7.0"
 
 __all__ = [
     "AESCCM",

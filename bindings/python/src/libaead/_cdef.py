@@ -6,7 +6,7 @@ header, has it; in API mode cffi checks each value against the header at build t
 
 CDEF = """
 #define AEAD_ABI_VERSION 1
-#define AEAD_VERSION_NUMBER 10600
+#define AEAD_VERSION_NUMBER 10700
 #define AEAD_GCM_MAX_PLAINTEXT 68719476704
 #define AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT 274877906880
 

@@ -31,7 +31,7 @@ public final class LibAeadProvider extends Provider {
 
     /** properties: an OpenSSL property query given to every context (e.g. "fips=yes"), or null. */
     public LibAeadProvider(String properties) {
-        super("LibAead", "1.6.0", "libaead AEAD ciphers (OpenSSL 3) through the FFM API"
+        super("LibAead", "1.7.0", "libaead AEAD ciphers (OpenSSL 3) through the FFM API"
                 + (properties == null ? "" : " [" + properties + "]"));
         this.properties = properties == null || properties.isEmpty() ? null : properties;
         boolean fips = this.properties != null && this.properties.replace(" ", "").contains("fips=yes");
