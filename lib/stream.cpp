@@ -210,7 +210,7 @@ int64_t open_at(const aead_stream &s, uint64_t n, const uint8_t *in, size_t in_l
     size_t end = static_cast<size_t>(r);
     while (end > 0 && out[end - 1] == 0) --end;
     if (end == 0 || out[end - 1] != (final ? 2 : 1)) {
-        std::memset(out, 0, static_cast<size_t>(r));
+        if (r > 0) std::memset(out, 0, static_cast<size_t>(r));
         return AEAD_ERR_AUTH;
     }
     out[end - 1] = 0;
@@ -338,7 +338,7 @@ int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_len, size_
         return aead::seal_open_call<AEAD_SEAL>(*s->ctx, nullptr, nonce, sizeof nonce, nullptr, 0, in, in_len, out, out_cap);
     // RFC 8188: the record's plaintext is built in out (data, delimiter, zeros) and sealed in place.
     const size_t data_end = out_len - f.overhead;
-    if (out != in) std::memcpy(out, in, in_len);
+    if (out != in && in_len != 0) std::memcpy(out, in, in_len);
     out[in_len] = final ? 2 : 1;
     std::memset(out + in_len + 1, 0, data_end - in_len);
     const int64_t r =
@@ -356,7 +356,7 @@ int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int f
     const int64_t r = open_at(*s, st >> 1, in, in_len, final, out, out_cap);
     if (r < 0) return r;
     if (!s->state.compare_exchange_strong(st, (st + 2) | (final ? 1 : 0), std::memory_order_acq_rel)) {
-        std::memset(out, 0, in_len - aead::kStreamTag);
+        if (in_len > aead::kStreamTag) std::memset(out, 0, in_len - aead::kStreamTag);
         return AEAD_ERR_NONCE_ORDER;
     }
     return r;

@@ -572,3 +572,34 @@ TEST_CASE("stream: a writer inherited across fork() refuses to seal in the child
     CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
     CHECK(aead_stream_seal(w.s, pt.data(), 10, 0, 1, out.data(), out.size()) == 26);
 }
+
+TEST_CASE("stream: plaintext rewritten by another thread during the writes still gives segments that open") {
+    for (const Format &f : {kFormats[0], kFormats[3], kFormats[4]}) {
+        CAPTURE(f.name);
+        const Bytes key = key_for(f);
+        const aead_stream_params p = params_of(f, key);
+        Stream w = writer(p);
+        const size_t room = aead_stream_segment_size(w.s, 1) - aead_stream_overhead(w.s);
+        Bytes shared = random_bytes(room);
+        std::atomic<bool> stop{false};
+        std::thread scribbler([&] {
+            for (uint8_t v = 0; !stop.load(std::memory_order_relaxed); ++v)
+                for (size_t i = 0; i < shared.size(); i += 61) reinterpret_cast<volatile uint8_t &>(shared[i]) = v;
+        });
+        std::vector<Bytes> segs;
+        for (uint64_t n = 0; n < 40; ++n) {
+            const size_t take = n == 39 ? room / 2 : aead_stream_segment_size(w.s, n) - aead_stream_overhead(w.s);
+            Bytes out(room + 64);
+            const int64_t r = aead_stream_seal(w.s, shared.data(), take, 0, n == 39, out.data(), out.size());
+            REQUIRE(r >= 0);
+            out.resize(static_cast<size_t>(r));
+            segs.push_back(out);
+        }
+        stop = true;
+        scribbler.join();
+        Stream r = reader(p, w.header);
+        int64_t rc = -100;
+        read_all(r.s, segs, &rc);
+        CHECK(rc == 0);
+    }
+}

@@ -30,12 +30,14 @@ fuzz_build() {
 
 # The DTLS modes read an input format of their own, with their own seeds (tests/fuzz/corpus-<mode>).
 fuzz_dtls_modes=(dtls12 dtls13 quic-window)
+# The streaming modes (fuzz_stream.inc) likewise, one per format.
+fuzz_stream_modes=(stream-tink stream-age stream-rfc8188)
 # One target per family and per sequencing policy (AEAD_FUZZ_FOCUS, fuzz_seal_open.cpp), the unfocused
 # harness, and the DTLS modes.
 fuzz_targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv tls12 tls13 random-nonce counter xor-counter ssh
-    "${fuzz_dtls_modes[@]}")
+    "${fuzz_dtls_modes[@]}" "${fuzz_stream_modes[@]}")
 # The checked-in seed folder of a target (written by make_corpus.py).
-fuzz_seeds_of() { case "$1" in dtls12 | dtls13 | quic-window) echo "tests/fuzz/corpus-$1" ;; *) echo tests/fuzz/corpus ;; esac; }
+fuzz_seeds_of() { case "$1" in dtls12 | dtls13 | quic-window | stream-*) echo "tests/fuzz/corpus-$1" ;; *) echo tests/fuzz/corpus ;; esac; }
 
 # Both scripts run the harness with these: any sanitizer report stops the run and fails it.
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1

@@ -243,6 +243,7 @@ const Focus *g_focus = nullptr;  // set once by LLVMFuzzerInitialize
 // The DTLS modes (AEAD_FUZZ_FOCUS dtls12, dtls13, quic-window): their own input format, fuzz_dtls.inc.
 enum DtlsMode { kNoDtls = 0, kDtls12, kDtls13, kQuicWindow };
 DtlsMode g_dtls_mode = kNoDtls;  // set once by LLVMFuzzerInitialize
+int g_stream_format = 0;          // the streaming modes (fuzz_stream.inc): AEAD_STREAM_*, set once likewise
 unsigned long long g_sodium_checked = 0;  // oracle seals libsodium agreed with
 
 // A set of acceptable error codes (bit i = code -i).
@@ -1079,6 +1080,7 @@ struct Fuzz {
 
 // The DTLS 1.2 / DTLS 1.3 / QUIC-window modes (their own input format and reference model).
 #include "fuzz_dtls.inc"
+#include "fuzz_stream.inc"
 
 }  // namespace
 
@@ -1099,7 +1101,14 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     } kDtlsModes[] = {{"dtls12", kDtls12}, {"dtls13", kDtls13}, {"quic-window", kQuicWindow}};
     for (const auto &m : kDtlsModes)
         if (f != nullptr && std::strcmp(f, m.name) == 0) g_dtls_mode = m.mode;
-    if (f != nullptr && *f != '\0' && std::strcmp(f, "all") != 0 && g_dtls_mode == kNoDtls) {
+    static constexpr struct {
+        const char *name;
+        int format;
+    } kStreamModes[] = {{"stream-tink", AEAD_STREAM_TINK_AES_GCM_HKDF}, {"stream-age", AEAD_STREAM_AGE},
+                        {"stream-rfc8188", AEAD_STREAM_RFC8188}};
+    for (const auto &m : kStreamModes)
+        if (f != nullptr && std::strcmp(f, m.name) == 0) g_stream_format = m.format;
+    if (f != nullptr && *f != '\0' && std::strcmp(f, "all") != 0 && g_dtls_mode == kNoDtls && g_stream_format == 0) {
         for (const Focus &x : kFocus)
             if (std::strcmp(f, x.name) == 0) g_focus = &x;
         if (g_focus == nullptr) {
@@ -1126,6 +1135,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (g_dtls_mode != kNoDtls) {
         run_dtls(data, size);
+        return 0;
+    }
+    if (g_stream_format != 0) {
+        run_stream(g_stream_format, data, size);
         return 0;
     }
     Reader r{data, size};

@@ -319,6 +319,21 @@ def dtls_seeds(mode):
     return seeds
 
 
+STREAM_MODES = ("stream-tink", "stream-age", "stream-rfc8188")
+
+
+def stream_seeds(mode):
+    """Seeds of the streaming modes (fuzz_stream.inc): each change on short, one-segment-ish and
+    multi-segment plaintexts (age: repeated up to a few chunks)."""
+    seeds = []
+    for change in range(7):
+        for i, (fmt, reps, n) in enumerate(((0, 0, 0), (9, 1, 40), (0x2B, 3, 300), (5, 200, 700))):
+            pt = bytes((7 * j + change) & 0xFF for j in range(n))
+            head = bytes([fmt, 3 * i, reps, change]) + (17 * i + change).to_bytes(2, "little") + bytes([i])
+            seeds.append((f"{mode}-c{change}-{i}", head + pt))
+    return seeds
+
+
 def write_dir(out, seeds):
     names = [s[0] for s in seeds]
     assert len(names) == len(set(names)), "duplicate seed names"
@@ -338,6 +353,8 @@ def write_dir(out, seeds):
 def main():
     for mode in D_MODES:
         write_dir(os.path.join(HERE, "corpus-" + mode), dtls_seeds(mode))
+    for mode in STREAM_MODES:
+        write_dir(os.path.join(HERE, "corpus-" + mode), stream_seeds(mode))
     if sys.argv[1:] == ["--dtls-only"]:
         return
     need_vectors()
