@@ -43,7 +43,7 @@ stage_large() { meson test -C build --suite large --print-errorlogs; }
 # The ABI checks, then the C blocks of the documents built with -Wall -Wextra -Werror, ASan and UBSan on build/, and run.
 stage_abi() {
     bash tests/abi/test.sh &&
-        python3 tests/snippets/run.py --lang c --build "$AEAD_BUILD_DIR" README.md docs/algorithms.md docs/fips.md docs/hpke.md
+        python3 tests/snippets/run.py --lang c --build "$AEAD_BUILD_DIR" README.md docs/algorithms.md docs/fips.md docs/hpke.md docs/streaming.md
 }
 # No machine's paths, no internal tracker numbers, no reads beside the checkout (tests/hygiene.sh).
 stage_hygiene() { bash tests/hygiene.sh; }

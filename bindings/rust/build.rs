@@ -23,7 +23,7 @@ fn main() {
 /// An installed libaead through pkg-config.
 fn system() {
     println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
-    match pkg_config::Config::new().atleast_version("1.6.0").probe("aead") {
+    match pkg_config::Config::new().atleast_version("1.7.0").probe("aead") {
         Ok(lib) => {
             for dir in &lib.link_paths {
                 // Lets this package's own tests, examples and benchmarks run without
@@ -37,7 +37,7 @@ fn system() {
         }
         Err(err) => {
             eprintln!(
-                "\nerror: libaead >= 1.6.0 was not found by pkg-config (this build links an installed\n\
+                "\nerror: libaead >= 1.7.0 was not found by pkg-config (this build links an installed\n\
                  libaead because the `bundled` feature is off or LIBAEAD_SYS_USE_PKG_CONFIG is set).\n\
                  Either build the C library and point pkg-config at its build tree:\n\
                  \n    export PKG_CONFIG_PATH=<build-dir>/meson-uninstalled\n\
