@@ -627,3 +627,53 @@ TEST_CASE("FIPS stage: HPKE with ML-KEM (FIPS 203) and HKDF is approved; the hyb
         check_hpke_pair(tx, rx, w.aead, w.indicator);
     }
 }
+
+TEST_CASE("FIPS stage: streams of Tink AES-GCM-HKDF (SHA-1, SHA-256, SHA-512) and RFC 8188 work; age's "
+          "ChaCha20-Poly1305 is refused", "[fips][stream]") {
+    for (const char *props : {"fips=yes", static_cast<const char *>(nullptr)}) {
+        INFO("properties " << (props ? props : "NULL"));
+        const Bytes key = test::random_bytes(32);
+        struct Case {
+            int format, hash;
+            size_t key_len, key_size;
+            uint32_t segment;
+        } const cases[] = {{AEAD_STREAM_TINK_AES_GCM_HKDF, AEAD_STREAM_SHA1, 32, 16, 256},
+                           {AEAD_STREAM_TINK_AES_GCM_HKDF, AEAD_STREAM_SHA256, 32, 32, 256},
+                           {AEAD_STREAM_TINK_AES_GCM_HKDF, AEAD_STREAM_SHA512, 32, 16, 256},
+                           {AEAD_STREAM_RFC8188, 0, 16, 0, 100},
+                           {AEAD_STREAM_AGE, 0, 16, 0, 0}};
+        for (const Case &c : cases) {
+            INFO("format " << c.format << " hash " << c.hash);
+            aead_stream_params p{};
+            p.size = sizeof p;
+            p.format = c.format;
+            p.key = key.data();
+            p.key_len = c.key_len;
+            p.key_size = c.key_size;
+            p.hkdf_hash = c.hash;
+            p.segment_size = c.segment;
+            p.properties = props;
+            aead_stream *w = nullptr, *r = nullptr;
+            Bytes header(AEAD_STREAM_MAX_HEADER);
+            size_t hl = 0;
+            const int rc = aead_stream_writer_new(&w, &p, header.data(), header.size(), &hl);
+            if (c.format == AEAD_STREAM_AGE) {
+                CHECK(rc == AEAD_ERR_UNSUPPORTED);
+                CHECK(w == nullptr);
+                continue;
+            }
+            REQUIRE(rc == 0);
+            const Bytes pt = test::random_bytes(60);
+            Bytes seg(pt.size() + 17);
+            const int64_t n = aead_stream_seal(w, pt.data(), pt.size(), 0, 1, seg.data(), seg.size());
+            REQUIRE(n > 0);
+            REQUIRE(aead_stream_reader_new(&r, &p, header.data(), hl, &hl) == 0);
+            Bytes out(seg.size());
+            CHECK(aead_stream_open(r, seg.data(), static_cast<size_t>(n), 1, out.data(), out.size()) ==
+                  static_cast<int64_t>(pt.size()));
+            CHECK(Bytes(out.begin(), out.begin() + static_cast<long>(pt.size())) == pt);
+            aead_stream_free(w);
+            aead_stream_free(r);
+        }
+    }
+}
