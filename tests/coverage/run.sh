@@ -70,6 +70,12 @@ run "unit + memory, both dispatch paths (vendored 3.5)" suites build-coverage-ve
 run "fips test provider (vendored 3.5)" fips build-coverage-vendored
 
 mkdir -p build-coverage/coverage
+# A build directory kept across a version change holds the old library's objects too (libaead.so.1.6.0.p
+# beside libaead.so.1.7.0.p): their notes would be merged with the new ones, so they go.
+for d in build-coverage build-coverage-vendored; do
+    find "$d" -maxdepth 1 -type d -name 'libaead.so.*.p' ! -name "libaead.so.$(meson introspect --projectinfo "$d" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])').p" -exec rm -rf {} +
+done
 echo "--- coverage: lib/ and shim/ (without shim/openssl/), both builds merged"
 "${gcovr[@]}" --root "$repo" --filter 'lib/' --filter 'shim/' --exclude 'shim/openssl/' \
     --exclude-throw-branches --exclude-unreachable-branches --gcov-ignore-parse-errors=negative_hits.warn \
