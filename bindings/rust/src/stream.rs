@@ -85,6 +85,38 @@ fn io_error(e: Error) -> io::Error {
     io::Error::new(kind, e)
 }
 
+/// A format type: its parameters (borrowed; the secret left out of `Debug`), an optional property
+/// query, and `with_properties`.
+macro_rules! format_type {
+    ($(#[$doc:meta])* $name:ident { $secret:ident: $secret_ty:ty, $($field:ident: $ty:ty,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub struct $name<'a> {
+            $secret: $secret_ty,
+            $($field: $ty,)*
+            properties: Option<&'a str>,
+        }
+
+        impl fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field(stringify!($secret), &"<redacted>")
+                    $(.field(stringify!($field), &self.$field))*
+                    .field("properties", &self.properties)
+                    .finish()
+            }
+        }
+
+        impl<'a> $name<'a> {
+            /// An OpenSSL property query for the cipher and HKDF (e.g. `"fips=yes"`).
+            pub fn with_properties(mut self, properties: &'a str) -> Self {
+                self.properties = Some(properties);
+                self
+            }
+        }
+    };
+}
+
 /// Tink's HKDF hash ([`TinkAesGcmHkdf`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HkdfHash {
@@ -106,39 +138,25 @@ impl HkdfHash {
     }
 }
 
-/// Tink's `AesGcmHkdfStreaming`: the main key (at least 16 bytes, and at least `key_size`), the
-/// derived AES key size (16 or 32), the HKDF hash, the ciphertext segment size (Tink's
-/// `ciphertextSegmentSize`, e.g. 4096 or 1 MiB, at most [`MAX_SEGMENT`]), the first segment
-/// offset (bytes the caller keeps before the header, usually 0) and the stream's associated data
-/// (at most 1024 bytes). The parameters are borrowed; the key is not copied.
-///
-/// Layout: header (length byte, salt of `key_size` bytes, 7-byte nonce prefix), then segments of
-/// `segment_size` bytes (the first shorter by the header and the offset), the last one shorter;
-/// at most 2^32 segments.
-#[derive(Clone, Copy)]
-pub struct TinkAesGcmHkdf<'a> {
-    key: &'a [u8],
-    key_size: usize,
-    hash: HkdfHash,
-    segment_size: u32,
-    first_segment_offset: u32,
-    associated_data: &'a [u8],
-    properties: Option<&'a str>,
-}
-
-impl fmt::Debug for TinkAesGcmHkdf<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("TinkAesGcmHkdf")
-            .field("key", &"<redacted>")
-            .field("key_size", &self.key_size)
-            .field("hash", &self.hash)
-            .field("segment_size", &self.segment_size)
-            .field("first_segment_offset", &self.first_segment_offset)
-            .field("associated_data", &self.associated_data)
-            .field("properties", &self.properties)
-            .finish()
+format_type!(
+    /// Tink's `AesGcmHkdfStreaming`: the main key (at least 16 bytes, and at least `key_size`), the
+    /// derived AES key size (16 or 32), the HKDF hash, the ciphertext segment size (Tink's
+    /// `ciphertextSegmentSize`, e.g. 4096 or 1 MiB, at most [`MAX_SEGMENT`]), the first segment
+    /// offset (bytes the caller keeps before the header, usually 0) and the stream's associated data
+    /// (at most 1024 bytes). The parameters are borrowed; the key is not copied.
+    ///
+    /// Layout: header (length byte, salt of `key_size` bytes, 7-byte nonce prefix), then segments of
+    /// `segment_size` bytes (the first shorter by the header and the offset), the last one shorter;
+    /// at most 2^32 segments.
+    TinkAesGcmHkdf {
+        key: &'a [u8],
+        key_size: usize,
+        hash: HkdfHash,
+        segment_size: u32,
+        first_segment_offset: u32,
+        associated_data: &'a [u8],
     }
-}
+);
 
 impl<'a> TinkAesGcmHkdf<'a> {
     /// The format with no associated data and a first segment offset of 0. The parameters are
@@ -160,23 +178,14 @@ impl<'a> TinkAesGcmHkdf<'a> {
         self
     }
 
-    /// An OpenSSL property query for the cipher and HKDF (e.g. `"fips=yes"`).
-    pub fn with_properties(mut self, properties: &'a str) -> Self {
-        self.properties = Some(properties);
-        self
-    }
-
     fn params(&self) -> Params<'a> {
         Params {
-            format: sys::AEAD_STREAM_TINK_AES_GCM_HKDF,
-            key: self.key,
             key_size: self.key_size,
             hkdf_hash: self.hash.code(),
             segment_size: self.segment_size,
             first_segment_offset: self.first_segment_offset,
             associated_data: self.associated_data,
-            keyid: &[],
-            properties: self.properties,
+            ..Params::new(sys::AEAD_STREAM_TINK_AES_GCM_HKDF, self.key, self.properties)
         }
     }
 
@@ -199,20 +208,14 @@ impl<'a> TinkAesGcmHkdf<'a> {
     }
 }
 
-/// age's payload (age-encryption.org/v1, "STREAM"): the 16-byte file key from the file's
-/// recipient stanzas. The header is the payload's 16-byte nonce; chunks of [`AGE_CHUNK`] bytes of
-/// plaintext, the last one shorter (empty only when the whole payload is).
-#[derive(Clone, Copy)]
-pub struct AgePayload<'a> {
-    file_key: &'a [u8; 16],
-    properties: Option<&'a str>,
-}
-
-impl fmt::Debug for AgePayload<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AgePayload").field("file_key", &"<redacted>").field("properties", &self.properties).finish()
+format_type!(
+    /// age's payload (age-encryption.org/v1, "STREAM"): the 16-byte file key from the file's
+    /// recipient stanzas. The header is the payload's 16-byte nonce; chunks of [`AGE_CHUNK`] bytes of
+    /// plaintext, the last one shorter (empty only when the whole payload is).
+    AgePayload {
+        file_key: &'a [u8; 16],
     }
-}
+);
 
 impl<'a> AgePayload<'a> {
     /// The payload format under `file_key`.
@@ -220,24 +223,8 @@ impl<'a> AgePayload<'a> {
         AgePayload { file_key, properties: None }
     }
 
-    /// An OpenSSL property query for the cipher and HKDF.
-    pub fn with_properties(mut self, properties: &'a str) -> Self {
-        self.properties = Some(properties);
-        self
-    }
-
     fn params(&self) -> Params<'a> {
-        Params {
-            format: sys::AEAD_STREAM_AGE,
-            key: self.file_key,
-            key_size: 0,
-            hkdf_hash: 0,
-            segment_size: 0,
-            first_segment_offset: 0,
-            associated_data: &[],
-            keyid: &[],
-            properties: self.properties,
-        }
+        Params::new(sys::AEAD_STREAM_AGE, self.file_key, self.properties)
     }
 
     /// A writer: draws the payload nonce and writes it to `inner` at once.
@@ -251,35 +238,22 @@ impl<'a> AgePayload<'a> {
     }
 }
 
-/// RFC 8188's `aes128gcm` content coding under input keying material `ikm` (1 to 255 bytes; 16
-/// for Web Push). A writer uses record size `rs` ([`RFC8188_DEFAULT_RS`] unless
-/// [`with_rs`](Self::with_rs)), the header's key id ([`with_keyid`](Self::with_keyid)) and
-/// pads its last record with [`with_final_padding`](Self::with_final_padding) zero bytes. A reader
-/// takes the record size and key id from the header (the key id is not authenticated: RFC 8188
-/// uses it only to name the key, see [`Rfc8188::keyid_of`]), and refuses a record size above
-/// [`with_max_rs`](Self::with_max_rs) ([`MAX_SEGMENT`] unless told) before allocating anything.
-#[derive(Clone, Copy)]
-pub struct Rfc8188<'a> {
-    ikm: &'a [u8],
-    rs: u32,
-    keyid: &'a [u8],
-    final_padding: usize,
-    max_rs: u32,
-    properties: Option<&'a str>,
-}
-
-impl fmt::Debug for Rfc8188<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Rfc8188")
-            .field("ikm", &"<redacted>")
-            .field("rs", &self.rs)
-            .field("keyid", &self.keyid)
-            .field("final_padding", &self.final_padding)
-            .field("max_rs", &self.max_rs)
-            .field("properties", &self.properties)
-            .finish()
+format_type!(
+    /// RFC 8188's `aes128gcm` content coding under input keying material `ikm` (1 to 255 bytes; 16
+    /// for Web Push). A writer uses record size `rs` ([`RFC8188_DEFAULT_RS`] unless
+    /// [`with_rs`](Self::with_rs)), the header's key id ([`with_keyid`](Self::with_keyid)) and
+    /// pads its last record with [`with_final_padding`](Self::with_final_padding) zero bytes. A reader
+    /// takes the record size and key id from the header (the key id is not authenticated: RFC 8188
+    /// uses it only to name the key, see [`Rfc8188::keyid_of`]), and refuses a record size above
+    /// [`with_max_rs`](Self::with_max_rs) ([`MAX_SEGMENT`] unless told) before allocating anything.
+    Rfc8188 {
+        ikm: &'a [u8],
+        rs: u32,
+        keyid: &'a [u8],
+        final_padding: usize,
+        max_rs: u32,
     }
-}
+);
 
 impl<'a> Rfc8188<'a> {
     /// The content coding under `ikm`, with the defaults above.
@@ -315,24 +289,8 @@ impl<'a> Rfc8188<'a> {
         self
     }
 
-    /// An OpenSSL property query for the cipher and HKDF.
-    pub fn with_properties(mut self, properties: &'a str) -> Self {
-        self.properties = Some(properties);
-        self
-    }
-
     fn params(&self, segment_size: u32, keyid: &'a [u8]) -> Params<'a> {
-        Params {
-            format: sys::AEAD_STREAM_RFC8188,
-            key: self.ikm,
-            key_size: 0,
-            hkdf_hash: 0,
-            segment_size,
-            first_segment_offset: 0,
-            associated_data: &[],
-            keyid,
-            properties: self.properties,
-        }
+        Params { segment_size, keyid, ..Params::new(sys::AEAD_STREAM_RFC8188, self.ikm, self.properties) }
     }
 
     /// The key id in a stream's header (`body` holds at least its first 21 bytes and the key id),

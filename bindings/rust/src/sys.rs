@@ -9,11 +9,11 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
-/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.6.0
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.7.0
 /// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
 /// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, ABI 1.4's DTLS
 /// record protection with a replay window, `LIBAEAD_1.4`, 1.5's counter-nonce and SSH policies,
-/// and 1.6's HPKE, `LIBAEAD_1.6`).
+/// 1.6's HPKE, `LIBAEAD_1.6`, and 1.7's streaming AEAD, `LIBAEAD_1.7`).
 pub const AEAD_VERSION_NUMBER: u32 = 10700;
 
 /// Opaque keyed context (`aead_ctx`).

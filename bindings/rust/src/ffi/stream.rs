@@ -19,7 +19,22 @@ pub(crate) struct Params<'a> {
     pub(crate) properties: Option<&'a str>,
 }
 
-impl Params<'_> {
+impl<'a> Params<'a> {
+    /// A format's parameters with only the key and property query set (the other fields 0 / empty).
+    pub(crate) fn new(format: c_int, key: &'a [u8], properties: Option<&'a str>) -> Self {
+        Params {
+            format,
+            key,
+            key_size: 0,
+            hkdf_hash: 0,
+            segment_size: 0,
+            first_segment_offset: 0,
+            associated_data: &[],
+            keyid: &[],
+            properties,
+        }
+    }
+
     /// Calls `f` with the C struct (its properties copied to a NUL-terminated stack buffer).
     fn with_raw<T>(&self, f: impl FnOnce(&sys::aead_stream_params) -> Result<T, Error>) -> Result<T, Error> {
         let mut query = [0u8; MAX_PROPERTIES + 1];
