@@ -42,7 +42,7 @@ echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked
 # The two HPKE tests that print counts run once, below, with their output shown.
 cargo test --locked --no-default-features --features alloc -- --skip rfc9180_vectors --skip interop_with_hpke_crate \
-    --skip hpke_pq_vectors
+    --skip hpke_pq_vectors --skip rfc8188_against_oracle --skip age_against_oracle --skip tink_against_oracle
 echo "== HPKE (tests/hpke.rs): RFC 9180's vectors and interop with the hpke crate, their counts shown"
 hpke_out="$(cargo test --locked --no-default-features --features alloc --test hpke \
     -- --nocapture --exact rfc9180_vectors interop_with_hpke_crate 2>&1)" || { echo "$hpke_out"; exit 1; }
@@ -55,6 +55,12 @@ pq_out="$(cargo test --locked --no-default-features --features alloc --test hpke
 grep -E '^hpke/hpke-pq.json|^test result' <<<"$pq_out"
 grep -q '^hpke/hpke-pq.json: 13 cases: ' <<<"$pq_out" ||
     { echo "FAIL: tests/hpke_pq.rs did not print its vector counts" >&2; echo "$pq_out"; exit 1; }
+echo "== streaming AEAD (tests/stream.rs): each format against its RustCrypto oracle, the counts shown"
+stream_out="$(cargo test --locked --no-default-features --features alloc --test stream \
+    -- --nocapture --exact rfc8188_against_oracle age_against_oracle tink_against_oracle 2>&1)" || { echo "$stream_out"; exit 1; }
+grep -oE '(rfc8188|age|tink) oracle: .*|^test result.*' <<<"$stream_out"
+[ "$(grep -cE '(rfc8188|age|tink) oracle: ' <<<"$stream_out")" = 3 ] ||
+    { echo "FAIL: tests/stream.rs did not print its oracle counts" >&2; echo "$stream_out"; exit 1; }
 echo "== conformance vectors, per file (those tests again, their counts shown)"
 vec_out="$(cargo test --locked --no-default-features --features alloc --test vectors --test families --test siv \
     -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }

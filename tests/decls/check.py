@@ -7,7 +7,7 @@ macro, every #define's value as the compiler computes it. Then, per binding:
 
   rust    bindings/rust/src/sys.rs: each extern "C" fn (name, argument names and types, return type),
           each `pub const` (value, and that its Rust type holds it), each #[repr(C)] struct's fields.
-          Rust cannot name an argument or field `in`: `input` stands for it.
+          Rust cannot name an argument or field `in`: `input` stands for it (and `r#final` for `final`).
   python  bindings/python/src/libaead/_cdef.py: the CDEF string, parsed by clang like the header, then
           compared exactly (argument names and types, return types, constants, struct fields).
   java    every FunctionDescriptor passed with an "aead_*" name in bindings/java/src/main (argument
@@ -268,7 +268,7 @@ def check_rust(header):
     path = "bindings/rust/src/sys.rs"
     src = re.sub(r"//[^\n]*", "", open(os.path.join(REPO, path)).read())
     src = re.sub(r"#\[[^\]]*\]", "", src)
-    rename = {"input": "in"}  # `in` is a Rust keyword
+    rename = {"input": "in", "r#final": "final"}  # `in` is a Rust keyword; `final` a reserved one, written raw
     consts = {}
     for name, rtype, expr in re.findall(r"pub const (\w+)\s*:\s*([\w:]+)\s*=\s*([^;]+);", src):
         try:

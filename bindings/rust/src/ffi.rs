@@ -681,3 +681,6 @@ pub(crate) fn sizes(alg: c_int) -> (usize, usize, usize) {
 
 /// HPKE (library 1.6).
 pub(crate) mod hpke;
+
+/// Streaming AEAD (library 1.7).
+pub(crate) mod stream;

@@ -41,6 +41,10 @@
 //!   `open`, `open_at` (a replay window) and `export`; single-shot seal and open; every RFC 9180
 //!   suite (DHKEM P-256/384/521, X25519, X448; HKDF-SHA256/384/512; AES-128/256-GCM,
 //!   ChaCha20-Poly1305, export-only) and mode.
+//! * [`stream`] (library 1.7): streaming AEAD for files and HTTP bodies as `std::io` adapters:
+//!   Tink's AES-GCM-HKDF streaming (with `Read + Seek` random access), age's payload and RFC 8188
+//!   `aes128gcm`; a stream cut short, reordered, extended or modified is an `InvalidData` error
+//!   wrapping [`Error::Auth`], never an early end of file.
 //! * [`Cipher`] exposes the full C API safely (any algorithm, policy, nonce length and tag length,
 //!   property queries, the FIPS [`Indicator`], batches of [`Record`]s, and (ABI 1.3) the AAD as
 //!   components with batches of [`RecordV`]s).
@@ -81,6 +85,7 @@ mod indicator;
 pub mod quic;
 mod random_nonce;
 pub mod siv;
+pub mod stream;
 pub mod sys;
 mod tls;
 mod typed;

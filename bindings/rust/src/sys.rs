@@ -9,11 +9,11 @@ use core::marker::{PhantomData, PhantomPinned};
 
 /// `AEAD_ABI_VERSION` of the header this module was written against.
 pub const AEAD_ABI_VERSION: u32 = 1;
-/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.6.0
+/// `AEAD_VERSION_NUMBER` (MAJOR * 10000 + MINOR * 100 + PATCH) of that header: library 1.7.0
 /// (ABI 1.1 plus `AEAD_ERR_FORKED`, ABI 1.2's QUIC packet protection and families, symbol version
 /// `LIBAEAD_1.2`, ABI 1.3's AES-SIV with AAD as components, `LIBAEAD_1.3`, ABI 1.4's DTLS
 /// record protection with a replay window, `LIBAEAD_1.4`, 1.5's counter-nonce and SSH policies,
-/// and 1.6's HPKE, `LIBAEAD_1.6`).
+/// 1.6's HPKE, `LIBAEAD_1.6`, and 1.7's streaming AEAD, `LIBAEAD_1.7`).
 pub const AEAD_VERSION_NUMBER: u32 = 10700;
 
 /// Opaque keyed context (`aead_ctx`).
@@ -227,6 +227,44 @@ pub struct aead_hpke_params {
     pub window: u32,
     pub ikm_e: *const u8,
     pub ikm_e_len: usize,
+}
+
+/// Library 1.7: a streaming AEAD writer or reader (`aead_stream`).
+#[repr(C)]
+pub struct aead_stream {
+    _opaque: [u8; 0],
+    _marker: PhantomData<(*mut u8, PhantomPinned)>,
+}
+
+/// Library 1.7: stream formats (`aead_stream_params.format`) and Tink's HKDF hashes (`.hkdf_hash`).
+pub const AEAD_STREAM_TINK_AES_GCM_HKDF: c_int = 1;
+pub const AEAD_STREAM_AGE: c_int = 2;
+pub const AEAD_STREAM_RFC8188: c_int = 3;
+pub const AEAD_STREAM_SHA1: c_int = 1;
+pub const AEAD_STREAM_SHA256: c_int = 2;
+pub const AEAD_STREAM_SHA512: c_int = 3;
+/// Library 1.7: the largest segment (Tink) or record (RFC 8188), the longest header, age's chunk.
+pub const AEAD_STREAM_MAX_SEGMENT: u32 = 1 << 24;
+pub const AEAD_STREAM_MAX_HEADER: u32 = 276;
+pub const AEAD_STREAM_AGE_CHUNK: u32 = 65536;
+
+/// Library 1.7: a stream's parameters (set `size` to its size; unused fields 0 / NULL).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct aead_stream_params {
+    pub size: usize,
+    pub format: c_int,
+    pub key: *const u8,
+    pub key_len: usize,
+    pub key_size: usize,
+    pub hkdf_hash: c_int,
+    pub segment_size: u32,
+    pub first_segment_offset: u32,
+    pub associated_data: *const u8,
+    pub associated_data_len: usize,
+    pub keyid: *const u8,
+    pub keyid_len: usize,
+    pub properties: *const c_char,
 }
 
 /// ABI 1.4: what `aead_ctx_usage_ex` reports (fields may be added at the end: pass the size).
@@ -541,4 +579,51 @@ extern "C" {
     pub fn aead_hpke_private_key_size(kem: c_int) -> usize;
     pub fn aead_hpke_aead_ctx(ctx: *const aead_hpke) -> *const aead_ctx;
     pub fn aead_hpke_indicator(ctx: *const aead_hpke) -> u32;
+
+    // Library 1.7 (symbol version LIBAEAD_1.7): streaming AEAD.
+    pub fn aead_stream_writer_new(
+        s_out: *mut *mut aead_stream,
+        params: *const aead_stream_params,
+        header: *mut u8,
+        header_cap: usize,
+        header_len: *mut usize,
+    ) -> c_int;
+    pub fn aead_stream_reader_new(
+        s_out: *mut *mut aead_stream,
+        params: *const aead_stream_params,
+        input: *const u8,
+        in_len: usize,
+        header_len: *mut usize,
+    ) -> c_int;
+    pub fn aead_stream_free(s: *mut aead_stream);
+    pub fn aead_stream_seal(
+        s: *mut aead_stream,
+        input: *const u8,
+        in_len: usize,
+        pad: usize,
+        r#final: c_int,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    pub fn aead_stream_open(
+        s: *mut aead_stream,
+        input: *const u8,
+        in_len: usize,
+        r#final: c_int,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    #[allow(clippy::too_many_arguments)]
+    pub fn aead_stream_open_segment(
+        s: *const aead_stream,
+        index: u64,
+        input: *const u8,
+        in_len: usize,
+        r#final: c_int,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    pub fn aead_stream_segment_size(s: *const aead_stream, index: u64) -> usize;
+    pub fn aead_stream_overhead(s: *const aead_stream) -> usize;
+    pub fn aead_stream_position(s: *const aead_stream) -> i64;
 }

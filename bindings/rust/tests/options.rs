@@ -15,8 +15,8 @@ fn fips_run() -> bool {
 }
 
 #[test]
-fn version_number_is_1_5() {
-    assert_eq!(sys::AEAD_VERSION_NUMBER, 10600);
+fn version_number_is_1_7() {
+    assert_eq!(sys::AEAD_VERSION_NUMBER, 10700);
     assert!(libaead::version_number() >= sys::AEAD_VERSION_NUMBER, "{}", libaead::version_number());
     assert_eq!(libaead::version_number() / 10000, libaead::abi_version());
 }
