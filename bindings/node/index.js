@@ -931,10 +931,9 @@ class AeadTransform extends Transform {
   }
 }
 
-// The Transform options the caller may pass beside the format's (highWaterMark and the like).
+// The one Transform option taken beside the format's: highWaterMark.
 function transformOptions(opts) {
-  const t = opts && opts.transform;
-  return t === undefined ? {} : t;
+  return opts && opts.highWaterMark !== undefined ? { highWaterMark: opts.highWaterMark } : {};
 }
 
 /** Tink's AesGcmHkdfStreaming, encrypting: key is the raw main key (at least keySize bytes); options
