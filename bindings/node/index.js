@@ -936,48 +936,38 @@ function transformOptions(opts) {
   return opts && opts.highWaterMark !== undefined ? { highWaterMark: opts.highWaterMark } : {};
 }
 
+// A Transform class named name around a Core (StreamWriter or StreamReader) of a format; optionsOf picks
+// the format's options from the caller's.
+function streamClass(name, Core, format, optionsOf) {
+  return {
+    [name]: class extends AeadTransform {
+      constructor(key, options) {
+        super(new Core(format, key, optionsOf(options || {}), name), transformOptions(options));
+      }
+    },
+  }[name];
+}
+const tinkOptions = (o) => o;
+const ageOptions = () => null;
+const rfc8188Writer = (o) => ({ rs: o.rs, keyid: o.keyid, pad: o.pad });
+const rfc8188Reader = (o) => ({ maxRecordSize: o.maxRecordSize });
+
 /** Tink's AesGcmHkdfStreaming, encrypting: key is the raw main key (at least keySize bytes); options
  *  { keySize: 16 | 32 (16), hkdfHash: 'SHA1' | 'SHA256' | 'SHA512' ('SHA256'), segmentSize (4096),
  *  firstSegmentOffset (0), associatedData }. */
-class TinkEncryptStream extends AeadTransform {
-  constructor(key, options) {
-    super(new StreamWriter(STREAM.TINK, key, options, 'TinkEncryptStream'), transformOptions(options));
-  }
-}
+const TinkEncryptStream = streamClass('TinkEncryptStream', StreamWriter, STREAM.TINK, tinkOptions);
 /** Tink's AesGcmHkdfStreaming, decrypting: the encrypter's key and options. */
-class TinkDecryptStream extends AeadTransform {
-  constructor(key, options) {
-    super(new StreamReader(STREAM.TINK, key, options, 'TinkDecryptStream'), transformOptions(options));
-  }
-}
+const TinkDecryptStream = streamClass('TinkDecryptStream', StreamReader, STREAM.TINK, tinkOptions);
 /** age's payload (STREAM, 64 KiB chunks) under the 16-byte file key: the 16-byte nonce, then the chunks. */
-class AgeEncryptStream extends AeadTransform {
-  constructor(fileKey, options) {
-    super(new StreamWriter(STREAM.AGE, fileKey, null, 'AgeEncryptStream'), transformOptions(options));
-  }
-}
-class AgeDecryptStream extends AeadTransform {
-  constructor(fileKey, options) {
-    super(new StreamReader(STREAM.AGE, fileKey, null, 'AgeDecryptStream'), transformOptions(options));
-  }
-}
+const AgeEncryptStream = streamClass('AgeEncryptStream', StreamWriter, STREAM.AGE, ageOptions);
+const AgeDecryptStream = streamClass('AgeDecryptStream', StreamReader, STREAM.AGE, ageOptions);
 /** RFC 8188 aes128gcm, encrypting: key is the input keying material (16 bytes for Web Push); options
  *  { rs (4096, at least 18), keyid (bytes or a string, at most 255 bytes), pad (0: zero bytes of
  *  padding in the final record, at most rs - 17) }. */
-class RFC8188EncryptStream extends AeadTransform {
-  constructor(key, options) {
-    super(new StreamWriter(STREAM.RFC8188, key, { rs: (options || {}).rs, keyid: (options || {}).keyid, pad: (options || {}).pad },
-      'RFC8188EncryptStream'), transformOptions(options));
-  }
-}
+const RFC8188EncryptStream = streamClass('RFC8188EncryptStream', StreamWriter, STREAM.RFC8188, rfc8188Writer);
 /** RFC 8188 aes128gcm, decrypting: options { maxRecordSize (2^24) }: a header with a larger rs is
  *  refused (RangeError) before anything is allocated. The header's keyid is `header.subarray(21)`. */
-class RFC8188DecryptStream extends AeadTransform {
-  constructor(key, options) {
-    super(new StreamReader(STREAM.RFC8188, key, { maxRecordSize: (options || {}).maxRecordSize }, 'RFC8188DecryptStream'),
-      transformOptions(options));
-  }
-}
+const RFC8188DecryptStream = streamClass('RFC8188DecryptStream', StreamReader, STREAM.RFC8188, rfc8188Reader);
 
 function oneCall(core, data) {
   byteLength(data, 'data');
@@ -991,14 +981,12 @@ function oneCall(core, data) {
 const rfc8188 = Object.freeze({
   /** The aes128gcm body (header, then records) of data: options as RFC8188EncryptStream's. */
   encrypt(data, key, options) {
-    const o = options || {};
-    return oneCall(new StreamWriter(STREAM.RFC8188, key, { rs: o.rs, keyid: o.keyid, pad: o.pad }, 'rfc8188.encrypt'), data);
+    return oneCall(new StreamWriter(STREAM.RFC8188, key, rfc8188Writer(options || {}), 'rfc8188.encrypt'), data);
   },
   /** The content of an aes128gcm body; AuthenticationError for one that does not open (truncated,
    *  reordered, extended or modified). options: { maxRecordSize }. */
   decrypt(data, key, options) {
-    const o = options || {};
-    return oneCall(new StreamReader(STREAM.RFC8188, key, { maxRecordSize: o.maxRecordSize }, 'rfc8188.decrypt'), data);
+    return oneCall(new StreamReader(STREAM.RFC8188, key, rfc8188Reader(options || {}), 'rfc8188.decrypt'), data);
   },
 });
 

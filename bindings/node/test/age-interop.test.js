@@ -7,9 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const crypto = require('crypto');
-const { Readable } = require('stream');
-const { pipeline } = require('stream/promises');
-const { lib } = require('./helpers');
+const { lib, through } = require('./helpers');
 
 const L = lib();
 const CASES = Number(process.env.AEAD_NODE_AGE_INTEROP || 40);
@@ -19,18 +17,6 @@ const pick = (a) => a[int(0, a.length - 1)];
 const b64 = (b) => Buffer.from(b).toString('base64').replace(/=+$/, '');
 const unb64 = (s) => Buffer.from(s, 'base64');
 const LABEL = 'age-encryption.org/v1/scrypt';
-
-async function through(buf, transform) {
-  const parts = [];
-  for (let off = 0; off < buf.length;) {
-    const n = Math.min(buf.length - off, pick([1, int(1, 1000), int(1, 200000)]));
-    parts.push(buf.subarray(off, off + n));
-    off += n;
-  }
-  const got = [];
-  await pipeline(Readable.from(parts), transform, async (src) => { for await (const c of src) got.push(c); });
-  return Buffer.concat(got);
-}
 
 const wrapKey = (passphrase, salt, logN) =>
   crypto.scryptSync(passphrase, Buffer.concat([Buffer.from(LABEL), salt]), 32, { N: 2 ** logN, r: 8, p: 1 });

@@ -8,10 +8,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const crypto = require('crypto');
-const { Readable } = require('stream');
-const { pipeline } = require('stream/promises');
 const ece = require('http_ece');
-const { lib } = require('./helpers');
+const { lib, through } = require('./helpers');
 
 const L = lib();
 const BODIES = Number(process.env.AEAD_NODE_RFC8188_INTEROP || 250);
@@ -26,18 +24,6 @@ function randomSize(rs) {
 }
 const randomKeyid = () => pick([null, Buffer.alloc(0), crypto.randomBytes(int(1, 255)), Buffer.from('p256dh')]);
 
-async function viaPipeline(buf, transform) {
-  const parts = [];
-  for (let off = 0; off < buf.length;) {
-    const n = Math.min(buf.length - off, pick([1, int(1, 100), int(1, 70000)]));
-    parts.push(buf.subarray(off, off + n));
-    off += n;
-  }
-  const got = [];
-  await pipeline(Readable.from(parts), transform, async (src) => { for await (const c of src) got.push(c); });
-  return Buffer.concat(got);
-}
-
 const eceDecrypt = (body, key) => ece.decrypt(body, { version: 'aes128gcm', key });
 
 test(`libaead -> http_ece: ${BODIES} bodies`, async () => {
@@ -49,7 +35,7 @@ test(`libaead -> http_ece: ${BODIES} bodies`, async () => {
     const keyid = randomKeyid();
     const opts = { rs, pad: int(0, 2) === 0 ? 0 : int(0, rs - 17) };
     if (keyid !== null) opts.keyid = keyid;
-    const body = i % 2 ? L.rfc8188.encrypt(pt, key, opts) : await viaPipeline(pt, new L.RFC8188EncryptStream(key, opts));
+    const body = i % 2 ? L.rfc8188.encrypt(pt, key, opts) : await through(pt, new L.RFC8188EncryptStream(key, opts));
     records += Math.ceil((body.length - 21 - (keyid ? keyid.length : 0)) / rs);
     let out = null;
     try {
@@ -89,7 +75,7 @@ test(`http_ece -> libaead: ${BODIES} bodies`, async () => {
     }
     let out;
     try {
-      out = i % 2 ? L.rfc8188.decrypt(body, key) : await viaPipeline(body, new L.RFC8188DecryptStream(key));
+      out = i % 2 ? L.rfc8188.decrypt(body, key) : await through(body, new L.RFC8188DecryptStream(key));
     } catch (e) {
       out = e;
     }
@@ -127,7 +113,7 @@ test('damaged bodies: refused by libaead and by http_ece alike', async () => {
   const check = async (kind, body, key) => {
     let oneCall = null, piped = null, theirs = null;
     try { L.rfc8188.decrypt(body, key); } catch (e) { oneCall = e; }
-    try { await viaPipeline(body, new L.RFC8188DecryptStream(key)); } catch (e) { piped = e; }
+    try { await through(body, new L.RFC8188DecryptStream(key)); } catch (e) { piped = e; }
     try { eceDecrypt(body, key); } catch (e) { theirs = e; }
     if (!(oneCall instanceof L.AuthenticationError) || !(piped instanceof L.AuthenticationError) || theirs === null) {
       disagreements++;

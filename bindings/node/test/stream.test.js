@@ -9,37 +9,12 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const crypto = require('crypto');
-const { Readable } = require('stream');
-const { pipeline } = require('stream/promises');
-const { lib } = require('./helpers');
+const { lib, run } = require('./helpers');
 
 const L = lib();
 const int = (lo, hi) => lo + crypto.randomInt(hi - lo + 1);
 const pick = (a) => a[int(0, a.length - 1)];
 const MiB = 1 << 20;
-
-// The input in random pieces (1 byte to a few segments), as a file or socket would deliver it.
-function pieces(buf) {
-  const out = [];
-  for (let off = 0; off < buf.length;) {
-    const n = Math.min(buf.length - off, pick([1, int(1, 64), int(1, 5000), int(1, 200000)]));
-    out.push(buf.subarray(off, off + n));
-    off += n;
-  }
-  return out;
-}
-
-// Runs buf through the transforms; { out, error }: the bytes that came out and the pipeline's rejection.
-async function run(buf, ...transforms) {
-  const got = [];
-  let error = null;
-  try {
-    await pipeline(Readable.from(pieces(buf)), ...transforms, async (src) => { for await (const c of src) got.push(c); });
-  } catch (e) {
-    error = e;
-  }
-  return { out: Buffer.concat(got), error };
-}
 
 async function roundTrip(buf, enc, dec) {
   const c = await run(buf, enc);
