@@ -861,6 +861,9 @@ class StreamReader extends StreamCore {
   constructor(format, key, opts, what) {
     super(what);
     this.#params = streamParams(format, key, opts, what);
+    // The parameters are checked now (no header yet: AEAD_ERR_BUFFER_TOO_SMALL when they are right).
+    const [rc] = native.streamReaderNew(...this.#params, Buffer.alloc(0));
+    if (rc !== -8) throw error(rc, what);
   }
   write(data) {
     const out = [];

@@ -246,6 +246,12 @@ test('a reader refuses what its parameters do not describe; a writer refuses bad
   assert.throws(() => new L.TinkEncryptStream(Buffer.alloc(8), {}), (e) => e.code === 'AEAD_ERR_KEY_SIZE');
   assert.throws(() => new L.TinkEncryptStream(key, { segmentSize: 40 }), (e) => e.code === 'AEAD_ERR_ARG');
   assert.throws(() => new L.AgeEncryptStream(crypto.randomBytes(32)), (e) => e.code === 'AEAD_ERR_KEY_SIZE');
+  // Readers check their parameters when made, before any input.
+  assert.throws(() => new L.TinkDecryptStream(Buffer.alloc(8), {}), (e) => e.code === 'AEAD_ERR_KEY_SIZE');
+  assert.throws(() => new L.TinkDecryptStream(key, { segmentSize: 40 }), (e) => e.code === 'AEAD_ERR_ARG');
+  assert.throws(() => new L.AgeDecryptStream(crypto.randomBytes(15)), (e) => e.code === 'AEAD_ERR_KEY_SIZE');
+  assert.throws(() => new L.RFC8188DecryptStream(Buffer.alloc(0)), (e) => e.code === 'AEAD_ERR_KEY_SIZE');
+  assert.throws(() => new L.RFC8188DecryptStream(key, { maxRecordSize: 2 ** 24 + 1 }), (e) => e.code === 'AEAD_ERR_ARG');
   assert.throws(() => new L.RFC8188EncryptStream(key, { rs: 17 }), (e) => e.code === 'AEAD_ERR_ARG');
   assert.throws(() => new L.RFC8188EncryptStream(key, { rs: 100, pad: 84 }), RangeError);
   assert.throws(() => new L.RFC8188EncryptStream(key, { keyid: Buffer.alloc(256) }), (e) => e.code === 'AEAD_ERR_ARG');
