@@ -1,4 +1,5 @@
 // Type declarations of the libaead package (CommonJS and ESM entry points export the same names).
+import { Transform } from 'node:stream';
 
 /** Bytes the package reads or writes: a Buffer, any TypedArray, a DataView or an ArrayBuffer. */
 export type BufferSource = ArrayBufferView | ArrayBuffer;
@@ -278,6 +279,64 @@ export class CipherSuite {
   /** Single-shot open. */
   open(params: RecipientContextParams, data: BufferSource, aad?: BufferSource | null): Buffer;
 }
+
+/** Options of Tink's AES-GCM-HKDF streaming (both directions must agree). */
+export interface TinkStreamOptions {
+  /** The AES key HKDF derives: 16 (default) or 32 bytes. */
+  keySize?: 16 | 32;
+  /** HKDF's hash: 'SHA256' (default), 'SHA1' or 'SHA512'. */
+  hkdfHash?: 'SHA1' | 'SHA256' | 'SHA512';
+  /** Ciphertext bytes of a segment (default 4096). */
+  segmentSize?: number;
+  /** Bytes of the ciphertext before the header (default 0). */
+  firstSegmentOffset?: number;
+  /** The stream's associated data (at most 1024 bytes). */
+  associatedData?: BufferSource | null;
+  highWaterMark?: number;
+}
+export interface RFC8188EncryptOptions {
+  /** The record size, at least 18 (default 4096). */
+  rs?: number;
+  /** The header's keyid, at most 255 bytes. */
+  keyid?: BufferSource | string | null;
+  /** Zero bytes after the final record's delimiter (default 0, at most rs - 17). */
+  pad?: number;
+  highWaterMark?: number;
+}
+export interface RFC8188DecryptOptions {
+  /** The largest rs taken (default 2^24): a larger one is a RangeError (AEAD_ERR_TOO_LONG). */
+  maxRecordSize?: number;
+  highWaterMark?: number;
+}
+/** A streaming AEAD Transform: a stream that does not open fails with AuthenticationError. */
+declare abstract class AeadTransform extends Transform {
+  /** The stream's header: the writer's from the start, the reader's once read (else null). */
+  readonly header: Buffer | null;
+}
+export class TinkEncryptStream extends AeadTransform {
+  constructor(key: BufferSource, options?: TinkStreamOptions);
+}
+export class TinkDecryptStream extends AeadTransform {
+  constructor(key: BufferSource, options?: TinkStreamOptions);
+}
+/** age's payload under its 16-byte file key: the 16-byte nonce, then 64 KiB chunks. */
+export class AgeEncryptStream extends AeadTransform {
+  constructor(fileKey: BufferSource, options?: { highWaterMark?: number });
+}
+export class AgeDecryptStream extends AeadTransform {
+  constructor(fileKey: BufferSource, options?: { highWaterMark?: number });
+}
+export class RFC8188EncryptStream extends AeadTransform {
+  constructor(key: BufferSource, options?: RFC8188EncryptOptions);
+}
+export class RFC8188DecryptStream extends AeadTransform {
+  constructor(key: BufferSource, options?: RFC8188DecryptOptions);
+}
+/** RFC 8188 aes128gcm in one call (http_ece's shape). */
+export const rfc8188: {
+  encrypt(data: BufferSource, key: BufferSource, options?: RFC8188EncryptOptions): Buffer;
+  decrypt(data: BufferSource, key: BufferSource, options?: RFC8188DecryptOptions): Buffer;
+};
 
 /** "libaead X.Y.Z (OpenSSL ...)": the library and the libcrypto it runs on. */
 export function libraryVersion(): string;

@@ -2,6 +2,7 @@
 // libaead for Node.js: keyed AEAD objects whose encrypt and decrypt are each one native call into
 // libaead's aead_seal_open on the caller's views (Buffer, any TypedArray, DataView, ArrayBuffer).
 const crypto = require('crypto');
+const { Transform } = require('stream');
 const native = require('node-gyp-build')(__dirname);
 
 const SEAL = 1;
@@ -685,6 +686,313 @@ class CipherSuite {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Streaming AEAD (library 1.7): Transform streams for Tink's AES-GCM-HKDF streaming, age's payload and
+// RFC 8188's aes128gcm. The library numbers the segments and marks the last; these classes cut the
+// bytes into segments: a writer holds back the last full segment until the end so that the final
+// segment carries data, a reader keeps one segment plus one byte so that it knows which is the last.
+
+const STREAM = { TINK: 1, AGE: 2, RFC8188: 3 };
+const HKDF_HASH = { SHA1: 1, SHA256: 2, SHA512: 3 };
+const STREAM_MAX_HEADER = 276;
+const streamRegistry = new FinalizationRegistry((handle) => native.streamFree(handle));
+
+function u32(v, name, dflt) {
+  if (v === undefined || v === null) return dflt;
+  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`${name} must be an integer from 0 to 2^32-1; got ${v}`);
+  return v;
+}
+
+// The addon's first eight arguments for a format and the caller's options.
+function streamParams(format, key, o, what) {
+  byteLength(key, 'key');
+  if (o !== undefined && o !== null && typeof o !== 'object') throw new TypeError(`${what}: options must be an object`);
+  const opts = o || {};
+  if (format === STREAM.TINK) {
+    const keySize = opts.keySize === undefined ? 16 : opts.keySize;
+    if (keySize !== 16 && keySize !== 32) throw keySizeError(`${what}: keySize must be 16 or 32; got ${keySize}`);
+    const hash = HKDF_HASH[String(opts.hkdfHash === undefined ? 'SHA256' : opts.hkdfHash).toUpperCase().replace('-', '')];
+    if (hash === undefined) throw new TypeError(`${what}: hkdfHash must be 'SHA1', 'SHA256' or 'SHA512'`);
+    return [format, key, keySize, hash, u32(opts.segmentSize, 'segmentSize', 4096),
+      u32(opts.firstSegmentOffset, 'firstSegmentOffset', 0), optBytes(opts.associatedData, 'associatedData'), null];
+  }
+  if (format === STREAM.AGE) return [format, key, 0, 0, 0, 0, null, null];
+  let keyid = opts.keyid === undefined || opts.keyid === null ? null : opts.keyid;
+  if (typeof keyid === 'string') keyid = Buffer.from(keyid, 'utf8');
+  return [format, key, 0, 0, u32(opts.rs, 'rs', u32(opts.maxRecordSize, 'maxRecordSize', 0)), 0, null, optBytes(keyid, 'keyid')];
+}
+
+// Buffered bytes as a list of chunks: take(n) returns the first n as one Buffer (a view when it can).
+class ByteQueue {
+  #chunks = [];
+  length = 0;
+  push(b) {
+    if (b.length === 0) return;
+    this.#chunks.push(b);
+    this.length += b.length;
+  }
+  take(n) {
+    this.length -= n;
+    const first = this.#chunks[0];
+    if (first !== undefined && first.length >= n) {
+      if (first.length === n) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(n);
+      return first.subarray(0, n);
+    }
+    const out = Buffer.allocUnsafe(n);
+    let off = 0;
+    while (off < n) {
+      const c = this.#chunks[0];
+      const k = Math.min(c.length, n - off);
+      c.copy(out, off, 0, k);
+      off += k;
+      if (k === c.length) this.#chunks.shift();
+      else this.#chunks[0] = c.subarray(k);
+    }
+    return out;
+  }
+  peek(n) {  // the first n bytes (n <= length) without taking them
+    const first = this.#chunks[0];
+    if (first !== undefined && first.length >= n) return first.subarray(0, n);
+    return Buffer.concat(this.#chunks, n);
+  }
+}
+
+// The segmenting both directions share: write(bytes) and end() return the output Buffers; a failure
+// throws (AuthenticationError for a stream that does not open) and the native stream is freed.
+class StreamCore {
+  #h = null;
+  #q = new ByteQueue();
+  #index = 0;
+  #overhead = 0;
+  #what;
+  header = null;
+  constructor(what) { this.#what = what; }
+  attach(handle, header) {
+    this.#h = handle;
+    streamRegistry.register(this, handle, this);
+    const [, overhead] = native.streamInfo(handle, 0);
+    this.#overhead = overhead;
+    this.header = header;
+  }
+  get attached() { return this.#h !== null; }
+  get queue() { return this.#q; }
+  get overhead() { return this.#overhead; }
+  segmentSize() { return native.streamInfo(this.#h, this.#index)[0]; }
+  fail(rc, what) {
+    this.free();
+    return error(rc, `${this.#what}${what ? `: ${what}` : ''}`);
+  }
+  seal(data, pad, final) {
+    // An RFC 8188 record that is not the last is padded to rs.
+    const n = data.length + pad + this.#overhead;
+    const out = Buffer.allocUnsafe(final ? n : Math.max(n, this.segmentSize()));
+    const r = native.streamSeal(this.#h, data, pad, final, out);
+    if (r < 0) throw this.fail(r, `segment ${this.#index}`);
+    this.#index++;
+    return r === out.length ? out : out.subarray(0, r);
+  }
+  open(data, final) {
+    // The library decrypts the whole record into out (RFC 8188: its delimiter and padding too).
+    const out = Buffer.allocUnsafe(Math.max(data.length - TAG, 0));
+    const r = native.streamOpen(this.#h, data, final, out);
+    if (r < 0) throw this.fail(r, `segment ${this.#index}${final ? ' (the last)' : ''}`);
+    this.#index++;
+    return r === out.length ? out : out.subarray(0, r);
+  }
+  free() {
+    if (this.#h !== null) {
+      streamRegistry.unregister(this);
+      native.streamFree(this.#h);
+      this.#h = null;
+    }
+  }
+}
+
+class StreamWriter extends StreamCore {
+  #pad;
+  #rs;
+  #headerSent = false;
+  constructor(format, key, opts, what) {
+    super(what);
+    const params = streamParams(format, key, opts, what);
+    this.#pad = format === STREAM.RFC8188 ? u32((opts || {}).pad, 'pad', 0) : 0;
+    const header = Buffer.allocUnsafe(STREAM_MAX_HEADER);
+    const [rc, len, handle] = native.streamWriterNew(...params, header);
+    if (rc !== 0) throw error(rc, what);
+    this.attach(handle, header.subarray(0, len));
+    this.#rs = this.segmentSize();
+    if (this.#pad > this.#rs - this.overhead) {
+      this.free();
+      throw new RangeError(`${what}: pad must be at most rs - 17 (${this.#rs - this.overhead}); got ${this.#pad}`);
+    }
+  }
+  write(data) {
+    const out = [];
+    if (!this.#headerSent) { out.push(this.header); this.#headerSent = true; }
+    const q = this.queue;
+    q.push(data);
+    // Strictly more than a segment's plaintext buffered: that segment is not the last.
+    for (let n = this.segmentSize() - this.overhead; q.length > n; n = this.segmentSize() - this.overhead) {
+      out.push(this.seal(q.take(n), 0, false));
+    }
+    return out;
+  }
+  end() {
+    const out = this.write(Buffer.alloc(0));
+    const q = this.queue;
+    const rest = q.take(q.length);
+    // RFC 8188's padding goes into the final record; when it does not fit beside the data, the data
+    // goes into a record of its own and the final record holds only the padding.
+    if (this.#pad > 0 && rest.length + this.#pad + this.overhead > this.#rs) {
+      out.push(this.seal(rest, 0, false));
+      out.push(this.seal(Buffer.alloc(0), this.#pad, true));
+    } else {
+      out.push(this.seal(rest, this.#pad, true));
+    }
+    this.free();
+    return out;
+  }
+}
+
+class StreamReader extends StreamCore {
+  #params;
+  #need = 1;
+  constructor(format, key, opts, what) {
+    super(what);
+    this.#params = streamParams(format, key, opts, what);
+    // The parameters are checked now (no header yet: AEAD_ERR_BUFFER_TOO_SMALL when they are right).
+    const [rc] = native.streamReaderNew(...this.#params, Buffer.alloc(0));
+    if (rc !== -8) throw error(rc, what);
+  }
+  write(data) {
+    const out = [];
+    const q = this.queue;
+    q.push(data);
+    while (!this.attached) {
+      if (q.length < this.#need) return out;
+      const head = q.peek(Math.min(q.length, STREAM_MAX_HEADER));
+      const [rc, len, handle] = native.streamReaderNew(...this.#params, head);
+      if (rc === -8) {  // AEAD_ERR_BUFFER_TOO_SMALL: len says how many bytes to call again with
+        this.#need = len;
+        if (len <= head.length) throw this.fail(-1, 'header');
+        continue;
+      }
+      if (rc !== 0) throw this.fail(rc, 'header');
+      this.#params = null;
+      this.attach(handle, Buffer.from(q.take(len)));
+    }
+    // One byte beyond a segment: that segment is not the last.
+    for (let n = this.segmentSize(); q.length > n; n = this.segmentSize()) out.push(this.open(q.take(n), false));
+    return out;
+  }
+  end() {
+    const q = this.queue;
+    if (!this.attached) throw this.fail(-1, `the stream ends inside its header (${q.length} bytes)`);
+    const out = this.write(Buffer.alloc(0));
+    out.push(this.open(q.take(q.length), true));
+    this.free();
+    return out;
+  }
+}
+
+// Transform around a StreamWriter or StreamReader (made lazily: the constructor's failures throw from
+// the constructor, later ones go to the stream's 'error' and reject pipeline()).
+class AeadTransform extends Transform {
+  #core;
+  constructor(core, options) {
+    super(options);
+    this.#core = core;
+  }
+  /** The stream's header: the writer's as soon as it exists, the reader's once read (else null). */
+  get header() { return this.#core.header; }
+  _transform(chunk, encoding, callback) {
+    let out;
+    try {
+      out = this.#core.write(chunk);
+    } catch (e) {
+      callback(e);
+      return;
+    }
+    for (const b of out) this.push(b);
+    callback();
+  }
+  _flush(callback) {
+    let out;
+    try {
+      out = this.#core.end();
+    } catch (e) {
+      callback(e);
+      return;
+    }
+    for (const b of out) this.push(b);
+    callback();
+  }
+  _destroy(err, callback) {
+    this.#core.free();
+    callback(err);
+  }
+}
+
+// The one Transform option taken beside the format's: highWaterMark.
+function transformOptions(opts) {
+  return opts && opts.highWaterMark !== undefined ? { highWaterMark: opts.highWaterMark } : {};
+}
+
+// A Transform class named name around a Core (StreamWriter or StreamReader) of a format; optionsOf picks
+// the format's options from the caller's.
+function streamClass(name, Core, format, optionsOf) {
+  return {
+    [name]: class extends AeadTransform {
+      constructor(key, options) {
+        super(new Core(format, key, optionsOf(options || {}), name), transformOptions(options));
+      }
+    },
+  }[name];
+}
+const tinkOptions = (o) => o;
+const ageOptions = () => null;
+const rfc8188Writer = (o) => ({ rs: o.rs, keyid: o.keyid, pad: o.pad });
+const rfc8188Reader = (o) => ({ maxRecordSize: o.maxRecordSize });
+
+/** Tink's AesGcmHkdfStreaming, encrypting: key is the raw main key (at least keySize bytes); options
+ *  { keySize: 16 | 32 (16), hkdfHash: 'SHA1' | 'SHA256' | 'SHA512' ('SHA256'), segmentSize (4096),
+ *  firstSegmentOffset (0), associatedData }. */
+const TinkEncryptStream = streamClass('TinkEncryptStream', StreamWriter, STREAM.TINK, tinkOptions);
+/** Tink's AesGcmHkdfStreaming, decrypting: the encrypter's key and options. */
+const TinkDecryptStream = streamClass('TinkDecryptStream', StreamReader, STREAM.TINK, tinkOptions);
+/** age's payload (STREAM, 64 KiB chunks) under the 16-byte file key: the 16-byte nonce, then the chunks. */
+const AgeEncryptStream = streamClass('AgeEncryptStream', StreamWriter, STREAM.AGE, ageOptions);
+const AgeDecryptStream = streamClass('AgeDecryptStream', StreamReader, STREAM.AGE, ageOptions);
+/** RFC 8188 aes128gcm, encrypting: key is the input keying material (16 bytes for Web Push); options
+ *  { rs (4096, at least 18), keyid (bytes or a string, at most 255 bytes), pad (0: zero bytes of
+ *  padding in the final record, at most rs - 17) }. */
+const RFC8188EncryptStream = streamClass('RFC8188EncryptStream', StreamWriter, STREAM.RFC8188, rfc8188Writer);
+/** RFC 8188 aes128gcm, decrypting: options { maxRecordSize (2^24) }: a header with a larger rs is
+ *  refused (RangeError) before anything is allocated. The header's keyid is `header.subarray(21)`. */
+const RFC8188DecryptStream = streamClass('RFC8188DecryptStream', StreamReader, STREAM.RFC8188, rfc8188Reader);
+
+function oneCall(core, data) {
+  byteLength(data, 'data');
+  const view = ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
+  const out = core.write(view);
+  out.push(...core.end());
+  return Buffer.concat(out);
+}
+
+/** RFC 8188 in one call, as http_ece's encrypt / decrypt: the whole body at once. */
+const rfc8188 = Object.freeze({
+  /** The aes128gcm body (header, then records) of data: options as RFC8188EncryptStream's. */
+  encrypt(data, key, options) {
+    return oneCall(new StreamWriter(STREAM.RFC8188, key, rfc8188Writer(options || {}), 'rfc8188.encrypt'), data);
+  },
+  /** The content of an aes128gcm body; AuthenticationError for one that does not open (truncated,
+   *  reordered, extended or modified). options: { maxRecordSize }. */
+  decrypt(data, key, options) {
+    return oneCall(new StreamReader(STREAM.RFC8188, key, rfc8188Reader(options || {}), 'rfc8188.decrypt'), data);
+  },
+});
+
 module.exports = {
   AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
@@ -692,6 +1000,8 @@ module.exports = {
   AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
   CipherSuite, SenderContext, RecipientContext, ReplayError, Mode, KemId, KdfId, AeadId, HPKE_MAX_SEQUENCE,
+  TinkEncryptStream, TinkDecryptStream, AgeEncryptStream, AgeDecryptStream, RFC8188EncryptStream, RFC8188DecryptStream,
+  rfc8188,
   libraryVersion: () => native.version(),
   libraryVersionNumber: () => native.versionNumber(),
   strerror: (code) => native.strerror(code),

@@ -11,6 +11,8 @@ export const {
   AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
   CipherSuite, SenderContext, RecipientContext, ReplayError, Mode, KemId, KdfId, AeadId, HPKE_MAX_SEQUENCE,
+  TinkEncryptStream, TinkDecryptStream, AgeEncryptStream, AgeDecryptStream, RFC8188EncryptStream, RFC8188DecryptStream,
+  rfc8188,
   libraryVersion, libraryVersionNumber, strerror,
 } = lib;
 export default lib;

@@ -804,6 +804,190 @@ napi_value HpkeAdopt(napi_env env, napi_callback_info info) {
     return hpke_external(env, found);
 }
 
+// ------------------------------------------------------------------------------------ Streaming AEAD
+//
+// A writer or reader (aead_stream) in a napi External of its own kind (magic), owned by the thread that
+// made it: index.js's Transform streams call it in order, one segment per call. streamFree frees it at
+// once (the library cleanses the key); the finalizer frees a forgotten one.
+constexpr uint32_t kStreamMagic = 0x7374726du;
+struct StreamHandle {
+    uint32_t magic;
+    aead_stream *s;
+};
+
+void stream_finalize(napi_env, void *data, void *) {
+    auto *h = static_cast<StreamHandle *>(data);
+    aead_stream_free(h->s);
+    delete h;
+}
+
+bool stream_handle(napi_env env, napi_value v, aead_stream **s) {
+    void *p = nullptr;
+    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr ||
+        static_cast<StreamHandle *>(p)->magic != kStreamMagic)
+        return throw_type(env, "not a libaead stream");
+    *s = static_cast<StreamHandle *>(p)->s;
+    if (*s == nullptr) {
+        napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead stream was closed");
+        return false;
+    }
+    return true;
+}
+
+bool uint32_arg(napi_env env, napi_value v, uint32_t *out) {
+    if (napi_get_value_uint32(env, v, out) != napi_ok)
+        return throw_type(env, "expected an unsigned integer");
+    return true;
+}
+
+// The parameters at a[0..7]: format, key, keySize, hkdfHash, segmentSize, firstSegmentOffset,
+// associatedData | null, keyid | null. The views stay valid during the call.
+bool stream_params(napi_env env, const napi_value *a, aead_stream_params *p) {
+    *p = aead_stream_params{};
+    p->size = sizeof *p;
+    int32_t key_size, hash;
+    uint8_t *key, *ad, *keyid;
+    size_t key_len, ad_len, keyid_len;
+    if (!int_arg(env, a[0], &p->format) ||
+        !view(env, a[1], "key must be a TypedArray, DataView or ArrayBuffer", false, &key, &key_len) ||
+        !int_arg(env, a[2], &key_size) || !int_arg(env, a[3], &hash) || !uint32_arg(env, a[4], &p->segment_size) ||
+        !uint32_arg(env, a[5], &p->first_segment_offset) ||
+        !view(env, a[6], "associated data must be a TypedArray, DataView, ArrayBuffer or null", true, &ad, &ad_len) ||
+        !view(env, a[7], "keyid must be a TypedArray, DataView, ArrayBuffer or null", true, &keyid, &keyid_len))
+        return false;
+    if (key_size < 0)
+        return throw_range(env, "keySize must not be negative");
+    p->key = key;
+    p->key_len = key_len;
+    p->key_size = static_cast<size_t>(key_size);
+    p->hkdf_hash = hash;
+    p->associated_data = ad;
+    p->associated_data_len = ad_len;
+    p->keyid = keyid;
+    p->keyid_len = keyid_len;
+    return true;
+}
+
+napi_value stream_result(napi_env env, int rc, size_t header_len, aead_stream *s) {
+    napi_value r;
+    napi_create_array_with_length(env, 3, &r);
+    napi_set_element(env, r, 0, number(env, rc));
+    napi_set_element(env, r, 1, number(env, static_cast<double>(header_len)));
+    if (s != nullptr) {
+        napi_value ext = own(env, new StreamHandle{kStreamMagic, s}, stream_finalize);
+        if (ext == nullptr)
+            return nullptr;
+        napi_set_element(env, r, 2, ext);
+    }
+    return r;
+}
+
+// streamWriterNew(<params>, header) and streamReaderNew(<params>, input) -> [code, headerLength,
+// External (when code is 0)]. The writer writes its header into header (AEAD_STREAM_MAX_HEADER bytes).
+template <bool Writer>
+napi_value StreamNew(napi_env env, napi_callback_info info) {
+    napi_value a[9];
+    aead_stream_params p;
+    uint8_t *buf;
+    size_t buf_len;
+    if (!args(env, info, a) || !stream_params(env, a, &p) ||
+        !view(env, a[8], Writer ? "header must be a TypedArray, DataView or ArrayBuffer"
+                                : "data must be a TypedArray, DataView or ArrayBuffer", false, &buf, &buf_len))
+        return nullptr;
+    aead_stream *s = nullptr;
+    size_t header_len = 0;
+    int rc;
+    if constexpr (Writer)
+        rc = aead_stream_writer_new(&s, &p, buf, buf_len, &header_len);
+    else
+        rc = aead_stream_reader_new(&s, &p, buf, buf_len, &header_len);
+    return stream_result(env, rc, header_len, rc == 0 ? s : nullptr);
+}
+
+// streamFree(handle): frees now (the key cleansed); later calls on the handle throw.
+napi_value StreamFree(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value a[1];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    void *p = nullptr;
+    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr &&
+        static_cast<StreamHandle *>(p)->magic == kStreamMagic) {
+        auto *h = static_cast<StreamHandle *>(p);
+        aead_stream_free(h->s);
+        h->s = nullptr;
+    }
+    return nullptr;
+}
+
+// streamSeal(handle, input, pad, final, out) -> ciphertext length or code.
+napi_value StreamSeal(napi_env env, napi_callback_info info) {
+    napi_value a[5];
+    aead_stream *s;
+    uint8_t *in, *out;
+    size_t in_len, out_cap;
+    uint32_t pad;
+    bool final = false;
+    if (!args(env, info, a) || !stream_handle(env, a[0], &s) ||
+        !view(env, a[1], "data must be a TypedArray, DataView or ArrayBuffer", false, &in, &in_len) ||
+        !uint32_arg(env, a[2], &pad) || napi_get_value_bool(env, a[3], &final) != napi_ok ||
+        !view(env, a[4], "output must be a TypedArray, DataView or ArrayBuffer", false, &out, &out_cap))
+        return nullptr;
+    return number(env, static_cast<double>(aead_stream_seal(s, in, in_len, pad, final ? 1 : 0, out, out_cap)));
+}
+
+// streamOpen(handle, input, final, out) and streamOpenSegment(handle, index, input, final, out) ->
+// plaintext length or code.
+template <bool At>
+napi_value StreamOpen(napi_env env, napi_callback_info info) {
+    constexpr size_t N = At ? 5 : 4, k = At ? 1 : 0;
+    napi_value a[N];
+    aead_stream *s;
+    uint8_t *in, *out;
+    size_t in_len, out_cap;
+    bool final = false;
+    int64_t index = 0;
+    if (!args(env, info, a) || !stream_handle(env, a[0], &s))
+        return nullptr;
+    if constexpr (At) {
+        double d = -1;
+        if (napi_get_value_double(env, a[1], &d) != napi_ok || !(d >= 0) || d > 9007199254740991.0 ||
+            d != static_cast<double>(static_cast<int64_t>(d))) {
+            throw_range(env, "index must be an integer from 0 to 2^53-1");
+            return nullptr;
+        }
+        index = static_cast<int64_t>(d);
+    }
+    if (!view(env, a[1 + k], "data must be a TypedArray, DataView or ArrayBuffer", false, &in, &in_len) ||
+        napi_get_value_bool(env, a[2 + k], &final) != napi_ok ||
+        !view(env, a[3 + k], "output must be a TypedArray, DataView or ArrayBuffer", false, &out, &out_cap))
+        return nullptr;
+    int64_t r;
+    if constexpr (At)
+        r = aead_stream_open_segment(s, static_cast<uint64_t>(index), in, in_len, final ? 1 : 0, out, out_cap);
+    else
+        r = aead_stream_open(s, in, in_len, final ? 1 : 0, out, out_cap);
+    return number(env, static_cast<double>(r));
+}
+
+// streamInfo(handle, index) -> [segmentSize(index), overhead, position].
+napi_value StreamInfo(napi_env env, napi_callback_info info) {
+    napi_value a[2];
+    aead_stream *s;
+    double d = -1;
+    if (!args(env, info, a) || !stream_handle(env, a[0], &s))
+        return nullptr;
+    if (napi_get_value_double(env, a[1], &d) != napi_ok || !(d >= 0) || d > 9007199254740991.0) {
+        throw_range(env, "index must be an integer from 0 to 2^53-1");
+        return nullptr;
+    }
+    napi_value r;
+    napi_create_array_with_length(env, 3, &r);
+    napi_set_element(env, r, 0, number(env, static_cast<double>(aead_stream_segment_size(s, static_cast<uint64_t>(d)))));
+    napi_set_element(env, r, 1, number(env, static_cast<double>(aead_stream_overhead(s))));
+    napi_set_element(env, r, 2, number(env, static_cast<double>(aead_stream_position(s))));
+    return r;
+}
+
 napi_value Strerror(napi_env env, napi_callback_info info) {
     size_t argc = 1;
     napi_value a[1];
@@ -839,6 +1023,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
                      {"hpkeSealSingle", HpkeSingle<true>}, {"hpkeOpenSingle", HpkeSingle<false>},
                      {"hpkeKeys", HpkeKeys},     {"hpkeSizes", HpkeSizes},
                      {"hpkeShare", HpkeShare},   {"hpkeAdopt", HpkeAdopt},
+                     {"streamWriterNew", StreamNew<true>}, {"streamReaderNew", StreamNew<false>},
+                     {"streamFree", StreamFree}, {"streamSeal", StreamSeal}, {"streamOpen", StreamOpen<false>},
+                     {"streamOpenSegment", StreamOpen<true>}, {"streamInfo", StreamInfo},
                      {"strerror", Strerror},     {"version", Version},   {"versionNumber", VersionNumber}};
     for (const auto &f : fns) {
         napi_value fn;

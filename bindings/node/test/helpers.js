@@ -5,6 +5,9 @@
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const crypto = require('crypto');
+const { Readable } = require('stream');
+const { pipeline } = require('stream/promises');
 
 function vectorsDir() {
   let dir = process.env.AEAD_VECTORS_DIR;
@@ -26,4 +29,33 @@ function lib() {
 
 const hex = (s) => Buffer.from(s || '', 'hex');
 
-module.exports = { vectorsDir, lib, hex };
+// Streams: buf in random pieces (1 byte to a few hundred KiB), as a file or socket delivers it, through
+// the transforms with stream.pipeline: { out, error }, the bytes that came out and the rejection (or null).
+function pieces(buf) {
+  const out = [];
+  for (let off = 0; off < buf.length;) {
+    const r = crypto.randomInt(4);
+    const n = Math.min(buf.length - off, r === 0 ? 1 : 1 + crypto.randomInt([64, 5000, 200000][r - 1]));
+    out.push(buf.subarray(off, off + n));
+    off += n;
+  }
+  return out;
+}
+async function run(buf, ...transforms) {
+  const got = [];
+  let error = null;
+  try {
+    await pipeline(Readable.from(pieces(buf)), ...transforms, async (src) => { for await (const c of src) got.push(c); });
+  } catch (e) {
+    error = e;
+  }
+  return { out: Buffer.concat(got), error };
+}
+// The same, throwing the rejection.
+async function through(buf, ...transforms) {
+  const r = await run(buf, ...transforms);
+  if (r.error !== null) throw r.error;
+  return r.out;
+}
+
+module.exports = { vectorsDir, lib, hex, run, through };
