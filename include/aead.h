@@ -983,7 +983,8 @@ AEAD_API int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_l
  *     AEAD_ERR_AUTH.
  *   - After the final segment every open is AEAD_ERR_STREAM_FINISHED (data after the end).
  *   - On any failure out is zeroed up to the length it would have had, and the reader stays where it was.
- *   - out may equal in; out_cap below the segment's plaintext size is AEAD_ERR_BUFFER_TOO_SMALL.
+ *   - out may equal in; out_cap below in_len - 16 (RFC 8188: the record with its delimiter and padding,
+ *     which are stripped after decryption) is AEAD_ERR_BUFFER_TOO_SMALL.
  * Thread-safety: see the section's head. Since 1.7. */
 AEAD_API int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
                                   size_t out_cap) AEAD_NOEXCEPT;
