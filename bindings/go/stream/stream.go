@@ -231,50 +231,39 @@ func (e *headerError) Unwrap() error { return e.err }
 // ---- Writer ----
 
 type writer struct {
-	a       *AEAD
 	c       *cStream
 	w       io.Writer
-	header  []byte // written before the first segment (at the first Write or at Close)
 	buf     []byte // plaintext held back: at most one segment's worth
 	out     []byte // one segment's ciphertext
-	n       uint64 // the next segment's number
-	room    int    // plaintext bytes of segment n
+	room    int    // plaintext bytes of the next segment
+	segment int    // ciphertext bytes of a full segment after the first
 	overh   int
+	n       uint64 // the next segment's number
 	closed  bool
 	err     error // the first error; every later call returns it
-	segment int
-	first   int
 }
 
-// NewWriter returns a writer that encrypts what is written to it and writes the stream to w: the
-// header (at the first Write or at Close), then each segment once the data after it has begun
-// (the last full segment is held back, so that the final segment carries data, as Tink's and age's
-// writers do). Close writes the final segment; it does not close w. associatedData is Tink's (into
+// NewWriter writes the stream's header to w and returns a writer that encrypts what is written to it
+// and writes each segment to w once the data after it has begun (the last full segment is held back,
+// so that the final segment carries data, as Tink's and age's writers do). Close writes the final segment; it does not close w. associatedData is Tink's (into
 // the key derivation; at most 1024 bytes); the other formats take none.
 func (a *AEAD) NewWriter(w io.Writer, associatedData []byte) (io.WriteCloser, error) {
 	c, header, err := a.newWriter(associatedData)
 	if err != nil {
 		return nil, err
 	}
-	wr := &writer{a: a, c: c, w: w, header: header}
-	wr.overh = int(C.aead_stream_overhead(c.s))
-	wr.first = int(C.aead_stream_segment_size(c.s, 0))
-	wr.segment = int(C.aead_stream_segment_size(c.s, 1))
-	wr.room = wr.first - wr.overh
-	wr.buf = make([]byte, 0, max(wr.first, wr.segment)-wr.overh)
-	wr.out = make([]byte, max(wr.first, wr.segment))
-	return wr, nil
-}
-
-func (wr *writer) writeHeader() error {
-	if wr.header != nil {
-		h := wr.header
-		wr.header = nil
-		if _, err := wr.w.Write(h); err != nil {
-			return err
-		}
+	if _, err := w.Write(header); err != nil {
+		c.free()
+		return nil, err
 	}
-	return nil
+	wr := &writer{c: c, w: w}
+	wr.overh = int(C.aead_stream_overhead(c.s))
+	first := int(C.aead_stream_segment_size(c.s, 0))
+	wr.segment = int(C.aead_stream_segment_size(c.s, 1))
+	wr.room = first - wr.overh
+	wr.buf = make([]byte, 0, max(first, wr.segment)-wr.overh)
+	wr.out = make([]byte, max(first, wr.segment))
+	return wr, nil
 }
 
 // seal seals buf as segment n and writes it.
@@ -287,9 +276,6 @@ func (wr *writer) seal(final bool) error {
 	runtime.KeepAlive(wr.c)
 	if r < 0 {
 		return &libaead.Error{Op: "seal", Code: int(r)}
-	}
-	if err := wr.writeHeader(); err != nil {
-		return err
 	}
 	if _, err := wr.w.Write(wr.out[:r]); err != nil {
 		return err
@@ -323,8 +309,7 @@ func (wr *writer) Write(p []byte) (int, error) {
 	return done, nil
 }
 
-// Close seals what is held back as the final segment and writes the header (if nothing was
-// written yet) and that segment. It does not close the underlying writer. Close again returns nil.
+// Close seals what is held back as the final segment and writes it. It does not close the underlying writer. Close again returns nil.
 func (wr *writer) Close() error {
 	if wr.err != nil {
 		return wr.err
