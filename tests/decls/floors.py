@@ -59,6 +59,16 @@ def names_in(paths, skip=()):
     return found
 
 
+def go_floor(name, where, dirs):
+    """A Go package's floor: the AEAD_VERSION_NUMBER its libaead_system build stops below with #error."""
+    m = re.search(r"AEAD_VERSION_NUMBER < (\d+)", (REPO / where).read_text())
+    if not m:
+        sys.exit("floors: no AEAD_VERSION_NUMBER floor in " + where)
+    n = int(m.group(1))
+    return (name, (n // 10000, n // 100 % 100, n % 100), where,
+            sorted(p for d in dirs for p in (REPO / d).glob("*.go") if not p.name.endswith("_test.go")), set())
+
+
 def floors():
     """(binding, floor, where the floor is stated, the sources it covers, files to skip)."""
     out = []
@@ -76,22 +86,9 @@ def floors():
     pkg = REPO / "bindings/python/src/libaead"
     out.append(("python", (n // 10000, n // 100 % 100, n % 100), str(loader.relative_to(REPO)),
                 sorted([*pkg.glob("*.py"), *pkg.glob("*.c")]), {"_cdef.py", "_loader.py"}))
-    system_go = REPO / "bindings/go/system.go"
-    m = re.search(r"AEAD_VERSION_NUMBER < (\d+)", system_go.read_text())
-    if not m:
-        sys.exit("floors: no AEAD_VERSION_NUMBER floor in bindings/go/system.go")
-    n = int(m.group(1))
-    out.append(("go", (n // 10000, n // 100 % 100, n % 100), "bindings/go/system.go",
-                sorted(p for p in [*(REPO / "bindings/go").glob("*.go"), *(REPO / "bindings/go/hpke").glob("*.go")]
-                       if not p.name.endswith("_test.go")), set()))
+    out.append(go_floor("go", "bindings/go/system.go", ["bindings/go", "bindings/go/hpke"]))
     # bindings/go/stream states its own, higher floor (streams are libaead 1.7) in its link_system.go.
-    stream_go = REPO / "bindings/go/stream/link_system.go"
-    m = re.search(r"AEAD_VERSION_NUMBER < (\d+)", stream_go.read_text())
-    if not m:
-        sys.exit("floors: no AEAD_VERSION_NUMBER floor in bindings/go/stream/link_system.go")
-    n = int(m.group(1))
-    out.append(("go/stream", (n // 10000, n // 100 % 100, n % 100), "bindings/go/stream/link_system.go",
-                sorted(p for p in (REPO / "bindings/go/stream").glob("*.go") if not p.name.endswith("_test.go")), set()))
+    out.append(go_floor("go/stream", "bindings/go/stream/link_system.go", ["bindings/go/stream"]))
     return out
 
 
