@@ -460,9 +460,10 @@ func (rd *reader) next() error {
 
 // ---- ReaderAt ----
 
-// ErrPaddedRecord is returned by ReadAt on an RFC 8188 stream whose records before the last are not
-// full (the writer padded them): where a byte of plaintext lies then depends on the records before
-// it, so random access cannot work (read such a stream with NewReader). The stream itself is intact.
+// ErrPaddedRecord is returned by NewReaderAt for an RFC 8188 stream whose records before the last are
+// not all full (the writer padded them): where a byte of plaintext lies then depends on the records
+// before it, so random access cannot work (read such a stream with NewReader). The stream itself may
+// be intact.
 var ErrPaddedRecord = errors.New("stream: an RFC 8188 record before the last is padded; random access needs full records")
 
 type readerAt struct {
@@ -480,7 +481,8 @@ type readerAt struct {
 // NewReaderAt reads the header of the stream of size bytes at the start of r and returns random
 // access to its plaintext (as Tink's seekable decryption). It opens the last segment (where size
 // says the stream ends) as the final one at once, so a stream cut short or extended is refused here
-// with an error matching aead.ErrOpen. ReadAt opens the segments that hold the bytes asked for
+// with an error matching aead.ErrOpen. For RFC 8188 it also opens every record before the last once,
+// to check that none is padded (else ErrPaddedRecord): only then do offsets map to records. ReadAt opens the segments that hold the bytes asked for
 // (aead_stream_open_segment); a damaged one gives an error matching aead.ErrOpen. ReadAt at or past
 // the plaintext's end returns io.EOF. Safe for concurrent use. The returned value also has a method
 // Size() int64: the plaintext's length.
@@ -511,6 +513,14 @@ func (a *AEAD) NewReaderAt(r io.ReaderAt, size int64, associatedData []byte) (io
 		ra.lastCt = rest - int64(ra.last-1)*ra.seg
 	}
 	ct, pt := ra.buffers()
+	if a.format == C.AEAD_STREAM_RFC8188 {
+		// Where a byte lies depends on the records before it, full unless padded: check them all once.
+		for i := uint64(0); i < ra.last; i++ {
+			if _, err := ra.open(i, ct, pt); err != nil {
+				return nil, err
+			}
+		}
+	}
 	n, err := ra.open(ra.last, ct, pt)
 	if err != nil {
 		return nil, err
