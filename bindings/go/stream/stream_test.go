@@ -6,10 +6,12 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	mrand "math/rand"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"unsafe"
 
 	libaead "github.com/libaead/libaead/bindings/go"
@@ -409,5 +411,68 @@ func TestWriterErrors(t *testing.T) {
 	}
 	if err := w.Close(); !errors.Is(err, errSink) {
 		t.Fatalf("Close: %v", err)
+	}
+}
+
+// TestReaderShapes: a reader over an input that comes a byte at a time, or with its last data and
+// io.EOF together, reads the same plaintext; testing/iotest.TestReader's checks of an io.Reader pass.
+func TestReaderShapes(t *testing.T) {
+	for _, f := range formats(t) {
+		for _, size := range []int{0, 7, f.first - f.overhead, 2*f.seg + 3} {
+			pt := key(size)
+			ct := writeAll(t, f.a, pt, f.ad, 777)
+			for name, in := range map[string]io.Reader{
+				"one byte": iotest.OneByteReader(bytes.NewReader(ct)),
+				"data EOF": iotest.DataErrReader(bytes.NewReader(ct)),
+				"half":     iotest.HalfReader(bytes.NewReader(ct)),
+			} {
+				r, err := f.a.NewReader(in, f.ad)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, pt) {
+					t.Fatalf("%s size %d, %s: %v", f.name, size, name, err)
+				}
+			}
+			r, _ := f.a.NewReader(bytes.NewReader(ct), f.ad)
+			if err := iotest.TestReader(r, pt); err != nil {
+				t.Fatalf("%s size %d: %v", f.name, size, err)
+			}
+		}
+	}
+}
+
+// TestReaderAtConcurrent: goroutines read random windows of one ReaderAt at once.
+func TestReaderAtConcurrent(t *testing.T) {
+	for _, f := range formats(t) {
+		pt := key(20*f.seg + 11)
+		ct := writeAll(t, f.a, pt, f.ad, 4096)
+		ra, err := f.a.NewReaderAt(bytes.NewReader(ct), int64(len(ct)), f.ad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for g := 0; g < 8; g++ {
+			wg.Add(1)
+			go func(seed int64) {
+				defer wg.Done()
+				rng := mrand.New(mrand.NewSource(seed))
+				for i := 0; i < 50; i++ {
+					off, n := rng.Intn(len(pt)), 1+rng.Intn(2*f.seg)
+					buf := make([]byte, n)
+					k, err := ra.ReadAt(buf, int64(off))
+					if !bytes.Equal(buf[:k], pt[off:min(off+n, len(pt))]) || (err != nil && err != io.EOF) {
+						errs <- fmt.Errorf("%s: ReadAt(%d, %d): %d, %v", f.name, off, n, k, err)
+						return
+					}
+				}
+			}(int64(g))
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
 	}
 }
