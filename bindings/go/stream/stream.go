@@ -215,7 +215,7 @@ func openError(n uint64, code int64) error {
 	return &SegmentError{Segment: n, Err: err}
 }
 
-// errHeader: a stream that ends inside its header (or has no segment) is not a stream.
+// errHeader: a stream that ends inside its header is not a stream (an error matching aead.ErrOpen).
 func errHeader(err error) error {
 	return &SegmentError{Segment: 0, Err: &headerError{err}}
 }
