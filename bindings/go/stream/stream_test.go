@@ -85,7 +85,7 @@ func TestRFC8188Examples(t *testing.T) {
 				t.Fatalf("example %d: bit %d flipped: %v, want ErrOpen", i, bit, err)
 			}
 		}
-		t.Logf("RFC 8188 example %d: %q (ReadAt: %q, %v)", i+1, got, buf[:n], err)
+		t.Logf("RFC 8188 example %d: %q (random access: %q, %v)", i+1, got, buf[:n], err)
 	}
 }
 
