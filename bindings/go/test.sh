@@ -22,7 +22,7 @@ fi
 [ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(bash "$GO_BINDING_DIR/../../tests/vectors.sh" | tail -n 1)
 export AEAD_VECTORS_DIR
 echo "== vectors: $AEAD_VECTORS_DIR"
-echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, benchstat)"
+echo "== downloading module dependencies (bench module: x/crypto, golang-fips/openssl, tink-go, age, benchstat)"
 go mod download
 (cd bench && go mod download)
 
@@ -59,6 +59,14 @@ hpke_out="$(go test -count=1 -v -run "^($hpke_tests)\$" ./hpke 2>&1)" || { echo 
 grep -E "rfc9180.json: [0-9]+ cases|hpke-pq.json: [0-9]+ cases|PQ KEMs: |interop crypto/hpke" <<<"$hpke_out" | sed 's/^ *//'
 for must in ${hpke_tests//|/ }; do  # the interop tests need Go 1.26 (crypto/hpke)
     grep -q -- "--- PASS: $must" <<<"$hpke_out" || { echo "FAIL: $must did not run" >&2; exit 1; }
+done
+echo "== streaming AEAD (package stream): RFC 8188's examples; tink-go's AES-GCM-HKDF streaming and filippo.io/age's payload both ways (bench module)"
+stream_out="$(go test -count=1 -v -run '^TestRFC8188Examples$' ./stream 2>&1)" || { echo "$stream_out"; exit 1; }
+grep -E "RFC 8188 example [0-9]" <<<"$stream_out" | sed 's/^ *//'
+tink_out="$(cd bench && go test -count=1 -v -run '^TestStream(TinkInterop|TinkDamaged|AgeInterop)$' . 2>&1)" || { echo "$tink_out"; exit 1; }
+grep -E "interop Tink|damaged Tink|interop age" <<<"$tink_out" | sed 's/^ *//'
+for must in TestStreamTinkInterop TestStreamTinkDamaged TestStreamAgeInterop; do
+    grep -q -- "--- PASS: $must" <<<"$tink_out" || { echo "FAIL: $must did not run" >&2; exit 1; }
 done
 echo "== go test -race ./... (the binding's packages)"
 go test -race -count=1 ./...

@@ -5,7 +5,7 @@ A binding that can link or load an installed libaead states a floor: Rust's buil
 `aead >= X` (the `system` build), Python's loader refuses a library below MIN_VERSION_NUMBER (every
 backend, LIBAEAD_SYSTEM=1 builds included), Go's `-tags libaead_system` build stops with #error below
 AEAD_VERSION_NUMBER's floor in system.go (bindings/go/hpke imports that package, so it shares the
-floor). Each function and constant of include/aead.h has the release that added it: a function its symbol
+floor; bindings/go/stream states its own in its link_system.go). Each function and constant of include/aead.h has the release that added it: a function its symbol
 node in lib/libaead.map (LIBAEAD_1 is 1.0, LIBAEAD_1.N is 1.N), a constant the "since 1.N" on its line of the header. This fails when a binding's sources name a function
 or constant newer than its floor (an installed older library would pass the floor and then fail to link,
 or refuse the constant with AEAD_ERR_ARG), and when the floor is above the newest release whose names the
@@ -59,6 +59,16 @@ def names_in(paths, skip=()):
     return found
 
 
+def go_floor(name, where, dirs):
+    """A Go package's floor: the AEAD_VERSION_NUMBER its libaead_system build stops below with #error."""
+    m = re.search(r"AEAD_VERSION_NUMBER < (\d+)", (REPO / where).read_text())
+    if not m:
+        sys.exit("floors: no AEAD_VERSION_NUMBER floor in " + where)
+    n = int(m.group(1))
+    return (name, (n // 10000, n // 100 % 100, n % 100), where,
+            sorted(p for d in dirs for p in (REPO / d).glob("*.go") if not p.name.endswith("_test.go")), set())
+
+
 def floors():
     """(binding, floor, where the floor is stated, the sources it covers, files to skip)."""
     out = []
@@ -76,14 +86,9 @@ def floors():
     pkg = REPO / "bindings/python/src/libaead"
     out.append(("python", (n // 10000, n // 100 % 100, n % 100), str(loader.relative_to(REPO)),
                 sorted([*pkg.glob("*.py"), *pkg.glob("*.c")]), {"_cdef.py", "_loader.py"}))
-    system_go = REPO / "bindings/go/system.go"
-    m = re.search(r"AEAD_VERSION_NUMBER < (\d+)", system_go.read_text())
-    if not m:
-        sys.exit("floors: no AEAD_VERSION_NUMBER floor in bindings/go/system.go")
-    n = int(m.group(1))
-    out.append(("go", (n // 10000, n // 100 % 100, n % 100), "bindings/go/system.go",
-                sorted(p for p in [*(REPO / "bindings/go").glob("*.go"), *(REPO / "bindings/go/hpke").glob("*.go")]
-                       if not p.name.endswith("_test.go")), set()))
+    out.append(go_floor("go", "bindings/go/system.go", ["bindings/go", "bindings/go/hpke"]))
+    # bindings/go/stream states its own, higher floor (streams are libaead 1.7) in its link_system.go.
+    out.append(go_floor("go/stream", "bindings/go/stream/link_system.go", ["bindings/go/stream"]))
     return out
 
 

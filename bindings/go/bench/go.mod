@@ -3,6 +3,7 @@ module github.com/libaead/libaead/bindings/go/bench
 go 1.26.0
 
 require (
+	filippo.io/age v1.3.2
 	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/golang-fips/openssl/v2 v2.0.3
 	github.com/libaead/libaead v0.0.0
@@ -12,6 +13,7 @@ require (
 )
 
 require (
+	filippo.io/hpke v0.4.0 // indirect
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
 	golang.org/x/sys v0.50.0 // indirect

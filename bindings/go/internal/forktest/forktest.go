@@ -88,6 +88,25 @@ static int fork_hpke(void *ctx, const uint8_t *pt, size_t pt_len, uint8_t *out, 
     struct hpke_args a = {ctx, pt, pt_len, seal_cap};
     return fork_run(child_hpke, &a, out, out_cap, res);
 }
+
+struct stream_args {
+    void *s;
+    const uint8_t *pt;
+    size_t pt_len;
+};
+
+// The child seals pt as the final segment of the stream writer s into out (r[0]), then asks for the
+// writer's position (r[1]).
+static void child_stream(const void *arg, int64_t r[2], uint8_t *out, size_t out_cap) {
+    const struct stream_args *a = (const struct stream_args *)arg;
+    r[0] = aead_stream_seal((aead_stream *)a->s, a->pt, a->pt_len, 0, 1, out, out_cap);
+    r[1] = aead_stream_position((const aead_stream *)a->s);
+}
+
+static int fork_stream(void *s, const uint8_t *pt, size_t pt_len, uint8_t *out, size_t out_cap, int64_t *res) {
+    struct stream_args a = {s, pt, pt_len};
+    return fork_run(child_stream, &a, out, out_cap, res);
+}
 */
 import "C"
 
@@ -125,6 +144,18 @@ func HPKESealExportInChild(ctx unsafe.Pointer, pt []byte, exportLen int) (seal, 
 		return 0, 0, nil, nil, errors.New("forktest: fork, pipe or child failed")
 	}
 	return res[0], res[1], out[:sealCap], out[sealCap:], nil
+}
+
+// StreamSealInChild forks the process; the child seals pt as the final segment of the stream writer
+// s (an *aead_stream) into a buffer of outCap bytes, then reads the writer's position, and exits. It
+// returns the child's aead_stream_seal and aead_stream_position results and what the seal wrote.
+func StreamSealInChild(s unsafe.Pointer, pt []byte, outCap int) (seal, position int64, out []byte, err error) {
+	out = make([]byte, max(outCap, 1))
+	var res [2]int64
+	if C.fork_stream(s, ptr(pt), C.size_t(len(pt)), ptr(out), C.size_t(outCap), (*C.int64_t)(unsafe.Pointer(&res[0]))) != 0 {
+		return 0, 0, nil, errors.New("forktest: fork, pipe or child failed")
+	}
+	return res[0], res[1], out[:outCap], nil
 }
 
 func ptr(b []byte) *C.uint8_t {
