@@ -3,11 +3,11 @@
 # with CI set, a missing JDK fails), Maven, and what the vendored build needs (shim/openssl/build.sh 3.5).
 #   1. `mvn package`: builds libaead.so on the vendored OpenSSL 3.5 (hidden) into the jar, and runs the
 #      whole JUnit suite on that bundled library (vectors, differential, JCA rules, threads; HPKE's PQ
-#      vectors: 10 pass, 3 TurboSHAKE refused).
+#      vectors: 10 pass, 3 TurboSHAKE refused; StreamingAead against Tink 1.15.0, 200 files each way).
 #   1b. A JCA suite we did not write (Apache Commons Crypto's GcmCipherTest, its tests jar from Maven Central,
 #      sha256-pinned) on the LibAead provider alone; its counts are printed, any failure but two known,
 #      documented differences fails the stage.
-#   2. The API, thread, counter-nonce, HPKE and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build
+#   2. The API, thread, counter-nonce, HPKE, streaming and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build
 #      tree's libaead.so.1 ($AEAD_BUILD_DIR, default <repo>/build), selected by -Dlibaead.library, when it exists
 #      (on the system OpenSSL 3.0, HPKE's PQ vectors: 2 pass, 11 refused).
 #   3. test-release.sh: the jar from a scratch Maven repository, by coordinates, in a scratch project run on
@@ -60,6 +60,10 @@ summary "$log"
 # draft-ietf-hpke-pq's vectors on the bundled library (OpenSSL 3.5): 10 pass, the 3 TurboSHAKE cases refused.
 grep -q '^vectors hpke/hpke-pq.json: 13 cases: 10 passed .* 3 refused (TurboSHAKE), 0 refused' "$log" ||
     { echo "the HPKE PQ vectors did not run 10 + 3 on the bundled library" >&2; exit 1; }
+# StreamingAead against Tink: 200 files each way, and the hostile ciphertexts refused by both.
+grep -qE '^differential StreamingAead vs Tink .*libaead -> Tink 200 files, Tink -> libaead 200 files.*0 disagreements' "$log" &&
+    grep -qE '^hostile StreamingAead \(Tink format\): [1-9][0-9]* ' "$log" ||
+    { echo "the streaming tests against Tink did not run" >&2; exit 1; }
 version=$(sed -n 's|^  <version>\(.*\)</version>|\1|p' pom.xml | head -1)
 jar="$HERE/target/libaead-$version.jar"
 listing=$("$JAVA_HOME/bin/jar" tf "$jar")
@@ -102,9 +106,9 @@ sys.exit(1 if bad or tests != 9 or skipped else 0)
 PY
 
 if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
-    echo "== 2. the suite's API, thread, counter-nonce, HPKE and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
+    echo "== 2. the suite's API, thread, counter-nonce, HPKE, streaming and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
     if ! "${MVN[@]}" surefire:test -Dlibaead.library="$AEAD_BUILD_DIR/libaead.so.1" \
-        -Dtest='ApiTest,ConcurrencyTest,CounterNonceTest,HpkeTest,HpkePqTest,VectorsTest#wycheproofAesGcm+wycheproofChaCha20Poly1305+nistCavpGcm' \
+        -Dtest='ApiTest,ConcurrencyTest,CounterNonceTest,HpkeTest,HpkePqTest,StreamingAeadTest,VectorsTest#wycheproofAesGcm+wycheproofChaCha20Poly1305+nistCavpGcm' \
         >"$log" 2>&1; then
         grep -E 'ERROR|FAIL|Tests run' "$log" | head -60
         exit 1

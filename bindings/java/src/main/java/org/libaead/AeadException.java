@@ -33,6 +33,8 @@ public class AeadException extends RuntimeException {
     /** AEAD_ERR_REPLAY: an HPKE recipient's sequence number already opened or left of its replay window
      * (thrown as {@link Hpke.ReplayException}). */
     public static final int REPLAY = -19;
+    /** AEAD_ERR_STREAM_FINISHED: a stream's final segment was sealed or opened; nothing may follow it. */
+    public static final int STREAM_FINISHED = -21;
     /** AEAD_ERR_UNSUPPORTED: the algorithm is not available from the selected providers. */
     public static final int UNSUPPORTED = -13;
     /** AEAD_ERR_NOMEM: an allocation inside the library failed. */

@@ -389,7 +389,7 @@ public final class Hpke {
     }
 
     /** A confined arena whose every copy is zeroed before it is freed (keys, psk, plaintexts pass through it). */
-    private static final class Scratch implements AutoCloseable {
+    static final class Scratch implements AutoCloseable {
         final Arena arena = Arena.ofConfined();
         private final List<MemorySegment> used = new ArrayList<>();
 

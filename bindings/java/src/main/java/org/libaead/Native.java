@@ -86,7 +86,8 @@ final class Native {
     static MethodHandle handle(Linker linker, SymbolLookup lib, String name, FunctionDescriptor fd,
                                Linker.Option... options) {
         MemorySegment symbol = lib.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libaead: symbol " + name
-                + " not found (library older than " + (name.startsWith("aead_hpke_") ? "1.6" : "1.3") + "?)"));
+                + " not found (library older than " + (name.startsWith("aead_stream_") ? "1.7"
+                : name.startsWith("aead_hpke_") ? "1.6" : "1.3") + "?)"));
         return linker.downcallHandle(symbol, fd, options);
     }
 
