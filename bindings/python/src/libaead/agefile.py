@@ -135,7 +135,10 @@ def _b64(data: bytes) -> bytes:
 def _unb64(data: bytes) -> bytes:
     if b"=" in data or b"\r" in data or b"\n" in data:
         raise InvalidTag("age header: non-canonical base64")
-    raw = base64.b64decode(data + b"=" * (-len(data) % 4), validate=True)
+    try:
+        raw = base64.b64decode(data + b"=" * (-len(data) % 4), validate=True)
+    except ValueError:  # binascii.Error
+        raise InvalidTag("age header: invalid base64") from None
     if _b64(raw) != data:
         raise InvalidTag("age header: non-canonical base64")
     return raw
