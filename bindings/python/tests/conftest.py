@@ -97,7 +97,7 @@ FIPS = os.environ.get("LIBAEAD_TEST_FIPS", "") not in ("", "0")
 collect_ignore = ([] if not FIPS else
                   ["test_batch.py", "test_differential.py", "test_families.py", "test_improvements.py",
                    "test_counter.py", "test_hpke_interop.py", "test_ohttp.py", "test_parity.py", "test_pyca_suite.py", "test_random_nonce.py", "test_siv.py", "test_threads.py",
-                   "test_tls.py", "test_stream_interop.py", "test_stream_age.py"])
+                   "test_tls.py", "test_stream_interop.py", "test_stream_age.py", "test_stream_cli.py"])
 
 
 def pytest_collection_modifyitems(config, items):

@@ -569,3 +569,11 @@ def decrypt(body: Buffer, key: Buffer, *, max_rs: int = MAX_SEGMENT) -> bytes:
     """The plaintext of an "aes128gcm" body; :class:`libaead.InvalidTag` if it does not authenticate."""
     with RFC8188Reader(io.BytesIO(bytes(body)), key, max_rs=max_rs) as r:
         return r.readall()
+
+
+if __name__ == "__main__":  # python -m libaead.stream (see libaead._stream_cli)
+    import sys
+
+    from libaead._stream_cli import main
+
+    sys.exit(main())
