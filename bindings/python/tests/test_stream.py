@@ -65,9 +65,7 @@ KEY = bytes(range(16))
 
 def writer(fmt, dest, **kw):
     if isinstance(fmt, st.AesGcmHkdfStreaming):
-        w = fmt.new_encrypting_stream(dest, b"ad")
-        w._close_dest = False
-        return w
+        return fmt.new_encrypting_stream(dest, b"ad", close_destination=False)
     if fmt == "age":
         return st.AgePayloadWriter(dest, KEY)
     return st.RFC8188Writer(dest, KEY, rs=fmt[1], **kw)
@@ -289,8 +287,7 @@ def test_tink_random_access(rng):
             data = rng.randbytes(n)
             out = io.BytesIO()
             out.write(b"P" * off)  # the caller's bytes before the header
-            with t.new_encrypting_stream(out, b"ad") as w:
-                w._close_dest = False
+            with t.new_encrypting_stream(out, b"ad", close_destination=False) as w:
                 w.write(data)
             ct = out.getvalue()
             cuts = [0, first] + [first + k * full for k in range(1, n // max(full, 1) + 2)]

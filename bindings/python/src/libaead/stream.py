@@ -364,7 +364,8 @@ class AesGcmHkdfStreaming:
     ``segment_size``: ciphertext bytes of a segment; ``first_segment_offset``: bytes of the ciphertext
     before the header that the caller keeps (the streams neither write nor read them).
 
-    As Tink's, the streams close the destination / source when they are closed."""
+    As Tink's, the streams close the destination / source when they are closed (unless
+    ``close_destination=False`` / ``close_source=False``)."""
 
     def __init__(self, key: Buffer, *, key_size: int = 32, hkdf_hash: str = "SHA256", segment_size: int = 4096,
                  first_segment_offset: int = 0, properties: Optional[str] = None) -> None:
@@ -379,11 +380,17 @@ class AesGcmHkdfStreaming:
     def _params(self, associated_data: Any) -> _Params:
         return _Params(_lib.AEAD_STREAM_TINK_AES_GCM_HKDF, self._key, associated_data=associated_data, **self._kw)
 
-    def new_encrypting_stream(self, ciphertext_destination: Any, associated_data: Buffer) -> StreamWriter:
-        return StreamWriter(ciphertext_destination, self._params(associated_data), close_destination=True)
+    def new_encrypting_stream(self, ciphertext_destination: Any, associated_data: Buffer, *,
+                              close_destination: bool = True) -> StreamWriter:
+        """A writer of the ciphertext of what is written to it; closing it writes the final segment and
+        (as Tink's, unless close_destination=False) closes ciphertext_destination."""
+        return StreamWriter(ciphertext_destination, self._params(associated_data), close_destination=close_destination)
 
-    def new_decrypting_stream(self, ciphertext_source: Any, associated_data: Buffer) -> StreamReader:
-        return StreamReader(ciphertext_source, self._params(associated_data), close_source=True)
+    def new_decrypting_stream(self, ciphertext_source: Any, associated_data: Buffer, *,
+                              close_source: bool = True) -> StreamReader:
+        """A reader of the plaintext of ciphertext_source; closing it (as Tink's, unless close_source=False)
+        closes ciphertext_source."""
+        return StreamReader(ciphertext_source, self._params(associated_data), close_source=close_source)
 
     def decrypt_segment(self, ciphertext: Buffer, associated_data: Buffer, index: int) -> bytes:
         """Random access: the plaintext of segment ``index`` of the whole ciphertext ``ciphertext``
