@@ -12,6 +12,8 @@ import libaead
 from libaead import agefile
 from libaead import stream as st
 
+from conftest import report_vectors
+
 COUNT = 200
 CHUNK = 65536
 CT_CHUNK = CHUNK + 16
@@ -64,6 +66,7 @@ def test_age_to_libaead(rng, keys):
                 agefile.decrypt(ct, [keys["identities"][1 - which]])
         n_files += 1
     assert n_files >= COUNT
+    report_vectors("interop age -r (Debian's age) -> libaead.agefile", n_files, 0)
 
 
 def test_libaead_to_age(rng, keys, tmp_path):
@@ -87,6 +90,7 @@ def test_libaead_to_age(rng, keys, tmp_path):
         assert r.stdout == data, n
         n_files += 1
     assert n_files >= COUNT
+    report_vectors("interop libaead.agefile -> age -d (Debian's age)", n_files, 0)
 
 
 def _age_opens(ct, idfile):
@@ -140,6 +144,8 @@ def test_same_verdict_on_cut_reordered_extended(rng, keys):
                 refused += 1
             agree += 1
     assert agree == total and refused == total - 7
+    report_vectors("age -d and libaead on cut, reordered, extended and changed files (same verdict)",
+                   total - refused, refused)
 
 
 def _flip(ct, start, rng):

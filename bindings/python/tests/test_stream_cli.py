@@ -87,3 +87,12 @@ def test_refuses_terminal_output_and_shows_progress(tmp_path, rng):
     assert b"100.0%" in seen and b"MiB/s" in seen
     r = run(["decrypt", "rfc8188", "--key-hex", KEY[:32]], tmp_path / "ct")
     assert r.returncode == 0 and r.stdout == data and r.stderr == b""  # not a terminal: no bar
+
+
+def test_usage_errors(tmp_path):
+    (tmp_path / "in").write_bytes(b"data")
+    for args in (["encrypt", "tink"], ["decrypt", "rfc8188"], ["encrypt", "age"], ["decrypt", "age"],
+                 ["encrypt", "rfc8188", "--key-hex", "zz"]):
+        r = run(args + ["-o", str(tmp_path / "out")], tmp_path / "in")
+        assert r.returncode == 2, (args, r.stderr)
+    assert sorted(os.listdir(tmp_path)) in (["in"], ["in", "out"])  # encrypt opens its output first

@@ -23,6 +23,10 @@ from typing import Any, List, Optional
 PROGRESS_MIN = 4 << 20
 
 
+class _Usage(Exception):
+    """A usage error: exit status 2."""
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m libaead.stream",
                                 description="Streaming AEAD: Tink AES-GCM-HKDF, age files, RFC 8188 aes128gcm.")
@@ -51,7 +55,7 @@ def _key(args: Any) -> bytes:
     if args.key_file is not None:
         with open(args.key_file, "rb") as f:
             return f.read()
-    raise SystemExit("libaead.stream: %s needs --key-file or --key-hex" % args.format)
+    raise _Usage("%s needs --key-file or --key-hex" % args.format)
 
 
 def _identities(paths: List[str]) -> List[str]:
@@ -60,7 +64,7 @@ def _identities(paths: List[str]) -> List[str]:
         with open(path) as f:
             out += [line.strip() for line in f if line.strip().startswith("AGE-SECRET-KEY-1")]
     if not out:
-        raise SystemExit("libaead.stream: age decrypt needs -i with an AGE-SECRET-KEY-1... identity")
+        raise _Usage("age decrypt needs -i with an AGE-SECRET-KEY-1... identity")
     return out
 
 
@@ -137,7 +141,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     w: Any = st.StreamWriter(dst, t._params(args.ad.encode()))
                 elif args.format == "age":
                     if not args.recipient:
-                        raise SystemExit("libaead.stream: age encrypt needs -r age1...")
+                        raise _Usage("age encrypt needs -r age1...")
                     w = agefile.open_writer(dst, args.recipient)
                 else:
                     w = st.RFC8188Writer(dst, _key(args), rs=args.rs, keyid=args.keyid.encode(),
@@ -167,7 +171,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except libaead.InvalidTag as e:
         sys.stderr.write("\nlibaead.stream: the input does not authenticate%s\n" % (": %s" % e if str(e) else ""))
         return 1
-    except (ValueError, OSError) as e:
+    except (_Usage, ValueError, OSError) as e:
         sys.stderr.write("\nlibaead.stream: %s\n" % e)
         return 2
     finally:
