@@ -36,6 +36,8 @@ install make perl
 install openssl python3
 # tests/ssh: OpenSSH's sshd and ssh as the peers of asyncssh on libaead's SSH AES-GCM.
 install openssh-server openssh-client
+# bindings/python/tests/test_stream_age.py: Debian's age (and age-keygen) as the peer of libaead's age files.
+install age
 command -v cargo >/dev/null 2>&1 || install cargo
 # The sanitizer and libFuzzer runtimes match the installed clang's major version.
 clang_major=$(clang -dumpversion | cut -d. -f1)

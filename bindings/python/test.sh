@@ -72,6 +72,8 @@ for kind in $KINDS; do
     "$PY" -m venv "$TMP/venv-$kind"
     VPY="$TMP/venv-$kind/bin/python"
     "$VPY" -m pip install --quiet "$WHEEL" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
+    # libaead.stream's peers (Tink Python, http_ece), hash-pinned
+    "$VPY" -m pip install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
     MARKS=()
     [ "$kind" = vendored ] && [ "${LIBAEAD_TEST_FIPS:-0}" = 0 ] || MARKS=(-m "not bigmem")
     # HPKE's post-quantum KEMs: ML-KEM is in the vendored OpenSSL 3.5; in the system libcrypto from 3.5 on;

@@ -20,7 +20,9 @@
 # the 56 MB cryptography_vectors), the ones marked bigmem, the hostile fork and race tests
 # and test_threads (processes and threads under one emulator); LIBAEAD_CROSS_PY_FULL=1 runs every test
 # but the bigmem ones on both backends. Never here: test_hostile_sizes and test_hostile_siv (their huge
-# reserved mappings exhaust qemu-user's page table; they run natively in the python stage).
+# reserved mappings exhaust qemu-user's page table; they run natively in the python stage), nor the
+# streaming peers (Tink Python, http_ece, the age command: test_stream_interop, test_stream_age and the
+# command-line test_stream_cli run natively in the python stage; test_stream.py runs here).
 # Usage: tests/cross/python-wheel.sh <pkg-config dir of the target's libcrypto> (from tests/setup.sh aarch64)
 # Measured (2 cores shared with other jobs, load 4-9): 118 s cold (empty caches: the debs, the host venv,
 # the wheels, ccache; the trimmed OpenSSL already built, itself 118 s cold), 75-90 s warm (a fresh clone:
@@ -123,7 +125,9 @@ WHEELS="$CACHE/pywheels-aarch64"
     --find-links "$WHEELS" || fail "pip install --target of the wheel and the requirements"
 # Never under qemu-user: the reserved 2^45- and 2^33-byte mappings of test_hostile_sizes and
 # test_hostile_siv (qemu keeps a flag per guest page: the process grows until the kernel kills it).
-never=(--ignore "$PYDIR/tests/test_hostile_sizes.py" --ignore "$PYDIR/tests/test_hostile_siv.py")
+never=(--ignore "$PYDIR/tests/test_hostile_sizes.py" --ignore "$PYDIR/tests/test_hostile_siv.py"
+       --ignore "$PYDIR/tests/test_stream_interop.py" --ignore "$PYDIR/tests/test_stream_age.py"
+       --ignore "$PYDIR/tests/test_stream_cli.py")
 sel=("${never[@]}" -m "not bigmem" --ignore "$PYDIR/tests/test_pyca_suite.py"
      --ignore "$PYDIR/tests/test_hostile_fork.py" --ignore "$PYDIR/tests/test_hostile_race.py"
      --ignore "$PYDIR/tests/test_threads.py"

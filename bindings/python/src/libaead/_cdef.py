@@ -286,4 +286,52 @@ size_t aead_hpke_public_key_size(int kem);
 size_t aead_hpke_private_key_size(int kem);
 const aead_ctx *aead_hpke_aead_ctx(const aead_hpke *ctx);
 uint32_t aead_hpke_indicator(const aead_hpke *ctx);
+
+/* library 1.7.0: streaming AEAD */
+typedef struct aead_stream aead_stream;
+
+enum {
+    AEAD_STREAM_TINK_AES_GCM_HKDF = 1,
+    AEAD_STREAM_AGE = 2,
+    AEAD_STREAM_RFC8188 = 3
+};
+enum { AEAD_STREAM_SHA1 = 1, AEAD_STREAM_SHA256 = 2, AEAD_STREAM_SHA512 = 3 };
+enum {
+    AEAD_ERR_STREAM_FINISHED = -21
+};
+
+#define AEAD_STREAM_MAX_SEGMENT 16777216
+#define AEAD_STREAM_MAX_HEADER 276
+#define AEAD_STREAM_AGE_CHUNK 65536
+
+typedef struct aead_stream_params {
+    size_t size;
+    int format;
+    const uint8_t *key;
+    size_t key_len;
+    size_t key_size;
+    int hkdf_hash;
+    uint32_t segment_size;
+    uint32_t first_segment_offset;
+    const uint8_t *associated_data;
+    size_t associated_data_len;
+    const uint8_t *keyid;
+    size_t keyid_len;
+    const char *properties;
+} aead_stream_params;
+
+int aead_stream_writer_new(aead_stream **s_out, const aead_stream_params *params, uint8_t *header,
+                           size_t header_cap, size_t *header_len);
+int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params, const uint8_t *in,
+                           size_t in_len, size_t *header_len);
+void aead_stream_free(aead_stream *s);
+int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_len, size_t pad, int final,
+                         uint8_t *out, size_t out_cap);
+int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
+                         size_t out_cap);
+int64_t aead_stream_open_segment(const aead_stream *s, uint64_t index, const uint8_t *in, size_t in_len,
+                                 int final, uint8_t *out, size_t out_cap);
+size_t aead_stream_segment_size(const aead_stream *s, uint64_t index);
+size_t aead_stream_overhead(const aead_stream *s);
+int64_t aead_stream_position(const aead_stream *s);
 """

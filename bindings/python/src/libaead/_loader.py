@@ -17,7 +17,7 @@ from typing import Any, List, Tuple
 
 SONAME = "libaead.so.1"
 EXPECTED_ABI_VERSION = 1
-MIN_VERSION_NUMBER = 10600  # the release of the newest function or constant the package names (tests/decls/floors.py)
+MIN_VERSION_NUMBER = 10700  # the release of the newest function or constant the package names (tests/decls/floors.py)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
