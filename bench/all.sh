@@ -23,7 +23,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-ALL=(c c-evp policy-cost c-quic go python rust rustls java node dimpl pion hpke)
+ALL=(c c-evp policy-cost c-quic go python rust rustls java java-stream node dimpl pion hpke)
 invocation="bash bench/all.sh${*:+ $*}"
 quick=0
 out=
@@ -213,6 +213,16 @@ bench_java() {
     record java "$(q "JMH_ARGS='$args' ")bash bindings/java/bench.sh" bindings/java/bench/results/jmh.json
 }
 
+bench_java_stream() {
+    # Streaming AEAD: StreamingAead.aesGcmHkdf against Tink's AesGcmHkdfStreaming (Tink's 4 KB and 1 MB
+    # templates), 256 MiB streams, and the heap an open stream holds.
+    local args
+    args=$(q '16 --rounds 1' '256 --rounds 7')
+    # shellcheck disable=SC2086
+    bash bindings/java/bench.sh stream $args --json "$(dest bindings/java/bench/results/stream.json)"
+    record java-stream "bash bindings/java/bench.sh stream $args --json FILE" bindings/java/bench/results/stream.json
+}
+
 bench_node() {
     bash bindings/node/build-prebuild.sh >/dev/null
     (cd bindings/node/bench && npm ci --silent && nice node bench.js $(q '--rounds 3 --ms 5' '--rounds 7 --ms 50') \
@@ -301,7 +311,7 @@ cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.start
 system = subprocess.run(["openssl", "version"], capture_output=True, text=True).stdout.strip()
 for r in runs:  # the jar bundles the vendored OpenSSL that the vendored meson build has
     m = re.search(r"OpenSSL \S+", libs.get("vendored-build", ""))
-    if r["name"] == "java" and m:
+    if r["name"] in ("java", "java-stream") and m:
         r["libcrypto"] = f"libaead on {m.group(0)} (bundled in the jar)"
 cpu = f"{cpu}, {os.cpu_count()} CPUs"
 for r in runs:
