@@ -8,6 +8,8 @@
 # BENCH=all,families adds bench/bench_families.py (the AEAD families against pyca and PyNaCl, results in
 # bench/results/families-<kind>.json; --quick gives it 3 rounds). BENCH=hpke runs only bench/bench_hpke.py (HPKE
 # against pyhpke and pyca's hpke.Suite: results in bench/results/hpke-python.json; use it with one of LIBCRYPTOS).
+# BENCH=stream runs only bench/bench_stream.py (streaming AEAD against Tink Python and http_ece, with the
+# test suite's hash-pinned requirements-stream.txt: results in bench/results/stream-python.json).
 # BENCH_RESULTS names another results folder.
 # Usage: bash bindings/python/bench.sh [bench.py options, e.g. --rounds 9 --gil]
 #        LIBCRYPTOS=vendored bash bindings/python/bench.sh --quick
@@ -33,6 +35,15 @@ for kind in ${LIBCRYPTOS:-vendored system}; do
         [[ " $* " != *" --quick "* ]] || rounds=1
         "$TMP/$kind/bin/pip" install --quiet "pyhpke==$PYHPKE"
         (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_hpke.py" --rounds $rounds --json "$RESULTS/hpke-python.json")
+        continue
+    fi
+    if [ "$what" = stream ]; then  # streaming AEAD against Tink Python and http_ece
+        mib=256 rounds=5
+        [[ " $* " != *" --quick "* ]] || { mib=16; rounds=1; }
+        "$TMP/$kind/bin/pip" install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
+        "$TMP/$kind/bin/pip" install --quiet pytest  # the tests module that builds Tink's keyset imports it
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_stream.py" --mib $mib --rounds $rounds \
+            --json "$RESULTS/stream-python.json")
         continue
     fi
     if [ "${what%,families}" != quic ]; then

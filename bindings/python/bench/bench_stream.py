@@ -1,0 +1,116 @@
+"""Benchmark (not a test): libaead.stream against Tink Python's streaming AEAD (AES128_GCM_HKDF_4KB and _1MB
+templates, from a cleartext keyset holding the same raw key) and http_ece (RFC 8188 aes128gcm, rs 4096),
+side by side in one process on the same plaintext. Each side's output is opened by the other first.
+Every cell is the best of interleaved rounds (libaead, peer, libaead, peer, ...); the ratio is libaead's
+throughput over the peer's (above 1 = libaead faster).
+
+Usage: python3 bench/bench_stream.py [--mib N] [--rounds N] [--json PATH]   (with tink and http_ece)
+"""
+
+import argparse
+import io
+import json
+import os
+import sys
+import time
+
+import http_ece
+
+import libaead
+from libaead import stream as st
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from test_stream_interop import tink_primitive  # noqa: E402  (the tests' keyset builder, one copy)
+
+CHUNK = 1 << 16
+
+
+class Kept(io.BytesIO):
+    """A BytesIO whose bytes outlive close() (Tink's writers close their destination)."""
+
+    def close(self):
+        self.kept = self.getvalue()
+        super().close()
+
+
+class Sink(io.RawIOBase):
+    def writable(self):
+        return True
+
+    def write(self, b):
+        return len(b)
+
+
+def through(make_writer, data):
+    """Writes data through a writer in CHUNK pieces into a sink."""
+    w = make_writer(Sink())
+    view = memoryview(data)
+    for off in range(0, len(view), CHUNK):
+        w.write(view[off:off + CHUNK])
+    w.close()
+
+
+def drain(reader):
+    while reader.read(CHUNK):
+        pass
+    reader.close()
+
+
+def mbps(fn, nbytes):
+    t0 = time.perf_counter()
+    fn()
+    return nbytes / (time.perf_counter() - t0) / 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mib", type=int, default=256)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    data = os.urandom(args.mib << 20)
+    key, ad = os.urandom(16), b"bench"
+    cells = {}
+    for name, seg in (("AES128_GCM_HKDF_4KB", 4096), ("AES128_GCM_HKDF_1MB", 1 << 20)):
+        ours = st.AesGcmHkdfStreaming(key, key_size=16, hkdf_hash="SHA256", segment_size=seg)
+        tink = tink_primitive(key, 16, "SHA256", seg)
+        buf_ours, buf_tink = Kept(), Kept()
+        through(lambda s: ours.new_encrypting_stream(buf_ours, ad), data)
+        through(lambda s: tink.new_encrypting_stream(buf_tink, ad), data)
+        ct_ours, ct_tink = buf_ours.kept, buf_tink.kept
+        assert tink.new_decrypting_stream(io.BytesIO(ct_ours), ad).read() == data
+        assert ours.new_decrypting_stream(io.BytesIO(ct_tink), ad).read() == data
+        cells[("Tink " + name, "encrypt")] = (
+            lambda o=ours: through(lambda s: o.new_encrypting_stream(s, ad), data),
+            lambda t=tink: through(lambda s: t.new_encrypting_stream(s, ad), data))
+        cells[("Tink " + name, "decrypt")] = (
+            lambda o=ours, c=ct_ours: drain(o.new_decrypting_stream(io.BytesIO(c), ad)),
+            lambda t=tink, c=ct_ours: drain(t.new_decrypting_stream(io.BytesIO(c), ad)))
+    body = st.encrypt(data, key, rs=4096)
+    assert http_ece.decrypt(body, key=key, version="aes128gcm") == data
+    cells[("RFC 8188 rs 4096 (http_ece %s)" % getattr(http_ece, "__version__", "1.2.1"), "encrypt")] = (
+        lambda: st.encrypt(data, key, rs=4096), lambda: http_ece.encrypt(data, key=key, rs=4096, version="aes128gcm"))
+    cells[("RFC 8188 rs 4096 (http_ece %s)" % getattr(http_ece, "__version__", "1.2.1"), "decrypt")] = (
+        lambda: st.decrypt(body, key), lambda: http_ece.decrypt(body, key=key, version="aes128gcm"))
+    n = len(data)
+    best = {k: [0.0, 0.0] for k in cells}
+    for _ in range(args.rounds):
+        for k, (a, b) in cells.items():
+            best[k][0] = max(best[k][0], mbps(a, n))
+            best[k][1] = max(best[k][1], mbps(b, n))
+    print("%s; Python %s; %d MiB, best of %d interleaved rounds" % (libaead.library_version(), sys.version.split()[0],
+                                                                     args.mib, args.rounds))
+    print("| stream | direction | libaead MB/s | peer MB/s | libaead / peer |")
+    print("|---|---|---:|---:|---:|")
+    rows = []
+    for (what, direction), (a, b) in best.items():
+        print("| %s | %s | %.0f | %.0f | %.2f |" % (what, direction, a, b, a / b))
+        rows.append({"stream": what, "direction": direction, "libaead_mbps": round(a), "peer_mbps": round(b),
+                     "ratio": round(a / b, 2)})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"library": libaead.library_version(), "mib": args.mib, "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
