@@ -57,9 +57,9 @@ constexpr void segment_nonce(const StreamFormat &f, const uint8_t *base, uint64_
         const size_t end = kStreamNonce - 1, start = end - f.counter_bytes;
         for (size_t i = start; i < end; ++i) {
             const size_t shift = 8 * (end - 1 - i);
-            nonce[i] = shift < 64 ? static_cast<uint8_t>(n >> shift) : 0;
+            nonce[i] = shift < 64 ? static_cast<uint8_t>(n >> shift) : uint8_t{0};
         }
-        nonce[end] = last ? 1 : 0;
+        nonce[end] = static_cast<uint8_t>(last ? 1 : 0);
     } else {
         for (size_t i = 0; i < 8; ++i) nonce[4 + i] ^= static_cast<uint8_t>(n >> (56 - 8 * i));
     }
