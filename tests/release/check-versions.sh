@@ -54,6 +54,13 @@ def rel(p):
     return str(p.relative_to(repo))
 
 
+# Every tracked Cargo.lock that builds this repository's crate (a path package without a source): the
+# version it records (a stale one makes `cargo --locked` refuse, as the peers stage's workspace did).
+import subprocess
+for lock in subprocess.run(["git", "-C", str(repo), "ls-files", "*Cargo.lock"], capture_output=True, text=True).stdout.split():
+    for p in tomllib.loads((repo / lock).read_text()).get("package", []):
+        if p.get("name") in ("libaead", "libaead-sys") and "source" not in p:
+            check(f"{lock} [[package]] {p['name']}", p.get("version"))
 # Rust: every Cargo.toml of the bindings (not build output).
 for toml in sorted([*repo.glob("bindings/rust*/**/Cargo.toml"), *repo.glob("bindings/dimpl-libaead/**/Cargo.toml")]):
     if "target" in toml.relative_to(repo).parts:
