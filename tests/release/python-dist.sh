@@ -92,7 +92,7 @@ WHEEL="$DIST/$(basename "$WHEEL")"
 echo "== the wheel into a fresh venv, no C compiler on PATH"
 NOCC="$TMP/nocc-bin"
 mkdir "$NOCC"
-for tool in sh bash env uname cat ls rm mkdir readlink dirname; do ln -s "$(command -v "$tool")" "$NOCC/$tool"; done
+for tool in sh bash env uname cat ls rm mkdir readlink dirname age age-keygen; do ln -s "$(command -v "$tool")" "$NOCC/$tool"; done
 for cc in cc c++ gcc g++ clang clang++ cpp ld; do
     ! PATH="$NOCC" command -v "$cc" >/dev/null || fail "$cc is reachable on the restricted PATH"
 done
@@ -104,6 +104,8 @@ ti=$(now)
 PATH="$NOCC" "$VPY" -m pip install --quiet --no-deps --no-index --only-binary :all: "$WHEEL"
 install_s=$(secs "$ti" "$(now)")
 PATH="$NOCC" "$VPY" -m pip check >/dev/null
+# The streaming peers of the suite (http_ece, Tink Python), hash-pinned as in bindings/python/test.sh.
+PATH="$NOCC" "$VPY" -m pip install --quiet --require-hashes --no-deps -r "$PYDIR/tests/requirements-stream.txt"
 echo "   installed in $install_s s"
 # The installed package dir holds the library and, beside it, LICENSE, NOTICE and LICENSE-OpenSSL.txt:
 # the NOTICE names the OpenSSL that this library reports.
