@@ -20,14 +20,7 @@ static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceS
 static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize && aead::kSequencedNonceSize == kPolicyNonceSize);
 
 using aead::bad_range;
-
-// Whether a non-empty input [p, p + len) meets the non-empty written range [o, o_end) (callers skip an
-// empty one: it meets nothing, even with o inside the input). Integers, not pointers: comparing pointers
-// into unrelated objects is undefined.
-[[gnu::always_inline]] inline bool meets(uintptr_t o, uintptr_t o_end, const void *p, size_t len) noexcept {
-    const auto x = reinterpret_cast<uintptr_t>(p);
-    return len != 0 && x < o_end && o < x + len;
-}
+using aead::meets;
 
 // Everything decided before any state changes. Returns 0 and the output length, or a refusal code.
 // The direction is a template argument: the entry points dispatch once, and each check folds.

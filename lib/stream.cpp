@@ -47,11 +47,6 @@ struct aead_stream {
 
 namespace {
 
-bool meets(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len) noexcept {
-    const auto x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
-    return a_len != 0 && b_len != 0 && x < y + b_len && y < x + a_len;
-}
-
 struct Params {  // the caller's aead_stream_params, read once
     aead_stream_params p{};
     char properties[kMaxProperties + 1] = {};
@@ -178,6 +173,29 @@ void set_sizes(aead_stream &s, const aead_stream_params &p, size_t header_len, u
 }
 
 
+// What both constructors check first: the parameters, read once, their format and its rules.
+int prepare(const aead_stream_params *params, bool writer, Params &in, const StreamFormat *&f, int &alg) noexcept {
+    if (const int rc = read_params(params, in)) return rc;
+    f = aead::find_stream_format(in.p.format);
+    if (f == nullptr) return AEAD_ERR_ARG;
+    return check_params(*f, in.p, writer, alg);
+}
+
+// A stream from its header (h, hl bytes): the keys derived, the sizes set, the fork generation noted.
+int make_stream(aead_stream **s_out, const StreamFormat &f, bool writer, const Params &in, int alg, const uint8_t *h,
+                size_t hl, uint32_t rs) noexcept {
+    auto *s = new (std::nothrow) aead_stream(f, writer);
+    if (s == nullptr) return AEAD_ERR_NOMEM;
+    if (const int rc = key_stream(*s, in, alg, h)) {
+        delete s;
+        return rc;
+    }
+    set_sizes(*s, in.p, hl, rs);
+    s->born = aead::fork_generation();
+    *s_out = s;
+    return 0;
+}
+
 // Whether in_len bytes of plaintext (and pad) may be segment n of a writer: the format's size rules.
 bool seal_size_ok(const aead_stream &s, uint64_t n, size_t in_len, size_t pad, bool final) noexcept {
     const size_t room = s.full(n) - s.f.overhead;
@@ -226,45 +244,33 @@ int aead_stream_writer_new(aead_stream **s_out, const aead_stream_params *params
     if (s_out == nullptr || header_len == nullptr) return AEAD_ERR_ARG;
     *s_out = nullptr;
     Params in;
-    if (const int rc = read_params(params, in)) return rc;
-    if (aead::bad_range(header, header_cap)) return AEAD_ERR_ARG;
-    const aead::StreamFormat *f = aead::find_stream_format(in.p.format);
+    const aead::StreamFormat *f = nullptr;
     int alg = 0;
-    if (f == nullptr) return AEAD_ERR_ARG;
-    if (const int rc = check_params(*f, in.p, true, alg)) return rc;
-    auto *s = new (std::nothrow) aead_stream(*f, true);
-    if (s == nullptr) return AEAD_ERR_NOMEM;
+    if (const int rc = prepare(params, true, in, f, alg)) return rc;
+    if (aead::bad_range(header, header_cap)) return AEAD_ERR_ARG;
     const aead_stream_params &p = in.p;
-    const size_t hl = header_size(s->f, p);
+    const size_t hl = header_size(*f, p);
     *header_len = hl;
+    if (header_cap < hl) return AEAD_ERR_BUFFER_TOO_SMALL;
     uint8_t h[AEAD_STREAM_MAX_HEADER] = {};
-    int rc = header_cap < hl ? AEAD_ERR_BUFFER_TOO_SMALL : 0;
     const uint32_t rs = p.segment_size != 0 ? p.segment_size : static_cast<uint32_t>(kRfc8188DefaultRs);
-    if (rc == 0) {
-        switch (s->f.id) {
-            case AEAD_STREAM_TINK_AES_GCM_HKDF:
-                h[0] = static_cast<uint8_t>(hl);
-                rc = aead::shim::random_bytes(h + 1, hl - 1);
-                break;
-            case AEAD_STREAM_AGE: rc = aead::shim::random_bytes(h, kAgeNonce); break;
-            default:
-                rc = aead::shim::random_bytes(h, kSaltRfc8188);
-                for (size_t i = 0; i < 4; ++i) h[kSaltRfc8188 + i] = static_cast<uint8_t>(rs >> (24 - 8 * i));
-                h[kSaltRfc8188 + 4] = static_cast<uint8_t>(p.keyid_len);
-                if (p.keyid_len != 0) std::memcpy(h + kSaltRfc8188 + 5, p.keyid, p.keyid_len);
-                break;
-        }
+    int rc = 0;
+    switch (f->id) {
+        case AEAD_STREAM_TINK_AES_GCM_HKDF:
+            h[0] = static_cast<uint8_t>(hl);
+            rc = aead::shim::random_bytes(h + 1, hl - 1);
+            break;
+        case AEAD_STREAM_AGE: rc = aead::shim::random_bytes(h, kAgeNonce); break;
+        default:
+            rc = aead::shim::random_bytes(h, kSaltRfc8188);
+            for (size_t i = 0; i < 4; ++i) h[kSaltRfc8188 + i] = static_cast<uint8_t>(rs >> (24 - 8 * i));
+            h[kSaltRfc8188 + 4] = static_cast<uint8_t>(p.keyid_len);
+            if (p.keyid_len != 0) std::memcpy(h + kSaltRfc8188 + 5, p.keyid, p.keyid_len);
+            break;
     }
-    if (rc == 0) rc = key_stream(*s, in, alg, h);
-    if (rc != 0) {
-        delete s;
-        return rc;
-    }
-    set_sizes(*s, p, hl, rs);
-    s->born = aead::fork_generation();
-    std::memcpy(header, h, hl);
-    *s_out = s;
-    return 0;
+    if (rc == 0) rc = make_stream(s_out, *f, true, in, alg, h, hl, rs);
+    if (rc == 0) std::memcpy(header, h, hl);
+    return rc;
 }
 
 int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params, const uint8_t *in_bytes, size_t in_len,
@@ -272,12 +278,10 @@ int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params
     if (s_out == nullptr || header_len == nullptr) return AEAD_ERR_ARG;
     *s_out = nullptr;
     Params in;
-    if (const int rc = read_params(params, in)) return rc;
-    if (aead::bad_range(in_bytes, in_len)) return AEAD_ERR_ARG;
-    const aead::StreamFormat *f = aead::find_stream_format(in.p.format);
+    const aead::StreamFormat *f = nullptr;
     int alg = 0;
-    if (f == nullptr) return AEAD_ERR_ARG;
-    if (const int rc = check_params(*f, in.p, false, alg)) return rc;
+    if (const int rc = prepare(params, false, in, f, alg)) return rc;
+    if (aead::bad_range(in_bytes, in_len)) return AEAD_ERR_ARG;
     const aead_stream_params &p = in.p;
     // The header, copied once: its length from its lead, then the whole of it.
     uint8_t h[AEAD_STREAM_MAX_HEADER] = {};
@@ -300,15 +304,7 @@ int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params
     *header_len = hl;
     if (in_len < hl) return AEAD_ERR_BUFFER_TOO_SMALL;
     std::memcpy(h + f->header_lead, in_bytes + f->header_lead, hl - f->header_lead);
-    auto *s = new (std::nothrow) aead_stream(*f, false);
-    if (s == nullptr) return AEAD_ERR_NOMEM;
-    if (const int rc = key_stream(*s, in, alg, h)) {
-        delete s;
-        return rc;
-    }
-    set_sizes(*s, p, hl, rs);
-    *s_out = s;
-    return 0;
+    return make_stream(s_out, *f, false, in, alg, h, hl, rs);
 }
 
 void aead_stream_free(aead_stream *s) noexcept { delete s; }
@@ -329,7 +325,8 @@ int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_len, size_
         if (!seal_size_ok(*s, n, in_len, pad, final)) return AEAD_ERR_ARG;
         out_len = f.padded && !final ? s->full(n) : in_len + pad + f.overhead;
         if (out_cap < out_len) return AEAD_ERR_BUFFER_TOO_SMALL;
-        if (out != in && meets(out, out_len, in, in_len)) return AEAD_ERR_OVERLAP;
+        const auto o = reinterpret_cast<uintptr_t>(out);
+        if (out != in && out_len != 0 && aead::meets(o, o + out_len, in, in_len)) return AEAD_ERR_OVERLAP;
         if (s->state.compare_exchange_weak(st, (n + 1) << 1 | (final ? 1 : 0), std::memory_order_acq_rel)) break;
     }
     uint8_t nonce[aead::kStreamNonce];
