@@ -989,6 +989,33 @@ AEAD_API int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_l
 AEAD_API int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
                                   size_t out_cap) AEAD_NOEXCEPT;
 
+/* Seals several segments in one call (the per-call cost of a binding paid once per batch): in holds the
+ * plaintext of whole segments from the writer's position, each the size a non-final aead_stream_seal
+ * takes (RFC 8188: full records), and, when final != 0, the rest (at most a segment, possibly none) as
+ * the last one. Writes the segments' ciphertexts back to back to out and returns their total length (0
+ * for an empty batch that is not final).
+ *   - The batch's segment numbers are taken at once, after every check: a refused batch takes none, and
+ *     a concurrent seal or batch gets numbers before or after the whole batch.
+ *   - in that does not split into whole segments (final == 0), or a last segment the format refuses
+ *     (age: an empty one after the first), is AEAD_ERR_ARG. No padding (use aead_stream_seal).
+ *   - out must not overlap in at all (AEAD_ERR_OVERLAP); out_cap below the ciphertext is
+ *     AEAD_ERR_BUFFER_TOO_SMALL; else as aead_stream_seal. On a failure nothing is left in out.
+ * Thread-safety: see the section's head. Since 1.7. */
+AEAD_API int64_t aead_stream_seal_many(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
+                                       size_t out_cap) AEAD_NOEXCEPT;
+
+/* Opens several segments in one call: in holds whole segments of ciphertext from the reader's position
+ * (aead_stream_segment_size each) and, when final != 0 (the input ends after it), the rest as the last
+ * one. Writes the plaintexts back to back to out, returns their total length and moves the reader past
+ * them; each segment is checked as aead_stream_open checks it.
+ *   - All or nothing: if any segment fails, out is zeroed, the reader stays where it was and the error
+ *     is that segment's (AEAD_ERR_AUTH for a forgery, a cut, a reordering or an extension).
+ *   - in that does not split into whole segments (final == 0) is AEAD_ERR_ARG; out must not overlap in
+ *     (AEAD_ERR_OVERLAP); out_cap below in_len less 16 per segment is AEAD_ERR_BUFFER_TOO_SMALL.
+ * Thread-safety: see the section's head. Since 1.7. */
+AEAD_API int64_t aead_stream_open_many(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
+                                       size_t out_cap) AEAD_NOEXCEPT;
+
 /* Random access (as Tink's seekable decryption): opens segment `index` of the reader's stream with the
  * same checks as aead_stream_open, final != 0 when it is the stream's last segment (the caller knows the
  * stream's length). Does not move the reader. Since 1.7. */

@@ -235,6 +235,85 @@ int64_t open_at(const aead_stream &s, uint64_t n, const uint8_t *in, size_t in_l
     return static_cast<int64_t>(end - 1);
 }
 
+// Seals segment n: in_len bytes into out_len bytes of ciphertext (sizes checked by the caller).
+int64_t seal_at(const aead_stream &s, uint64_t n, bool final, const uint8_t *in, size_t in_len, uint8_t *out,
+                size_t out_len) noexcept {
+    uint8_t nonce[aead::kStreamNonce];
+    aead::segment_nonce(s.f, s.base, n, final && !s.f.padded, nonce);
+    if (!s.f.padded)
+        return aead::seal_open_call<AEAD_SEAL>(*s.ctx, nullptr, nonce, sizeof nonce, nullptr, 0, in, in_len, out, out_len);
+    // RFC 8188: the record's plaintext is built in out (data, delimiter, zeros) and sealed in place.
+    const size_t data_end = out_len - s.f.overhead;
+    if (out != in && in_len != 0) std::memcpy(out, in, in_len);
+    out[in_len] = final ? 2 : 1;
+    std::memset(out + in_len + 1, 0, data_end - in_len);
+    const int64_t r =
+        aead::seal_open_call<AEAD_SEAL>(*s.ctx, nullptr, nonce, sizeof nonce, nullptr, 0, out, data_end + 1, out, out_len);
+    if (r < 0) std::memset(out, 0, out_len);
+    return r;
+}
+
+// How a batch splits into segments from number n: whole segments and, when final, the rest as the last
+// one (at most whole). A plaintext batch (seal): whole segments hold full(n + i) - overhead bytes, and
+// `other` is the ciphertext's length. A ciphertext batch (open): whole segments are full(n + i) bytes,
+// and `other` the output the opens need (each segment less its tag, as aead_stream_open asks).
+struct Split {
+    uint64_t count = 0;  // segments
+    size_t last = 0;     // bytes of the final one
+    uint64_t other = 0;
+};
+
+// Arithmetic, not a walk: a hostile length (a huge read-only mapping) costs no time before it is refused.
+bool split(const aead_stream &s, uint64_t n, size_t len, bool final, bool plaintext, Split &out) noexcept {
+    out = Split{};
+    const size_t overhead = s.f.overhead, tag = aead::kStreamTag;
+    const auto whole = [&](uint64_t i) { return plaintext ? s.full(i) - overhead : s.full(i); };
+    const auto other_of_whole = [&](uint64_t i) { return uint64_t{plaintext ? s.full(i) : s.full(i) - tag}; };
+    const auto other_of_last = [&](size_t l) { return uint64_t{plaintext ? l + overhead : l > tag ? l - tag : 0}; };
+    if (!final && len == 0) return true;
+    // Segment n (Tink's segment 0 is the short one), then segments of one size.
+    if (final && len <= whole(n)) {
+        out = Split{1, len, other_of_last(len)};
+        return true;
+    }
+    if (len < whole(n)) return false;
+    const size_t rest = len - whole(n), w = whole(n + 1);
+    const uint64_t q = final ? (rest - 1) / w : rest / w;  // final: rest > 0, the last one holds 1 to w bytes
+    if (!final && rest % w != 0) return false;  // not a whole number of segments
+    out.count = 1 + q + (final ? 1 : 0);
+    out.other = other_of_whole(n) + q * other_of_whole(n + 1);
+    if (final) {
+        out.last = rest - static_cast<size_t>(q) * w;
+        out.other += other_of_last(out.last);
+    }
+    return true;
+}
+
+// The checks every writer call makes before anything else.
+int writer_call_ok(const aead_stream *s, const uint8_t *in, size_t in_len, const uint8_t *out, size_t out_cap) noexcept {
+    if (s == nullptr || !s->writer || aead::bad_range(in, in_len) || aead::bad_range(out, out_cap)) return AEAD_ERR_ARG;
+    return aead::fork_generation() != s->born ? AEAD_ERR_FORKED : 0;
+}
+
+// Takes the writer's next `count` segment numbers, and the final flag, in one step once check(next, count)
+// accepts them: returns the first number, or the refusal (a refused seal takes no number). count 0 takes
+// nothing.
+template <class Check>
+int64_t take_numbers(aead_stream &s, bool final, Check check) noexcept {
+    uint64_t st = s.state.load(std::memory_order_acquire);
+    for (;;) {
+        if (st & 1) return AEAD_ERR_STREAM_FINISHED;
+        const uint64_t n = st >> 1;
+        uint64_t count = 0;
+        if (n >= s.f.max_segments) return AEAD_ERR_NONCE_EXHAUSTED;
+        if (const int rc = check(n, count)) return rc;
+        if (count == 0) return static_cast<int64_t>(n);
+        if (count > s.f.max_segments - n) return AEAD_ERR_NONCE_EXHAUSTED;
+        if (s.state.compare_exchange_weak(st, (n + count) << 1 | (final ? 1 : 0), std::memory_order_acq_rel))
+            return static_cast<int64_t>(n);
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -311,37 +390,53 @@ void aead_stream_free(aead_stream *s) noexcept { delete s; }
 
 int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_len, size_t pad, int final_flag, uint8_t *out,
                          size_t out_cap) noexcept {
-    if (s == nullptr || !s->writer || aead::bad_range(in, in_len) || aead::bad_range(out, out_cap)) return AEAD_ERR_ARG;
-    if (aead::fork_generation() != s->born) return AEAD_ERR_FORKED;
+    if (const int rc = writer_call_ok(s, in, in_len, out, out_cap)) return rc;
     const bool final = final_flag != 0;
-    const aead::StreamFormat &f = s->f;
-    // Take the next number (and the final flag) only once the segment is known to be sealable.
-    uint64_t st = s->state.load(std::memory_order_acquire), n = 0;
     size_t out_len = 0;
-    for (;;) {
-        if (st & 1) return AEAD_ERR_STREAM_FINISHED;
-        n = st >> 1;
-        if (n >= f.max_segments) return AEAD_ERR_NONCE_EXHAUSTED;
-        if (!seal_size_ok(*s, n, in_len, pad, final)) return AEAD_ERR_ARG;
-        out_len = f.padded && !final ? s->full(n) : in_len + pad + f.overhead;
+    const int64_t n = take_numbers(*s, final, [&](uint64_t next, uint64_t &count) noexcept -> int {
+        if (!seal_size_ok(*s, next, in_len, pad, final)) return AEAD_ERR_ARG;
+        out_len = s->f.padded && !final ? s->full(next) : in_len + pad + s->f.overhead;
         if (out_cap < out_len) return AEAD_ERR_BUFFER_TOO_SMALL;
         const auto o = reinterpret_cast<uintptr_t>(out);
         if (out != in && out_len != 0 && aead::meets(o, o + out_len, in, in_len)) return AEAD_ERR_OVERLAP;
-        if (s->state.compare_exchange_weak(st, (n + 1) << 1 | (final ? 1 : 0), std::memory_order_acq_rel)) break;
+        count = 1;
+        return 0;
+    });
+    if (n < 0) return n;
+    return seal_at(*s, static_cast<uint64_t>(n), final, in, in_len, out, out_len);
+}
+
+int64_t aead_stream_seal_many(aead_stream *s, const uint8_t *in, size_t in_len, int final_flag, uint8_t *out,
+                              size_t out_cap) noexcept {
+    if (const int rc = writer_call_ok(s, in, in_len, out, out_cap)) return rc;
+    const bool final = final_flag != 0;
+    const aead::StreamFormat &f = s->f;
+    Split sp;
+    const int64_t first = take_numbers(*s, final, [&](uint64_t next, uint64_t &count) noexcept -> int {
+        if (!split(*s, next, in_len, final, true, sp)) return AEAD_ERR_ARG;
+        if (final && !seal_size_ok(*s, next + sp.count - 1, sp.last, 0, true)) return AEAD_ERR_ARG;
+        if (out_cap < sp.other) return AEAD_ERR_BUFFER_TOO_SMALL;
+        const auto o = reinterpret_cast<uintptr_t>(out);
+        if (sp.other != 0 && aead::meets(o, o + static_cast<uintptr_t>(sp.other), in, in_len)) return AEAD_ERR_OVERLAP;
+        count = sp.count;
+        return 0;
+    });
+    if (first < 0 || sp.count == 0) return first < 0 ? first : 0;
+    const auto n = static_cast<uint64_t>(first);
+    size_t in_off = 0, out_off = 0;
+    for (uint64_t i = 0; i < sp.count; ++i) {
+        const bool last = final && i + 1 == sp.count;
+        const size_t len = last ? sp.last : s->full(n + i) - f.overhead;
+        const size_t ct = last ? len + f.overhead : s->full(n + i);
+        const int64_t r = seal_at(*s, n + i, last, in + in_off, len, out + out_off, ct);
+        if (r < 0) {
+            std::memset(out, 0, out_off);
+            return r;
+        }
+        in_off += len;
+        out_off += ct;
     }
-    uint8_t nonce[aead::kStreamNonce];
-    aead::segment_nonce(f, s->base, n, final && !f.padded, nonce);
-    if (!f.padded)
-        return aead::seal_open_call<AEAD_SEAL>(*s->ctx, nullptr, nonce, sizeof nonce, nullptr, 0, in, in_len, out, out_cap);
-    // RFC 8188: the record's plaintext is built in out (data, delimiter, zeros) and sealed in place.
-    const size_t data_end = out_len - f.overhead;
-    if (out != in && in_len != 0) std::memcpy(out, in, in_len);
-    out[in_len] = final ? 2 : 1;
-    std::memset(out + in_len + 1, 0, data_end - in_len);
-    const int64_t r =
-        aead::seal_open_call<AEAD_SEAL>(*s->ctx, nullptr, nonce, sizeof nonce, nullptr, 0, out, data_end + 1, out, out_cap);
-    if (r < 0) std::memset(out, 0, out_len);
-    return r;
+    return static_cast<int64_t>(out_off);
 }
 
 int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int final_flag, uint8_t *out,
@@ -357,6 +452,38 @@ int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int f
         return AEAD_ERR_NONCE_ORDER;
     }
     return r;
+}
+
+int64_t aead_stream_open_many(aead_stream *s, const uint8_t *in, size_t in_len, int final_flag, uint8_t *out,
+                              size_t out_cap) noexcept {
+    if (s == nullptr || s->writer || aead::bad_range(in, in_len) || aead::bad_range(out, out_cap)) return AEAD_ERR_ARG;
+    const bool final = final_flag != 0;
+    uint64_t st = s->state.load(std::memory_order_acquire);
+    if (st & 1) return AEAD_ERR_STREAM_FINISHED;
+    const uint64_t n = st >> 1;
+    Split sp;
+    if (!split(*s, n, in_len, final, false, sp)) return AEAD_ERR_ARG;
+    if (sp.count == 0) return 0;
+    if (out_cap < sp.other) return AEAD_ERR_BUFFER_TOO_SMALL;
+    const auto o = reinterpret_cast<uintptr_t>(out);
+    if (sp.other != 0 && in_len != 0 && aead::meets(o, o + static_cast<uintptr_t>(sp.other), in, in_len)) return AEAD_ERR_OVERLAP;
+    size_t in_off = 0, out_off = 0;
+    for (uint64_t i = 0; i < sp.count; ++i) {
+        const bool last = final && i + 1 == sp.count;
+        const size_t len = last ? sp.last : s->full(n + i);
+        const int64_t r = open_at(*s, n + i, in + in_off, len, last, out + out_off, out_cap - out_off);
+        if (r < 0) {
+            std::memset(out, 0, out_off);
+            return r;
+        }
+        in_off += len;
+        out_off += static_cast<size_t>(r);
+    }
+    if (!s->state.compare_exchange_strong(st, (n + sp.count) << 1 | (final ? 1 : 0), std::memory_order_acq_rel)) {
+        std::memset(out, 0, out_off);
+        return AEAD_ERR_NONCE_ORDER;
+    }
+    return static_cast<int64_t>(out_off);
 }
 
 int64_t aead_stream_open_segment(const aead_stream *s, uint64_t index, const uint8_t *in, size_t in_len, int final,

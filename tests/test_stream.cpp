@@ -7,6 +7,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <set>
@@ -220,6 +221,17 @@ Stream reader(const aead_stream_params &p, const Bytes &header) {
     return r;
 }
 
+// A random key, associated data (Tink) and plaintext of len bytes, and the parameters for them.
+struct Case {
+    Bytes key, ad, pt;
+    aead_stream_params p;
+    Case(const Format &f, size_t len)
+        : key(key_for(f)), ad(f.id == AEAD_STREAM_TINK_AES_GCM_HKDF ? random_bytes(len % 40) : Bytes{}),
+          pt(random_bytes(len)), p(params_of(f, key, ad)) {}
+    Case(const Case &) = delete;
+    Case &operator=(const Case &) = delete;
+};
+
 std::vector<size_t> sizes_for(const Format &f) {
     const size_t first = f.id == AEAD_STREAM_TINK_AES_GCM_HKDF ? f.segment - (1 + f.key_size + 7) - f.offset - 16
                          : f.id == AEAD_STREAM_AGE                ? 65536
@@ -286,13 +298,67 @@ TEST_CASE("stream: RFC 8188 section 3's examples open exactly (one record; two r
     }
 }
 
-TEST_CASE("stream: every format's writer agrees with the oracle byte for byte, and its reader opens the oracle's streams") {
+namespace {
+Bytes concat(const std::vector<Bytes> &segs, size_t from, size_t to) {
+    Bytes out;
+    for (size_t i = from; i < to; ++i) out.insert(out.end(), segs[i].begin(), segs[i].end());
+    return out;
+}
+bool all_zero(const Bytes &b, size_t n) { return std::all_of(b.begin(), b.begin() + static_cast<long>(n), [](uint8_t x) { return x == 0; }); }
+// Batches (seal_many, open_many) cut at random segment boundaries: the writer's equal the oracle's stream, and
+// the reader opens the oracle's.
+void batches_agree(const Format &f, const Case &c) {
+    const Bytes &pt = c.pt;
+    const aead_stream_params &p = c.p;
+    Stream w = writer(p);
+    const Oracle o(f, c.key, w.header, c.ad);
+
+    const std::vector<Bytes> segs = o.seal_all(pt);
+    const Bytes want = concat(segs, 0, segs.size());
+    // The writer: batches of 0 to 4 whole segments, the last batch final with the rest.
+    Bytes got;
+    size_t seg = 0, off = 0;
+    while (true) {
+        const size_t take = std::min<size_t>(random_u64() % 5, segs.size() - 1 - seg);
+        const bool final = seg + take == segs.size() - 1 && random_u64() % 2 == 0;
+        size_t bytes = 0;
+        for (size_t i = 0; i < take; ++i) bytes += o.room(seg + i);
+        if (final) bytes = pt.size() - off;
+        Bytes out(bytes + (take + 1) * 17 + 1);
+        const int64_t r = aead_stream_seal_many(w.s, pt.data() + off, bytes, final, out.data(), out.size());
+        REQUIRE(r >= 0);
+        got.insert(got.end(), out.begin(), out.begin() + r);
+        off += bytes;
+        seg += final ? take + 1 : take;
+        if (final) break;
+    }
+    CHECK(got == want);
+    CHECK(aead_stream_position(w.s) == AEAD_ERR_STREAM_FINISHED);
+    // The reader: the oracle's stream in batches of 1 to 4 segments.
+    Stream rd = reader(p, w.header);
+    Bytes back;
+    for (size_t i = 0; i < segs.size();) {
+        const size_t take = std::min<size_t>(1 + random_u64() % 4, segs.size() - i);
+        const bool final = i + take == segs.size();
+        const Bytes in = concat(segs, i, i + take);
+        Bytes out(in.size());
+        const int64_t r = aead_stream_open_many(rd.s, in.data(), in.size(), final, out.data(), out.size());
+        REQUIRE(r >= 0);
+        back.insert(back.end(), out.begin(), out.begin() + r);
+        i += take;
+    }
+    CHECK(back == pt);
+    CHECK(aead_stream_position(rd.s) == AEAD_ERR_STREAM_FINISHED);
+}
+}  // namespace
+
+TEST_CASE("stream: every format's writer agrees with the oracle byte for byte, and its reader opens the oracle's streams; in batches too") {
     for (const Format &f : kFormats) {
         for (size_t len : sizes_for(f)) {
             CAPTURE(f.name, len);
-            const Bytes key = key_for(f), ad = f.id == AEAD_STREAM_TINK_AES_GCM_HKDF ? random_bytes(len % 40) : Bytes{};
-            const Bytes pt = random_bytes(len);
-            const aead_stream_params p = params_of(f, key, ad);
+            const Case c(f, len);
+            const Bytes &key = c.key, &ad = c.ad, &pt = c.pt;
+            const aead_stream_params &p = c.p;
             Stream w = writer(p);
             const std::vector<Bytes> segs = write_all(w.s, pt);
             CHECK(aead_stream_position(w.s) == AEAD_ERR_STREAM_FINISHED);
@@ -303,7 +369,88 @@ TEST_CASE("stream: every format's writer agrees with the oracle byte for byte, a
             int64_t rc = -100;
             CHECK((read_all(r.s, o.seal_all(pt), &rc) == pt));
             CHECK(rc == 0);
+            batches_agree(f, c);
         }
+    }
+}
+
+
+TEST_CASE("stream: a refused batch changes nothing: sizes, buffers, overlaps, a forged or cut segment, huge lengths") {
+    for (const Format &f : kFormats) {
+        if (f.segment == 1 << 20) continue;
+        CAPTURE(f.name);
+        const Bytes key = key_for(f);
+        const aead_stream_params p = params_of(f, key);
+        Stream w = writer(p);
+        const size_t over = aead_stream_overhead(w.s);
+        const size_t room0 = aead_stream_segment_size(w.s, 0) - over, room = aead_stream_segment_size(w.s, 1) - over;
+        const Bytes pt = random_bytes(room0 + 2 * room + 5);
+        Bytes out((pt.size() + 1) * (over + 1) + 64);
+        // Not whole segments without final; a short buffer; out overlapping in (even exactly: no in-place batch).
+        if (room > 1) {  // (RFC 8188 rs 18 holds one byte a record: every length is whole records)
+            CHECK(aead_stream_seal_many(w.s, pt.data(), room0 + 1, 0, out.data(), out.size()) == AEAD_ERR_ARG);
+            CHECK(aead_stream_seal_many(w.s, pt.data(), room0 - 1, 0, out.data(), out.size()) == AEAD_ERR_ARG);
+        }
+        CHECK(aead_stream_seal_many(w.s, pt.data(), room0 + room, 0, out.data(), room0 + room + 2 * over - 1) ==
+              AEAD_ERR_BUFFER_TOO_SMALL);
+        Bytes shared(pt.size() + 4 * over + 64);
+        std::copy(pt.begin(), pt.end(), shared.begin());
+        CHECK(aead_stream_seal_many(w.s, shared.data(), room0 + room, 0, shared.data(), shared.size()) == AEAD_ERR_OVERLAP);
+        CHECK(aead_stream_seal_many(w.s, shared.data() + 1, room0 + room, 0, shared.data(), shared.size() - 1) ==
+              AEAD_ERR_OVERLAP);
+        // A length no mapping has: refused by arithmetic (the buffer, or Tink's 2^32 segments), never walked or read.
+        const auto *far = reinterpret_cast<const uint8_t *>(uintptr_t{4096});
+        const size_t huge = sizeof(size_t) == 8 ? size_t{1} << 46 : size_t{1} << 30;
+        const int64_t h = aead_stream_seal_many(w.s, far, huge, 1, out.data(), out.size());
+        CHECK((h == AEAD_ERR_BUFFER_TOO_SMALL || (h == AEAD_ERR_NONCE_EXHAUSTED && f.id == AEAD_STREAM_TINK_AES_GCM_HKDF)));
+        CHECK(aead_stream_position(w.s) == 0);
+        CHECK(aead_stream_seal_many(w.s, pt.data(), 0, 0, out.data(), out.size()) == 0);  // an empty batch: nothing
+        CHECK(aead_stream_position(w.s) == 0);
+        // Two whole segments, then the rest as the final one.
+        const int64_t a = aead_stream_seal_many(w.s, pt.data(), room0 + room, 0, out.data(), out.size());
+        REQUIRE(a == static_cast<int64_t>(room0 + room + 2 * over));
+        CHECK(aead_stream_position(w.s) == 2);
+        if (f.id == AEAD_STREAM_AGE)  // age: no empty last chunk after the first
+            CHECK(aead_stream_seal_many(w.s, pt.data(), 0, 1, out.data() + a, out.size() - static_cast<size_t>(a)) == AEAD_ERR_ARG);
+        const size_t rest = pt.size() - room0 - room;
+        const int64_t b = aead_stream_seal_many(w.s, pt.data() + room0 + room, rest, 1, out.data() + a,
+                                                out.size() - static_cast<size_t>(a));
+        REQUIRE(b == static_cast<int64_t>(rest + (rest + room - 1) / room * over));  // whole segments, then the rest
+        CHECK(aead_stream_seal_many(w.s, pt.data(), 1, 1, out.data(), out.size()) == AEAD_ERR_STREAM_FINISHED);
+        CHECK(aead_stream_open_many(w.s, out.data(), 17, 1, out.data() + 64, 64) == AEAD_ERR_ARG);
+        Bytes ct(out.begin(), out.begin() + a + b);
+        const size_t seg0 = room0 + over, seg1 = room + over;
+
+        Stream rd = reader(p, w.header);
+        CHECK(aead_stream_seal_many(rd.s, pt.data(), 1, 1, out.data(), out.size()) == AEAD_ERR_ARG);  // a reader does not seal
+        Bytes back(ct.size());
+        CHECK(aead_stream_open_many(rd.s, ct.data(), seg0 + 1, 0, back.data(), back.size()) == AEAD_ERR_ARG);
+        CHECK(aead_stream_open_many(rd.s, ct.data(), seg0 + seg1, 0, back.data(), room0 + room - 1) == AEAD_ERR_BUFFER_TOO_SMALL);
+        CHECK(aead_stream_open_many(rd.s, ct.data(), seg0 + seg1, 0, ct.data(), ct.size()) == AEAD_ERR_OVERLAP);
+        CHECK(aead_stream_open_many(rd.s, far, huge, 1, back.data(), back.size()) == AEAD_ERR_BUFFER_TOO_SMALL);
+        // A flipped bit in the second segment: the first one's plaintext is not left behind.
+        Bytes forged = ct;
+        forged[seg0 + 3] ^= 0x20;
+        std::fill(back.begin(), back.end(), 0xAA);
+        CHECK(aead_stream_open_many(rd.s, forged.data(), seg0 + seg1, 0, back.data(), back.size()) == AEAD_ERR_AUTH);
+        CHECK(all_zero(back, room0 + room));
+        // Cut after two segments and presented as the end; the first two as one batch that is final.
+        CHECK(aead_stream_open_many(rd.s, ct.data(), seg0 + seg1, 1, back.data(), back.size()) == AEAD_ERR_AUTH);
+        CHECK(all_zero(back, room0));
+        // Reordered: segments 1 and 2 swapped.
+        Bytes swapped = ct;
+        std::swap_ranges(swapped.begin() + static_cast<long>(seg0), swapped.begin() + static_cast<long>(seg0 + seg1),
+                         swapped.begin() + static_cast<long>(seg0 + seg1));
+        CHECK(aead_stream_open_many(rd.s, swapped.data(), seg0 + 2 * seg1, 0, back.data(), back.size()) == AEAD_ERR_AUTH);
+        CHECK(aead_stream_position(rd.s) == 0);
+        // The stream in two batches, then data after the end.
+        const int64_t x = aead_stream_open_many(rd.s, ct.data(), seg0, 0, back.data(), back.size());
+        REQUIRE(x == static_cast<int64_t>(room0));
+        const int64_t y = aead_stream_open_many(rd.s, ct.data() + seg0, ct.size() - seg0, 1, back.data() + x,
+                                                back.size() - static_cast<size_t>(x));
+        REQUIRE(y == static_cast<int64_t>(pt.size() - room0));
+        CHECK(std::equal(pt.begin(), pt.end(), back.begin()));
+        CHECK(aead_stream_open_many(rd.s, ct.data(), seg0, 0, back.data(), back.size()) == AEAD_ERR_STREAM_FINISHED);
     }
 }
 

@@ -1,17 +1,22 @@
 """Benchmark (not a test): libaead.stream against Tink Python's streaming AEAD (AES128_GCM_HKDF_4KB and _1MB
 templates, from a cleartext keyset holding the same raw key) and http_ece (RFC 8188 aes128gcm, rs 4096),
-side by side in one process on the same plaintext. Each side's output is opened by the other first.
+side by side in one process on the same plaintext; and the command `python -m libaead.stream ... age`
+against the `age` command (X25519 recipient, file to file through standard input and output, process
+start-up included), with each command's peak RSS. Each side's output is opened by the other first.
 Every cell is the best of interleaved rounds (libaead, peer, libaead, peer, ...); the ratio is libaead's
 throughput over the peer's (above 1 = libaead faster).
 
-Usage: python3 bench/bench_stream.py [--mib N] [--rounds N] [--json PATH]   (with tink and http_ece)
+Usage: python3 bench/bench_stream.py [--mib N] [--rounds N] [--json PATH]   (with tink, http_ece and age)
 """
 
 import argparse
 import io
 import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 import http_ece
@@ -62,6 +67,39 @@ def mbps(fn, nbytes):
     return nbytes / (time.perf_counter() - t0) / 1e6
 
 
+def command(argv, src, dst=os.devnull):
+    """Runs argv with the file src as standard input and dst as standard output; fails on a non-zero exit."""
+    with open(src, "rb") as i, open(dst, "wb") as o:
+        subprocess.run(argv, stdin=i, stdout=o, check=True)
+
+
+def age_cells(cells, data, tmp):
+    """The age rows: both commands encrypt the same file to one recipient and decrypt the other's output."""
+    age, keygen = shutil.which("age"), shutil.which("age-keygen")
+    if not age or not keygen:
+        raise SystemExit("bench_stream: the age and age-keygen commands are needed (tests/setup.sh installs them)")
+    identity = os.path.join(tmp, "key.txt")
+    subprocess.run([keygen, "-o", identity], check=True, capture_output=True)
+    recipient = subprocess.run([keygen, "-y", identity], check=True, capture_output=True, text=True).stdout.strip()
+    plain, ours_ct, age_ct, back = (os.path.join(tmp, n) for n in ("plain", "ours.age", "age.age", "back"))
+    with open(plain, "wb") as f:
+        f.write(data)
+    cli = [sys.executable, "-m", "libaead.stream"]
+    enc_ours, enc_age = cli + ["encrypt", "age", "-r", recipient], [age, "-e", "-r", recipient]
+    dec_ours, dec_age = cli + ["decrypt", "age", "-i", identity], [age, "-d", "-i", identity]
+    command(enc_ours, plain, ours_ct)
+    command(enc_age, plain, age_ct)
+    for argv, src in ((dec_age, ours_ct), (dec_ours, age_ct)):
+        command(argv, src, back)
+        with open(back, "rb") as f:
+            assert f.read() == data, "%s did not decrypt the other side's file" % argv[0]
+    version = subprocess.run([age, "--version"], capture_output=True, text=True).stdout.strip()
+    cells[("age command %s vs python -m libaead.stream" % version, "encrypt")] = (
+        lambda: command(enc_ours, plain), lambda: command(enc_age, plain))
+    cells[("age command %s vs python -m libaead.stream" % version, "decrypt")] = (
+        lambda: command(dec_ours, ours_ct), lambda: command(dec_age, ours_ct))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mib", type=int, default=256)
@@ -92,12 +130,13 @@ def main():
         lambda: st.encrypt(data, key, rs=4096), lambda: http_ece.encrypt(data, key=key, rs=4096, version="aes128gcm"))
     cells[("RFC 8188 rs 4096 (http_ece %s)" % getattr(http_ece, "__version__", "1.2.1"), "decrypt")] = (
         lambda: st.decrypt(body, key), lambda: http_ece.decrypt(body, key=key, version="aes128gcm"))
-    n = len(data)
-    best = {k: [0.0, 0.0] for k in cells}
-    for _ in range(args.rounds):
-        for k, (a, b) in cells.items():
-            best[k][0] = max(best[k][0], mbps(a, n))
-            best[k][1] = max(best[k][1], mbps(b, n))
+    tmp = tempfile.mkdtemp()
+    try:
+        age_cells(cells, data, tmp)
+        n = len(data)
+        best = measure(cells, n, args.rounds)
+    finally:
+        shutil.rmtree(tmp)
     print("%s; Python %s; %d MiB, best of %d interleaved rounds" % (libaead.library_version(), sys.version.split()[0],
                                                                      args.mib, args.rounds))
     print("| stream | direction | libaead MB/s | peer MB/s | libaead / peer |")
@@ -110,6 +149,15 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"library": libaead.library_version(), "mib": args.mib, "rows": rows}, f, indent=1)
+
+
+def measure(cells, n, rounds):
+    best = {k: [0.0, 0.0] for k in cells}
+    for _ in range(rounds):
+        for k, (a, b) in cells.items():
+            best[k][0] = max(best[k][0], mbps(a, n))
+            best[k][1] = max(best[k][1], mbps(b, n))
+    return best
 
 
 if __name__ == "__main__":

@@ -613,6 +613,22 @@ extern "C" {
         out: *mut u8,
         out_cap: usize,
     ) -> i64;
+    pub fn aead_stream_seal_many(
+        s: *mut aead_stream,
+        input: *const u8,
+        in_len: usize,
+        r#final: c_int,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
+    pub fn aead_stream_open_many(
+        s: *mut aead_stream,
+        input: *const u8,
+        in_len: usize,
+        r#final: c_int,
+        out: *mut u8,
+        out_cap: usize,
+    ) -> i64;
     #[allow(clippy::too_many_arguments)]
     pub fn aead_stream_open_segment(
         s: *const aead_stream,

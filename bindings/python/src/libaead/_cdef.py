@@ -329,6 +329,10 @@ int64_t aead_stream_seal(aead_stream *s, const uint8_t *in, size_t in_len, size_
                          uint8_t *out, size_t out_cap);
 int64_t aead_stream_open(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
                          size_t out_cap);
+int64_t aead_stream_seal_many(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
+                              size_t out_cap);
+int64_t aead_stream_open_many(aead_stream *s, const uint8_t *in, size_t in_len, int final, uint8_t *out,
+                              size_t out_cap);
 int64_t aead_stream_open_segment(const aead_stream *s, uint64_t index, const uint8_t *in, size_t in_len,
                                  int final, uint8_t *out, size_t out_cap);
 size_t aead_stream_segment_size(const aead_stream *s, uint64_t index);

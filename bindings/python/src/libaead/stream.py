@@ -121,6 +121,9 @@ class _Params:
             _ffi.memmove(self._key_c, bytes(len(self._key)), len(self._key))
 
 
+_BATCH_BYTES = 1 << 20  # plaintext or ciphertext per aead_stream_seal_many / _open_many call
+
+
 def _write_all(dest: Any, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -168,6 +171,8 @@ class StreamWriter(io.RawIOBase):
         self._s = _ffi.gc(sp[0], _lib.aead_stream_free)
         self._overhead = int(_lib.aead_stream_overhead(self._s))
         self._index = 0
+        self._room0, self._room = self._plain_size(0), self._plain_size(1)  # (all but the first hold as much)
+        self._batch = max(1, _BATCH_BYTES // self._room)  # segments per call: bounds the output buffer
         self._out = _ffi.new("uint8_t[]", int(_lib.aead_stream_segment_size(self._s, 0)) + 1)
         self._out_cap = len(self._out)
         self.header = bytes(_ffi.buffer(header, hlen[0]))
@@ -198,18 +203,37 @@ class StreamWriter(io.RawIOBase):
             raise ValueError("write to a closed stream")
         if self._failed:
             raise ValueError("%s: an earlier write failed; the stream is unusable" % self._who)
-        data = bytes(b)  # one copy: a buffer changed later (or by another thread) cannot change what is sealed
         buf = self._buf
-        buf += data
-        off = 0
-        size = self._plain_size(self._index)
-        while len(buf) - off > size:  # more than a segment: that one is not the last
-            self._seal(memoryview(buf)[off:off + size].tobytes(), False)
-            off += size
-            size = self._plain_size(self._index)
-        if off:
-            del buf[:off]
-        return len(data)
+        before = len(buf)
+        buf += b  # one copy: a buffer changed later (or by another thread) cannot change what is sealed
+        written = len(buf) - before
+        # Every whole segment that more bytes follow is not the last one: sealed now, a batch per call.
+        room0, room = self._room0, self._room
+        while True:
+            avail, take, count = len(buf), 0, 0
+            if self._index == 0 and avail > room0:
+                take, count = room0, 1
+            if avail - take > room:
+                k = min((avail - take - 1) // room, self._batch - count)
+                take += k * room
+                count += k
+            if not count:
+                return written
+            self._seal_many(buf, take, count)
+            del buf[:take]
+
+    def _seal_many(self, buf: bytearray, take: int, count: int) -> None:
+        need = take + count * self._overhead
+        if need > self._out_cap:
+            self._out = _ffi.new("uint8_t[]", need)
+            self._out_cap = need
+        with _ffi.from_buffer("uint8_t[]", buf) as src:  # released before buf is resized
+            n = _lib.aead_stream_seal_many(self._s, src, take, 0, self._out, self._out_cap)
+        if n < 0:
+            self._failed = True
+            _raise(n, self._who)
+        self._index += count
+        _write_all(self._dest, bytes(_ffi.buffer(self._out, n)))
 
     def close(self) -> None:
         if self.closed:
@@ -290,20 +314,26 @@ class StreamReader(io.RawIOBase):
                 self._cbuf += chunk
 
     def _next(self) -> None:
-        size = int(_lib.aead_stream_segment_size(self._s, self._index))
-        self._fill(size + 1)
-        final = len(self._cbuf) <= size
-        seg = bytes(self._cbuf[:size])
-        if len(self._out) < len(seg) + 1:
-            self._out = _ffi.new("uint8_t[]", len(seg) + 1)
-        n = _lib.aead_stream_open(self._s, seg, len(seg), 1 if final else 0, self._out, len(self._out))
+        """Opens the next batch of segments (about _BATCH_BYTES, at least one) in one call: all of them
+        authenticate or none is delivered."""
+        first = int(_lib.aead_stream_segment_size(self._s, self._index))
+        later = int(_lib.aead_stream_segment_size(self._s, self._index + 1))
+        count = max(1, _BATCH_BYTES // later)
+        want = first + (count - 1) * later
+        self._fill(want + 1)
+        final = len(self._cbuf) <= want  # the input ends within the batch: its rest is the last segment
+        take = len(self._cbuf) if final else want
+        if len(self._out) < take + 1:
+            self._out = _ffi.new("uint8_t[]", take + 1)
+        with _ffi.from_buffer("uint8_t[]", self._cbuf) as src:  # released before the buffer is resized
+            n = _lib.aead_stream_open_many(self._s, src, take, 1 if final else 0, self._out, len(self._out))
         if n < 0:
             if n == _lib.AEAD_ERR_AUTH:
                 self._failed = InvalidTag()
                 raise InvalidTag()
             _raise(n, self._who)
-        del self._cbuf[:len(seg)]
-        self._index += 1
+        del self._cbuf[:take]
+        self._index += count
         self._plain = bytes(_ffi.buffer(self._out, n))
         self._poff = 0
         if final:
