@@ -324,13 +324,15 @@ STREAM_MODES = ("stream-tink", "stream-age", "stream-rfc8188")
 
 def stream_seeds(mode):
     """Seeds of the streaming modes (fuzz_stream.inc): each change on short, one-segment-ish and
-    multi-segment plaintexts (age: repeated up to a few chunks)."""
+    multi-segment plaintexts (age: repeated up to a few chunks), the multi-segment ones also in batches."""
     seeds = []
     for change in range(7):
         for i, (fmt, reps, n) in enumerate(((0, 0, 0), (9, 1, 40), (0x2B, 3, 300), (5, 200, 700))):
             pt = bytes((7 * j + change) & 0xFF for j in range(n))
-            head = bytes([fmt, 3 * i, reps, change]) + (17 * i + change).to_bytes(2, "little") + bytes([i])
-            seeds.append((f"{mode}-c{change}-{i}", head + pt))
+            head = bytes([fmt, 3 * i, reps, change]) + (17 * i + change).to_bytes(2, "little")
+            seeds.append((f"{mode}-c{change}-{i}", head + bytes([i]) + pt))
+            if i >= 2:  # the same in batches (the top bit; 1 + (bit >> 5 & 3) segments a call)
+                seeds.append((f"{mode}-c{change}-{i}-batch", head + bytes([0x80 | (i << 5) | i]) + pt))
     return seeds
 
 
