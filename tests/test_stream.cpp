@@ -651,7 +651,7 @@ TEST_CASE("stream: Tink's segment limit (2^32 segments) through random access") 
           AEAD_ERR_NONCE_EXHAUSTED);
 }
 
-TEST_CASE("stream: eight threads sealing on one writer take every segment number once") {
+TEST_CASE("stream: eight threads sealing on one writer (half of them in batches of three) take every segment number once") {
     const Format &f = kFormats[2];  // 64-byte segments
     const Bytes key = key_for(f);
     const aead_stream_params p = params_of(f, key);
@@ -661,44 +661,56 @@ TEST_CASE("stream: eight threads sealing on one writer take every segment number
     const Bytes pt0 = random_bytes(room0);
     Bytes seg0(64);
     REQUIRE(aead_stream_seal(w.s, pt0.data(), room0, 0, 0, seg0.data(), seg0.size()) >= 0);
-    constexpr int kThreads = 8, kEach = 500;
-    std::vector<std::vector<std::pair<Bytes, Bytes>>> made(kThreads);
+    constexpr int kThreads = 8, kEach = 500, kBatch = 3;
+    constexpr uint64_t kSegments = kThreads / 2 * kEach * (1 + kBatch);
+    std::vector<std::vector<std::pair<Bytes, Bytes>>> made(kThreads);  // a batch's segments are adjacent
     std::vector<std::thread> ts;
     for (int t = 0; t < kThreads; ++t)
         ts.emplace_back([&, t] {
+            const size_t k = t % 2 == 0 ? 1 : kBatch;
             for (int i = 0; i < kEach; ++i) {
-                const Bytes pt = random_bytes(room);
-                Bytes out(64);
-                if (aead_stream_seal(w.s, pt.data(), pt.size(), 0, 0, out.data(), out.size()) == 64)
-                    made[static_cast<size_t>(t)].emplace_back(pt, out);
+                const Bytes pt = random_bytes(k * room);
+                Bytes out(k * 64);
+                const int64_t r = k == 1 ? aead_stream_seal(w.s, pt.data(), pt.size(), 0, 0, out.data(), out.size())
+                                         : aead_stream_seal_many(w.s, pt.data(), pt.size(), 0, out.data(), out.size());
+                if (r != static_cast<int64_t>(out.size())) continue;
+                for (size_t j = 0; j < k; ++j)
+                    made[static_cast<size_t>(t)].emplace_back(
+                        Bytes(pt.begin() + static_cast<long>(j * room), pt.begin() + static_cast<long>((j + 1) * room)),
+                        Bytes(out.begin() + static_cast<long>(j * 64), out.begin() + static_cast<long>((j + 1) * 64)));
             }
         });
     for (auto &t : ts) t.join();
-    CHECK(aead_stream_position(w.s) == 1 + kThreads * kEach);
+    CHECK(aead_stream_position(w.s) == 1 + kSegments);
     Stream r = reader(p, w.header);
     // Each segment's number from its keystream: the oracle seals zeros under every number once.
     const Oracle o(f, key, w.header, {});
     std::map<std::string, uint64_t> number_of;  // keyed by text: GCC 12 -O3 misjudges vector<uint8_t>'s <=>
-    for (uint64_t n = 1; n <= kThreads * kEach; ++n) {
+    for (uint64_t n = 1; n <= kSegments; ++n) {
         Bytes ks = test::evp_seal(AEAD_AES_128_GCM, o.key, o.nonce(n, false), {}, Bytes(room, 0));
         ks.resize(room);  // the keystream; the tag is the zeros'
         number_of[std::string(ks.begin(), ks.end())] = n;
     }
     std::set<uint64_t> seen;
     size_t total = 0;
-    for (const auto &per : made)
-        for (const auto &[pt, ct] : per) {
+    for (size_t t = 0; t < made.size(); ++t) {
+        uint64_t prev = 0;
+        for (size_t j = 0; j < made[t].size(); ++j) {
+            const auto &[pt, ct] = made[t][j];
             ++total;
             Bytes stream_bytes(ct.begin(), ct.begin() + static_cast<long>(room));
             for (size_t i = 0; i < room; ++i) stream_bytes[i] ^= pt[i];
             const auto it = number_of.find(std::string(stream_bytes.begin(), stream_bytes.end()));
             REQUIRE(it != number_of.end());
             CHECK(seen.insert(it->second).second);
+            if (t % 2 == 1 && j % kBatch != 0) CHECK(it->second == prev + 1);  // a batch's numbers are consecutive
+            prev = it->second;
             Bytes out(64);
             CHECK(aead_stream_open_segment(r.s, it->second, ct.data(), ct.size(), 0, out.data(), out.size()) ==
                   static_cast<int64_t>(room));
         }
-    CHECK(total == kThreads * kEach);
+    }
+    CHECK(total == kSegments);
     CHECK(seen.size() == total);
 }
 
