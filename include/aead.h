@@ -4,12 +4,13 @@
  * XChaCha20-Poly1305 and AES-SIV (docs/algorithms.md); for protocol stacks, record protection for
  * TLS 1.2 / 1.3, QUIC (RFC 9001) and DTLS 1.2 / 1.3, and for any protocol with a counter nonce (storage
  * formats, COSE, SSH), whose nonce sequencing, key-usage limits and replay windows are checked inside the
- * library (the nonce policies).
+ * library (the nonce policies); HPKE (RFC 9180); and streaming AEAD for data too large for one call (Tink's
+ * AES-GCM-HKDF streaming, age's payload, RFC 8188), whose segment numbers and final flag it keeps.
  *
  * This is the only public header. Every function is declared with its full contract. It is ordered by
  * subject: contexts and algorithms, the seal/open call, the batch and vector calls, nonce policies,
- * record layers (QUIC, DTLS 1.3), header protection, HPKE (RFC 9180), the FIPS indicator, sizes and limits, errors,
- * versions.
+ * record layers (QUIC, DTLS 1.3), header protection, HPKE (RFC 9180), streaming AEAD, the FIPS indicator, sizes
+ * and limits, errors, versions.
  *
  * Each declaration says which release added it: "since 1.N" is library 1.N.0 and, for a function, its
  * symbol version LIBAEAD_1.N (LIBAEAD_1 for 1.0). Behaviour added later to an older declaration is
