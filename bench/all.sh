@@ -23,7 +23,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-ALL=(c c-evp policy-cost c-quic go python rust rustls java java-stream node dimpl pion hpke)
+ALL=(c c-evp policy-cost c-quic go python rust rustls java java-stream stream node dimpl pion hpke)
 invocation="bash bench/all.sh${*:+ $*}"
 quick=0
 out=
@@ -221,6 +221,20 @@ bench_java_stream() {
     # shellcheck disable=SC2086
     bash bindings/java/bench.sh stream $args --json "$(dest bindings/java/bench/results/stream.json)"
     record java-stream "bash bindings/java/bench.sh stream $args --json FILE" bindings/java/bench/results/stream.json
+}
+
+bench_stream() {
+    # Streaming AEAD (docs/streaming.md): C, a whole stream against aead_seal_open on the same segments and
+    # the peak RSS; Python against Tink Python, http_ece and the age command (Java is java-stream).
+    builds
+    meson compile -C "$sys_build" -j 2 aead-stream-bench >/dev/null
+    local mib
+    mib=$(q 16 256)
+    "$sys_build/bench/aead-stream-bench" "$mib" --json >"$(dest bench/results/stream-c-system.json)"
+    BENCH_RESULTS=$(dirname "$(dest bindings/python/bench/results/x)") BENCH=stream LIBCRYPTOS=system \
+        bash bindings/python/bench.sh $(q --quick)
+    record stream "build/bench/aead-stream-bench $mib --json; BENCH=stream LIBCRYPTOS=system bash bindings/python/bench.sh$(q ' --quick')" \
+        bench/results/stream-c-system.json bindings/python/bench/results/stream-python.json
 }
 
 bench_node() {

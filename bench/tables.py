@@ -213,6 +213,47 @@ def gen_hpke():
                  f"64-byte messages{aad}; below 1.00x libaead is faster.")
 
 
+# ---- Streaming AEAD (bench/stream.c, bench_stream.py, Java's StreamBench) ----
+
+STREAM_C = "bench/results/stream-c-system.json"
+STREAM_PYTHON = "bindings/python/bench/results/stream-python.json"
+STREAM_JAVA = "bindings/java/bench/results/stream.json"
+
+
+def gen_stream():
+    """docs/streaming.md: each language's streams against its peers; C against aead_seal_open on the same segments."""
+    paths = [p for p in (STREAM_C, STREAM_PYTHON, STREAM_JAVA) if os.path.exists(located(p))]
+    rows, libs, notes = [], [], []
+    for path in paths:
+        doc = load(path)
+        lib = openssl(doc["library"])
+        if lib not in libs:
+            libs.append(lib)
+        if path == STREAM_C:
+            for r in doc["rows"]:
+                rows.append(["C", r["name"], "encrypt", f"{r['stream_gbps'] * 1000:,.0f}",
+                             "`aead_seal_open` on the same segments", f"{r['oneshot_gbps'] * 1000:,.0f}",
+                             f"{r['ratio']:.2f}x"])
+            notes.append(f"C: {doc['mib']} MiB streams, medians of 5 interleaved rounds; peak RSS "
+                         f"{doc['max_rss_kib'] / 1024:.1f} MiB after them and {doc['max_rss_kib_after_4x'] / 1024:.1f} "
+                         f"MiB after one stream of {4 * doc['mib']} MiB")
+        elif path == STREAM_PYTHON:
+            for r in doc["rows"]:
+                rows.append(["Python", r["stream"], r["direction"], f"{r['libaead_mbps']:,}", r["peer"],
+                             f"{r['peer_mbps']:,}", f"{r['ratio']:.2f}x"])
+            notes.append(f"Python {doc['python']}: {doc['mib']} MiB, best of {doc['rounds']} interleaved rounds; the age "
+                         "rows time the two commands file to file, start-up included")
+        else:
+            for r in doc["rows"]:
+                rows.append(["Java", f"Tink {r['template']}", r["direction"], f"{r['libaead_mbps']:,.0f}",
+                             f"Tink Java {doc['tink']}", f"{r['tink_mbps']:,.0f}", f"{r['ratio']:.2f}x"])
+            notes.append(f"Java {doc['java']}: {doc['mib']} MiB, medians of {doc['rounds']} interleaved rounds")
+    return block(paths, "libaead on " + " and ".join(libs),
+                 ["language", "stream", "direction", "libaead MB/s", "against", "MB/s", "libaead / other"],
+                 ["---", "---", "---", "---:", "---", "---:", "---:"], rows,
+                 "; ".join(notes) + ". Above 1.00x libaead is faster.")
+
+
 # ---- Python (bindings/python/bench/bench.py --json) ----
 
 def gen_python(kind):
@@ -767,6 +808,7 @@ GENERATORS = {
     "c-evp": gen_c_evp,
     "policy-cost": gen_policy_cost,
     "hpke": gen_hpke,
+    "stream": gen_stream,
     "policy-cost-overhead": gen_policy_cost_overhead,
     "python-vendored": gen_python("vendored"),
     "python-system": gen_python("system"),

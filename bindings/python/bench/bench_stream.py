@@ -10,6 +10,7 @@ Usage: python3 bench/bench_stream.py [--mib N] [--rounds N] [--json PATH]   (wit
 """
 
 import argparse
+import importlib.metadata
 import io
 import json
 import os
@@ -94,9 +95,10 @@ def age_cells(cells, data, tmp):
         with open(back, "rb") as f:
             assert f.read() == data, "%s did not decrypt the other side's file" % argv[0]
     version = subprocess.run([age, "--version"], capture_output=True, text=True).stdout.strip()
-    cells[("age command %s vs python -m libaead.stream" % version, "encrypt")] = (
+    what, peer = "age, X25519 recipient (python -m libaead.stream)", "the age %s command" % version
+    cells[(what, peer, "encrypt")] = (
         lambda: command(enc_ours, plain), lambda: command(enc_age, plain))
-    cells[("age command %s vs python -m libaead.stream" % version, "decrypt")] = (
+    cells[(what, peer, "decrypt")] = (
         lambda: command(dec_ours, ours_ct), lambda: command(dec_age, ours_ct))
 
 
@@ -109,6 +111,8 @@ def main():
     data = os.urandom(args.mib << 20)
     key, ad = os.urandom(16), b"bench"
     cells = {}
+    tink_peer = "Tink Python " + importlib.metadata.version("tink")
+    ece_peer = "http_ece " + importlib.metadata.version("http_ece")
     for name, seg in (("AES128_GCM_HKDF_4KB", 4096), ("AES128_GCM_HKDF_1MB", 1 << 20)):
         ours = st.AesGcmHkdfStreaming(key, key_size=16, hkdf_hash="SHA256", segment_size=seg)
         tink = tink_primitive(key, 16, "SHA256", seg)
@@ -118,17 +122,17 @@ def main():
         ct_ours, ct_tink = buf_ours.kept, buf_tink.kept
         assert tink.new_decrypting_stream(io.BytesIO(ct_ours), ad).read() == data
         assert ours.new_decrypting_stream(io.BytesIO(ct_tink), ad).read() == data
-        cells[("Tink " + name, "encrypt")] = (
+        cells[("Tink " + name, tink_peer, "encrypt")] = (
             lambda o=ours: through(lambda s: o.new_encrypting_stream(s, ad), data),
             lambda t=tink: through(lambda s: t.new_encrypting_stream(s, ad), data))
-        cells[("Tink " + name, "decrypt")] = (
+        cells[("Tink " + name, tink_peer, "decrypt")] = (
             lambda o=ours, c=ct_ours: drain(o.new_decrypting_stream(io.BytesIO(c), ad)),
             lambda t=tink, c=ct_ours: drain(t.new_decrypting_stream(io.BytesIO(c), ad)))
     body = st.encrypt(data, key, rs=4096)
     assert http_ece.decrypt(body, key=key, version="aes128gcm") == data
-    cells[("RFC 8188 rs 4096 (http_ece %s)" % getattr(http_ece, "__version__", "1.2.1"), "encrypt")] = (
+    cells[("RFC 8188 rs 4096", ece_peer, "encrypt")] = (
         lambda: st.encrypt(data, key, rs=4096), lambda: http_ece.encrypt(data, key=key, rs=4096, version="aes128gcm"))
-    cells[("RFC 8188 rs 4096 (http_ece %s)" % getattr(http_ece, "__version__", "1.2.1"), "decrypt")] = (
+    cells[("RFC 8188 rs 4096", ece_peer, "decrypt")] = (
         lambda: st.decrypt(body, key), lambda: http_ece.decrypt(body, key=key, version="aes128gcm"))
     tmp = tempfile.mkdtemp()
     try:
@@ -139,16 +143,17 @@ def main():
         shutil.rmtree(tmp)
     print("%s; Python %s; %d MiB, best of %d interleaved rounds" % (libaead.library_version(), sys.version.split()[0],
                                                                      args.mib, args.rounds))
-    print("| stream | direction | libaead MB/s | peer MB/s | libaead / peer |")
-    print("|---|---|---:|---:|---:|")
+    print("| stream | direction | libaead MB/s | peer | peer MB/s | libaead / peer |")
+    print("|---|---|---:|---|---:|---:|")
     rows = []
-    for (what, direction), (a, b) in best.items():
-        print("| %s | %s | %.0f | %.0f | %.2f |" % (what, direction, a, b, a / b))
-        rows.append({"stream": what, "direction": direction, "libaead_mbps": round(a), "peer_mbps": round(b),
-                     "ratio": round(a / b, 2)})
+    for (what, peer, direction), (a, b) in best.items():
+        print("| %s | %s | %.0f | %s | %.0f | %.2f |" % (what, direction, a, peer, b, a / b))
+        rows.append({"stream": what, "peer": peer, "direction": direction, "libaead_mbps": round(a),
+                     "peer_mbps": round(b), "ratio": round(a / b, 2)})
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"library": libaead.library_version(), "mib": args.mib, "rows": rows}, f, indent=1)
+            json.dump({"library": libaead.library_version(), "python": sys.version.split()[0], "mib": args.mib,
+                       "rounds": args.rounds, "rows": rows}, f, indent=1)
 
 
 def measure(cells, n, rounds):
