@@ -25,7 +25,7 @@ from typing import Any, Callable, List, Optional, Union
 from libaead import _properties_arg
 from libaead._binding import ffi as _ffi
 from libaead._binding import lib as _lib
-from libaead._errors import InvalidTag, UnsupportedAlgorithm
+from libaead._errors import ForkedContextError, InvalidTag, UnsupportedAlgorithm
 from libaead._types import Buffer
 
 __all__ = [
@@ -49,28 +49,27 @@ _HASHES = {"SHA1": int(_lib.AEAD_STREAM_SHA1), "SHA256": int(_lib.AEAD_STREAM_SH
 _TOO_SMALL = int(_lib.AEAD_ERR_BUFFER_TOO_SMALL)
 
 
+# A stream call's refusals: code name -> (exception type, message; %s is the class that refused).
+_REFUSALS = {
+    "AEAD_ERR_STREAM_FINISHED": (ValueError, "%s: the stream's final segment is through; nothing may follow it"),
+    "AEAD_ERR_KEY_SIZE": (ValueError, "%s: invalid key size"),
+    "AEAD_ERR_TOO_LONG": (ValueError, "%s: the record size in the header is above the largest this reader takes"),
+    "AEAD_ERR_ARG": (ValueError, "%s: invalid stream parameters"),
+    "AEAD_ERR_UNSUPPORTED": (UnsupportedAlgorithm, "%s: no provider offers this format's cipher for these properties"),
+    "AEAD_ERR_NONCE_EXHAUSTED": (OverflowError, "%s: the format's last segment number is reached"),
+    "AEAD_ERR_FORKED": (ForkedContextError, "%s: this writer was created before fork(); write in the process that made it"),
+}
+
+
 def _raise(code: int, who: str) -> Any:
     """Raises for a negative AEAD_ERR_* code of a stream call."""
     if code == _lib.AEAD_ERR_AUTH:
         raise InvalidTag()
-    if code == _lib.AEAD_ERR_STREAM_FINISHED:
-        raise ValueError("%s: the stream's final segment is through; nothing may follow it" % who)
-    if code == _lib.AEAD_ERR_KEY_SIZE:
-        raise ValueError("%s: invalid key size" % who)
-    if code == _lib.AEAD_ERR_TOO_LONG:
-        raise ValueError("%s: the record size in the header is above the largest this reader takes" % who)
-    if code == _lib.AEAD_ERR_ARG:
-        raise ValueError("%s: invalid stream parameters" % who)
-    if code == _lib.AEAD_ERR_UNSUPPORTED:
-        raise UnsupportedAlgorithm("%s: no provider offers this format's cipher for these properties" % who)
     if code == _lib.AEAD_ERR_NOMEM:
         raise MemoryError()
-    if code == _lib.AEAD_ERR_NONCE_EXHAUSTED:
-        raise OverflowError("%s: the format's last segment number is reached" % who)
-    if code == _lib.AEAD_ERR_FORKED:
-        from libaead._errors import ForkedContextError
-
-        raise ForkedContextError("%s: this writer was created before fork(); write in the process that made it" % who)
+    for name, (exc, message) in _REFUSALS.items():
+        if code == getattr(_lib, name):
+            raise exc(message % who)
     text: bytes = _ffi.string(_lib.aead_strerror(code))
     raise RuntimeError("libaead: %s (code %d)" % (text.decode("ascii", "replace"), code))
 
