@@ -1,5 +1,5 @@
 """python -m libaead.stream: the three formats both ways (age against the age command), failures exit
-non-zero and leave no output file, no binary output to a terminal, the progress bar on a terminal."""
+non-zero and leave no output file, no binary output to a terminal, the progress bar on a terminal, memory flat in the stream's length."""
 
 import os
 import pty
@@ -96,3 +96,36 @@ def test_usage_errors(tmp_path):
         r = run(args + ["-o", str(tmp_path / "out")], tmp_path / "in")
         assert r.returncode == 2, (args, r.stderr)
     assert sorted(os.listdir(tmp_path)) in (["in"], ["in", "out"])  # encrypt opens its output first
+
+
+PEAK = ("import resource, subprocess, sys\n"
+        "with open(sys.argv[1], 'rb') as i, open(sys.argv[2], 'wb') as o:\n"
+        "    subprocess.run(sys.argv[3:], stdin=i, stdout=o, check=True)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def peak_kib(args, src, dst):
+    """The command's peak RSS in KiB, measured by a small parent (a child's peak counts its parent's
+    pages at fork, so the test process itself cannot be the parent)."""
+    r = subprocess.run([sys.executable, "-c", PEAK, str(src), str(dst)] + CLI + args, capture_output=True, check=True)
+    return int(r.stdout)
+
+
+def test_memory_stays_flat_with_the_stream_length(tmp_path):
+    """A 128 MiB stream through the command peaks at the RSS of a 4 MiB one (within 8 MiB), both ways."""
+    ident, rec = agefile.generate_identity()
+    (tmp_path / "id").write_text(ident + "\n")
+    peaks = {}
+    for mib in (4, 128):
+        plain = tmp_path / ("p%d" % mib)
+        with open(plain, "wb") as f:
+            for _ in range(mib):
+                f.write(os.urandom(1 << 20))
+        ct, back = tmp_path / ("c%d" % mib), tmp_path / ("b%d" % mib)
+        peaks[mib] = (peak_kib(["encrypt", "age", "-r", rec], plain, ct),
+                      peak_kib(["decrypt", "age", "-i", str(tmp_path / "id")], ct, back))
+        assert back.stat().st_size == plain.stat().st_size
+        for p in (plain, ct, back):
+            p.unlink()
+    for small, large in zip(peaks[4], peaks[128]):
+        assert large - small < 8 << 10, peaks
