@@ -1,5 +1,6 @@
 """python -m libaead.stream: the three formats both ways (age against the age command), failures exit
-non-zero and leave no output file, no binary output to a terminal, the progress bar on a terminal, memory flat in the stream's length."""
+non-zero and leave no output file, no binary output to a terminal, the progress bar on a terminal, and
+memory flat in the stream's length."""
 
 import os
 import pty
