@@ -54,6 +54,7 @@ bash tests/doc-words.sh || fail=1
 python3 tests/decls/choosing.py || fail=1  # every name in docs/choosing.md's table exists in its binding
 python3 tests/decls/errors.py || fail=1  # every error-code list against include/aead.h and aead_strerror
 python3 tests/decls/floors.py || fail=1  # each binding's oldest accepted libaead against what it calls
+python3 tests/decls/abi_tables.py || fail=1  # every export of lib/libaead.map in docs/abi.md's release and thread-safety tables
 # The Go binding's generated wrappers of sources.txt, build_config.h and bundled.go (the module zip's bundled build).
 bash bindings/go/csrc.sh --check || fail=1
 # Every code block of every tracked document: a language the snippet runners build and run (C, Python, Go,

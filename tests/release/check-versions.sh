@@ -17,6 +17,8 @@
 #       (a) a three-part M.m.p with M this major and m at most this minor (a libaead release, current or
 #           past), not part of a longer dotted number (RFC 6347 section 4.1.2.1 is none): `libaead 1.3.0`,
 #           `libaead-1.3.0.crate`, `org.libaead:libaead:1.3.0`, `@v1.3.0`, `"=1.3.0"`, `version (1.3.0)`;
+#           after a dot only as the end of libaead's own file name: `libaead.so.1.3.0`,
+#           `libaead.1.3.0.dylib` (another library's, `libcrypto.so.1.1.1`, is not one);
 #       (b) a two-part M.m tied to libaead by name: `libaead 1.3`, `libaead = "1.3"`,
 #           `libaead = { version = "1.3"`;
 #       (c) an AEAD_VERSION_NUMBER value (M*10000 + m*100 + p, m at most this minor) stated as the
@@ -28,6 +30,10 @@
 #     capitalised word, which names another project (OpenSSL 1.1.1, Commons Crypto 1.2.0); and a path
 #     of a file the repository holds (a results file named for the release that made it). Two-part tags that do not
 #     name libaead ("ABI 1.2", "library 1.3", "TLS 1.3") are not literals.
+#     Not scanned: bench/results/*.md. They are generated data, the benchmarks' output as bench/all.sh
+#     saved it (`aead-bench | tee`), whose first line is aead_version() of the build that was measured:
+#     a record of that run, like CHANGELOG.md's headings, that only a new run may change. Writing the
+#     current version there would misstate what was measured; the documents quote them by path.
 #   bash tests/release/check-versions.sh [repo]      (default: this checkout)
 set -euo pipefail
 REPO="$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/../..}" && pwd)"
@@ -156,7 +162,10 @@ def doc_files():
 
 
 M = major
-TRIPLE = re.compile(r"(?:(?<![\w.])|(?<=[^\w.]v)|(?<=^v))(%d)\.(\d+)\.(\d+)(?![\w]|\.\d)" % M)  # also v1.3.0
+# Also v1.3.0, and after a dot that follows a letter (libaead.so.1.3.0; not 4.1.2.1's digit and dot).
+TRIPLE = re.compile(r"(?:(?<![\w.])|(?<=[^\w.]v)|(?<=^v)|(?<=[A-Za-z]\.))(%d)\.(\d+)\.(\d+)(?![\w]|\.\d)" % M)
+# The file name a version after a dot ends must be libaead's: libaead.so.1.3.0, not libcrypto.so.1.1.1.
+LIBAEAD_FILE = re.compile(r"(?<![\w.-])libaead(?:\.[A-Za-z]\w*)*\.$")
 PAIR = re.compile(r"\blibaead(?:[ :@-]+v?|\s*=\s*\{?\s*(?:version\s*=\s*)?[\"']=?|\s*=\s*[\"']=?)(%d)\.(\d+)(?![\w.])" % M)
 NUMBER = re.compile(r"(?:AEAD_VERSION_NUMBER|version_number\(\))[`\s]*(?:is|=|==|:)?[`\s]*(%d)(\d\d)(\d\d)(?![\w.])" % M)
 FLOOR_BEFORE = re.compile(r"(?:\bsince|>=|≥|\bat least)\s*(?:libaead|library|ABI)?[\s`\"'=v]*$", re.I)
@@ -182,6 +191,8 @@ for f in doc_files():
             if lit == want:
                 continue
             before, after = line[:start], line[end:]
+            if before.endswith(".") and not LIBAEAD_FILE.search(before):
+                continue
             if FLOOR_BEFORE.search(before) or FLOOR_AFTER.search(after) or OTHER_NAME.search(before) or OTHER_LOWER.search(before):
                 continue
             tok = next((t for t in PATHISH.finditer(line) if t.start() <= start and end <= t.end()), None)
