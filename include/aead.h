@@ -956,7 +956,8 @@ AEAD_API int aead_stream_writer_new(aead_stream **s_out, const aead_stream_param
 AEAD_API int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params, const uint8_t *in,
                                     size_t in_len, size_t *header_len) AEAD_NOEXCEPT;
 
-/* Frees a writer or reader and cleanses its key. NULL is a no-op. Since 1.7. */
+/* Frees a writer or reader and cleanses its key. NULL is a no-op. Thread-safety: not concurrently with any
+ * other call on the same stream. Since 1.7. */
 AEAD_API void aead_stream_free(aead_stream *s) AEAD_NOEXCEPT;
 
 /* Seals the writer's next segment: in_len bytes of plaintext; final != 0 makes it the last. Writes the
@@ -1019,17 +1020,20 @@ AEAD_API int64_t aead_stream_open_many(aead_stream *s, const uint8_t *in, size_t
 
 /* Random access (as Tink's seekable decryption): opens segment `index` of the reader's stream with the
  * same checks as aead_stream_open, final != 0 when it is the stream's last segment (the caller knows the
- * stream's length). Does not move the reader. Since 1.7. */
+ * stream's length). Does not move the reader. Thread-safety: safe concurrently with any call but
+ * aead_stream_free. Since 1.7. */
 AEAD_API int64_t aead_stream_open_segment(const aead_stream *s, uint64_t index, const uint8_t *in, size_t in_len,
                                           int final, uint8_t *out, size_t out_cap) AEAD_NOEXCEPT;
 
 /* Ciphertext bytes of segment `index` when it is not the last (Tink's first segment is the shorter one;
- * age 65,552; RFC 8188 rs); 0 for NULL. Since 1.7. */
+ * age 65,552; RFC 8188 rs); 0 for NULL. Thread-safety: as aead_stream_open_segment. Since 1.7. */
 AEAD_API size_t aead_stream_segment_size(const aead_stream *s, uint64_t index) AEAD_NOEXCEPT;
-/* Ciphertext bytes per segment beyond its plaintext: 16 (the tag); RFC 8188 17 (and its delimiter). */
+/* Ciphertext bytes per segment beyond its plaintext: 16 (the tag); RFC 8188 17 (and its delimiter).
+ * Thread-safety: as aead_stream_open_segment. Since 1.7. */
 AEAD_API size_t aead_stream_overhead(const aead_stream *s) AEAD_NOEXCEPT;
 /* The number of the next segment to seal or open (>= 0), or AEAD_ERR_STREAM_FINISHED once the final one
- * is through, or AEAD_ERR_ARG for NULL. Since 1.7. */
+ * is through, or AEAD_ERR_ARG for NULL. Thread-safety: one atomic read, safe concurrently with any call but
+ * aead_stream_free (a concurrent seal or open may move it at once). Since 1.7. */
 AEAD_API int64_t aead_stream_position(const aead_stream *s) AEAD_NOEXCEPT;
 
 /* ========================================================================================= *
