@@ -11,7 +11,11 @@
 #   - goals and targets scored: "goal met/missed", "target was", "(not) met", "goals set for", a table
 #     cell "met" / "missed";
 #   - history of the change instead of its result: "how the gaps were closed", "before this change",
-#     "before the fix", "the previous code", "CEO", "helper agent".
+#     "before the fix", "the previous code", "when the targets still shared ...", "CEO", "helper agent";
+#   - the measuring machine's circumstances instead of facts a reader can use (a benchmark caption names
+#     the CPU, the libcrypto and the command): "load average", "busy compiling", "a busy/shared/loaded
+#     machine" (or VM, or "2-core"), "oversubscribed", "under (heavy) load", "other load", "on this
+#     machine", "this loaded run", "the VM's second core"; and tracker references, "issue #12".
 set -euo pipefail
 REPO="$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)"
 exec python3 - "$REPO" <<'PY'
@@ -49,6 +53,22 @@ PHRASES = [
     r"\bbefore the fix\b",
     r"\bthe previous code\b",
     r"\bCEO\b",
+    r"\bwhen [^.;|\n]{0,60}\bstill (?:shared|used|had|was|were|ran|lived)\b",
+    r"\bload averages?\b",
+    r"\bbusy compiling\b",
+    r"\b(?:a|the|on a) busy (?:\d+-(?:core|vCPU|CPU) )?(?:machine|VM|host|box)\b",
+    r"\bbusy \d+-(?:core|vCPU|CPU)\b",
+    r"\boversubscri(?:bed|ption)\b",
+    r"\bshared \d+-(?:core|vCPU|CPU)\b",
+    r"\b(?:a|the|on a) shared (?:VM|machine|host|box)\b",
+    r"\bloaded (?:VM|machine|host|box|\d+-(?:core|vCPU|CPU))\b",
+    r"\bthis loaded\b",
+    r"\b(?:under|at) (?:heavy |high |low |lower )?load\b",
+    r"\b(?:heavy|other) load\b",
+    r"\b(?:on|for|in|of) this machine\b",
+    r"\bthis machine's\b",
+    r"\bthe VM's second core\b",
+    r"\bissues? #\d+",
 ]
 rx = re.compile("|".join(f"(?:{p})" for p in PHRASES), re.I)
 
