@@ -3,7 +3,8 @@
 The C sources: this repository's (../../) in a checkout; in an sdist, the copy setup.py's sdist command
 generated into it (libaead-c/: meson files, sources.txt, include/, lib/, shim/, LICENSE; see C_TREE). Nothing
 else is kept in two places: the sdist is made from the checkout, and tests/release/python-dist.sh
-checks that its copy matches.
+checks that its copy matches. The sdist's root also holds LICENSE, NOTICE and LICENSE-OpenSSL.txt (notice_files:
+the NOTICE and OpenSSL's licence of shim/openssl/build.sh's cached build).
 Used by setup.py (default mode). The build directory is kept (bindings/python/build/libaead-<libcrypto>)
 so that a second ``pip install`` only relinks; it is wiped when the meson executable or the options
 change, and configured afresh when reusing it fails (pip's isolated build environments come and go, and a
@@ -98,6 +99,20 @@ def licence_files(libcrypto: str) -> List[str]:
     return sorted(src for src, dest in installed.items()
                   if os.path.basename(os.path.dirname(dest)) == "libaead"
                   and os.path.basename(os.path.dirname(os.path.dirname(dest))) == "licenses")
+
+
+# The licences an sdist carries at its root: its default build links the vendored OpenSSL into the wheel.
+SDIST_NOTICE = ("LICENSE", "NOTICE", "LICENSE-OpenSSL.txt")
+
+
+def notice_files() -> List[str]:
+    """SDIST_NOTICE's paths: libaead's LICENSE, and the NOTICE and OpenSSL's licence that
+    shim/openssl/build.sh writes into its cached build of the OpenSSL the bundled build links (3.5)."""
+    src = source_root()
+    out = subprocess.run(["bash", os.path.join(src, "shim", "openssl", "build.sh"), "3.5"], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    notice = os.path.join(out.strip().splitlines()[-1], "notice")
+    return [os.path.join(src, "LICENSE")] + [os.path.join(notice, f) for f in SDIST_NOTICE[1:]]
 
 
 def build(libcrypto: str) -> str:

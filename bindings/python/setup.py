@@ -15,7 +15,8 @@ LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback
 builds _fast.c with -Wall -Wextra -Werror (CI).
 
 The sdist (``python -m build --sdist``) carries the C sources in libaead-c/, generated from the
-checkout when the sdist is made (BuildSdist), so that it builds on its own. The wheel is abi3 when
+checkout when the sdist is made (BuildSdist), so that it builds on its own, and LICENSE, NOTICE and
+LICENSE-OpenSSL.txt at its root. The wheel is abi3 when
 built on CPython >= 3.11 (tagged cp39-abi3): the cffi module uses the stable ABI of every Python 3, and
 _fast the stable ABI of 3.11 (buffers and METH_FASTCALL are only there from 3.11), so _config.py
 records FAST_MIN_PYTHON and on 3.9 and 3.10 the same wheel runs on cffi API mode ("api").
@@ -185,7 +186,9 @@ class BuildPyWithConfig(build_py):
 
 class BuildSdist(sdist):
     """Puts the C sources the bundled build needs into the sdist (libaead-c/, build_libaead.C_TREE),
-    copied from the checkout (or from the sdist being rebuilt) as the sdist is made."""
+    copied from the checkout (or from the sdist being rebuilt) as the sdist is made, and at its root
+    LICENSE, NOTICE and LICENSE-OpenSSL.txt (build_libaead.notice_files: the wheel it builds by default
+    links the vendored OpenSSL)."""
 
     def make_release_tree(self, base_dir: str, files: List[str]) -> None:
         super().make_release_tree(base_dir, files)
@@ -196,6 +199,11 @@ class BuildSdist(sdist):
         for rel in builder["c_tree_files"]():
             os.makedirs(os.path.dirname(os.path.join(target, rel)), exist_ok=True)
             shutil.copy2(os.path.join(root, rel), os.path.join(target, rel))  # keeps build.sh executable
+        for path in builder["notice_files"]():
+            dest = os.path.join(base_dir, os.path.basename(path))
+            if os.path.lexists(dest):
+                os.unlink(dest)  # a hard link into the tree being packaged (an sdist made from an sdist)
+            shutil.copyfile(path, dest)
 
 
 def _fast_extension() -> Extension:

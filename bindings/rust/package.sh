@@ -2,8 +2,9 @@
 # Makes the two .crate files a registry would hold, exactly as `cargo publish` would upload them:
 # libaead-X.Y.Z.crate (the binding, with lib/, shim/ and include/ copied into csrc/ by
 # vendor-csrc.sh) and rustls-libaead-A.B.C.crate. `cargo package` builds each one unpacked, in
-# isolation (rustls-libaead against the libaead package just made, not against ../rust), and the
-# csrc/ inside the libaead .crate is checked to be identical to the repository's sources.
+# isolation (rustls-libaead against the libaead package just made, not against ../rust), the
+# csrc/ inside the libaead .crate is checked to be identical to the repository's sources, and its
+# NOTICE and LICENSE-OpenSSL.txt against the OpenSSL of its `vendored` feature (check-notice.sh).
 #   bash bindings/rust/package.sh [--allow-dirty] [--out DIR]   # DIR default: bindings/rust/target/crates
 # --allow-dirty: package uncommitted changes too (tests do; a release does not).
 # CARGO_TARGET_DIR, if set, is where cargo builds (the packages are then in $CARGO_TARGET_DIR/package).
@@ -64,6 +65,11 @@ echo "== cargo package libaead $VERSION"
 cp "$TARGET/package/libaead-$VERSION.crate" "$OUT/"
 tar -xzf "$OUT/libaead-$VERSION.crate" -C "$WORK"
 bash "$HERE/vendor-csrc.sh" --check "$WORK/libaead-$VERSION/csrc"
+# NOTICE and LICENSE-OpenSSL.txt, for the OpenSSL the `vendored` feature builds: the openssl-src
+# release Cargo.lock pins (300.5.5+3.5.5 is OpenSSL 3.5.5). test-bundled.sh --vendored checks them
+# against the version such a build reports at run time.
+OPENSSL="$(sed -n '/^name = "openssl-src"$/{n;s/^version = "[^+"]*+\([^"]*\)"$/\1/p;}' "$HERE/Cargo.lock")"
+bash "$REPO/tests/release/check-notice.sh" crate "$WORK/libaead-$VERSION" "OpenSSL $OPENSSL"
 
 # rustls-libaead is its own workspace, so cargo cannot pair it with the libaead package by itself:
 # the verification build gets libaead from the .crate just made through a [patch] given on the

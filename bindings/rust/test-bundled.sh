@@ -12,7 +12,8 @@
 # Needs: cargo, a C++20 compiler, pkg-config and libssl-dev (the default), or perl and make
 # (--vendored), or a meson build of the C library (--pkg-config). The scratch crate's test checks
 # libaead against RustCrypto and which libraries the test binary loads: no libaead.so when bundled
-# (and with --vendored, no libcrypto.so either), the meson tree's libaead.so.1 with --pkg-config.
+# (and with --vendored, no libcrypto.so either, and the package's NOTICE and LICENSE-OpenSSL.txt name
+# the OpenSSL the library reports: check-notice.sh), the meson tree's libaead.so.1 with --pkg-config.
 # It also runs the package's tests/hpke_pq.rs (draft-ietf-hpke-pq's vectors, hpke/hpke-pq.json from
 # tests/vectors.sh): with --vendored's OpenSSL 3.5 the 10 cases OpenSSL can run pass, on a system
 # OpenSSL without ML-KEM the post-quantum cases are refused.
@@ -90,6 +91,7 @@ use libaead::aead::{Aead, KeyInit, Payload};
 #[test]
 fn bundled_library_works() {
     let v = libaead::version();
+    std::fs::write("$SCRATCH/version.txt", &v).unwrap(); // for the NOTICE check (--vendored)
     assert!(v.starts_with("libaead $VERSION "), "{v}");
     if "$MODE" == "vendored" {
         assert!(v.contains("OpenSSL 3.5.5"), "vendored OpenSSL expected: {v}");
@@ -221,5 +223,9 @@ fi
 if [ "$MODE" = vendored ] && grep -q 'libcrypto' "$SCRATCH/ldd.txt"; then
     echo "test-bundled.sh: --vendored binary loads a shared libcrypto" >&2
     exit 1
+fi
+# The package's NOTICE and OpenSSL's licence name the OpenSSL that the `vendored` build reports.
+if [ "$MODE" = vendored ]; then
+    bash "$REPO/tests/release/check-notice.sh" crate "$PACKAGE" "$(cat "$SCRATCH/version.txt")"
 fi
 echo "== bindings/rust from its package, bundled ($MODE): passed"

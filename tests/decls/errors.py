@@ -16,8 +16,12 @@ $AEAD_BUILD_DIR; built here with meson when missing or out of date). Then:
   node          index.js: CODE_NAMES maps every code to its name with its value; each `case -N` is a code.
   java          the AEAD_ERR_* constants of the exception classes name the code their comment names, with
                 its value; each `case -N` / `code == -N` is a code.
-  go, python    they name codes only through the header (cgo, the cffi cdef that check.py compares), and
-                give every other code aead_strerror's text: the name check above covers them.
+  python        src/libaead/_errors.py: EXCEPTIONS maps every code (by name) to the exception type a call of
+                an AEAD class raises; README.md's Errors table (| exception | codes | ... |) lists every
+                code once, in a row that names that type.
+  go            aead.go: sentinels maps every code (C.AEAD_ERR_*) to the sentinel errors an *Error of it
+                matches (errors.Is); README.md's table (| codes | `errors.Is` matches |) lists every code
+                once, in a row naming exactly those sentinels.
 
 A binding list that leaves a code out on purpose is named in NOT_LISTED below with the reason; a stale
 entry fails. Usage: tests/decls/errors.py [--write]   (exit status 1 with one line per difference)
@@ -36,7 +40,10 @@ from check import HEADER, REPO, clang_decls, strip_comments, verdict  # noqa: E4
 DOC = "docs/abi.md"
 BEGIN, END = "<!-- errors:begin -->", "<!-- errors:end -->"
 # (binding, code) -> why that binding's list does not carry the code.
-NOT_LISTED: dict = {}
+NOT_LISTED: dict = {
+    ("go", "AEAD_ERR_STREAM_FINISHED"): "aead.go builds against libaead 1.6's header (system.go's floor), "
+    "which has no such code; an *Error of it matches no sentinel, as README.md's table says",
+}
 # Names a binding gives a code the library does not have (a newer library's unknown code).
 OWN_NAMES = {"AEAD_ERR_UNKNOWN": "bindings/node/index.js"}
 
@@ -210,6 +217,89 @@ def listed(binding, names, codes, where):
             fail(where, "has %s, which tests/decls/errors.py NOT_LISTED says it leaves out: remove that entry" % name)
 
 
+def table_rows(path, header):
+    """The rows (lists of cells) of the table of path whose header line matches the regex header."""
+    m = re.search(r"^" + header + r".*?\n((?:\|.*\n)+)", open(os.path.join(REPO, path)).read(), re.M)
+    if not m:
+        fail(path, "no table whose header matches %s" % header)
+        return []
+    rows = []
+    for row in m.group(1).splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
+        if cells and not set(cells[0]) <= set("-: "):
+            rows.append(cells)
+    return rows
+
+
+def cell_codes(cell, codes):
+    """The codes a table cell names in backquotes: `AEAD_ERR_X`, or `_Y` after one (AEAD_ERR_Y)."""
+    names, last = [], None
+    for token in re.findall(r"`(\w+)`", cell):
+        if token.startswith("AEAD_ERR_"):
+            names.append(token)
+            last = token
+        elif token.startswith("_") and last:
+            names.append(resolve(token, last, codes) or token)
+    return names
+
+
+def table_codes(readme, header, col, codes):
+    """{code: its row (cells)} of the error table of readme whose column col lists codes: every code, once."""
+    where = {}
+    for cells in table_rows(readme, header):
+        for name in cell_codes(cells[col] if col < len(cells) else "", codes):
+            if name in where:
+                fail(readme, "the error table lists %s twice" % name)
+            where[name] = cells
+    listed("readme", where, codes, readme + " error table")
+    return where
+
+
+def binding_map(binding, path, text, name, block, entry, codes):
+    """{code: value} of the entries (regex entry: code, value) of the binding's list of the codes, the
+    variable name in path's text (regex block, group 1: its body): every code, once, or NOT_LISTED
+    says why not."""
+    m = re.search(block, text, re.S | re.M)
+    if not m:
+        fail(path, "no %s = { ... }" % name)
+        return {}
+    found = {}
+    for code, value in re.findall(entry, m.group(1)):
+        if code in found:
+            fail(path, "%s names %s twice" % (name, code))
+        found[code] = value
+    listed(binding, found, codes, path + " " + name)
+    return found
+
+
+def check_python(codes):
+    path = "bindings/python/src/libaead/_errors.py"
+    text = re.sub(r"#[^\n]*", "", open(os.path.join(REPO, path)).read())
+    kinds = binding_map("python", path, text, "EXCEPTIONS", r"^EXCEPTIONS\b[^=]*=\s*\{(.*?)^\}",
+                        r'"(AEAD_ERR_\w+)"\s*:\s*(\w+)\s*,', codes)
+    readme = "bindings/python/README.md"
+    for name, cells in sorted(table_codes(readme, r"\| exception \| codes \|", 1, codes).items()):
+        kind = kinds.get(name)
+        row = " | ".join(cells[:1] + cells[2:])
+        if kind and not re.search(r"`(?:[\w.]+\.)?%s\b" % re.escape(kind), row):
+            fail(readme, "the error table's row of %s names no %s (EXCEPTIONS maps it to %s)" % (name, kind, kind))
+
+
+def check_go(codes):
+    path = "bindings/go/aead.go"
+    found = binding_map("go", path, strip_comments(open(os.path.join(REPO, path)).read()),
+                        "sentinels", r"^var sentinels = map\[int\]\[\]error\{(.*?)^\}",
+                        r"C\.(AEAD_ERR_\w+)\s*:\s*(nil|\{[^}]*\})\s*,", codes)
+    # A code the map leaves out (NOT_LISTED) matches no sentinel either.
+    matches = {name: set(re.findall(r"[\w.]+", value.strip("{}"))) - {"nil"} for name, value in found.items()}
+    readme = "bindings/go/README.md"
+    for name, cells in sorted(table_codes(readme, r"\| codes \| `errors\.Is` matches \|", 0, codes).items()):
+        said = set(re.findall(r"`([\w.]*Err\w*)`", cells[1] if len(cells) > 1 else ""))
+        if said != matches.get(name, set()):
+            fail(readme, "the error table gives %s %s; aead.go's sentinels %s" % (
+                name, ", ".join(sorted(said)) or "none", ", ".join(sorted(matches.get(name, ()))) or "none"))
+
+
 def check_rust(codes):
     path = "bindings/rust/src/error.rs"
     text = strip_comments(re.sub(r"///[^\n]*", lambda m: m.group(0).replace("//", "@@"), open(os.path.join(REPO, path)).read()))
@@ -321,8 +411,10 @@ def main():
     check_rust(codes)
     check_node(codes)
     check_java(codes)
+    check_python(codes)
+    check_go(codes)
     print("errors: include/aead.h has %d codes (%d to %d); checked %s's table, %d documents and binding "
-          "sources, the Rust, Node and Java lists" % (len(codes), max(codes.values()), min(codes.values()), DOC, files))
+          "sources, the Rust, Node, Java, Python and Go lists" % (len(codes), max(codes.values()), min(codes.values()), DOC, files))
     return verdict("errors", failures, "every error list agrees with include/aead.h and aead_strerror")
 
 

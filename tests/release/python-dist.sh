@@ -4,6 +4,8 @@
 #   1. `python -m build bindings/python`: the sdist (with the C sources in libaead-c/, generated from the
 #      checkout: checked here to be exactly the tracked meson files, LICENSE, include/, lib/, shim/), then
 #      the wheel built from that unpacked sdist (vendored OpenSSL from shim/openssl/build.sh's cache).
+#      The sdist's root holds LICENSE, NOTICE and LICENSE-OpenSSL.txt: checked in step 3, against the
+#      OpenSSL version the wheel built from it reports (check-notice.sh).
 #   2. `auditwheel repair --strip`, then `auditwheel show`: a manylinux_2_* tag; the bundled libaead.so.1
 #      exports only aead_* and hides its libcrypto (tests/coexist/hidden_symbols.sh); abi3audit: the cffi
 #      module on the stable ABI of 3.9, _fast on that of 3.11 (setup.py); no build machine path in RUNPATH.
@@ -111,9 +113,13 @@ echo "   installed in $install_s s"
 # the NOTICE names the OpenSSL that this library reports.
 site_pkg="$(cd "$TMP" && PATH="$NOCC" "$VPY" -c 'import libaead, os; print(os.path.dirname(libaead.__file__))')"
 [ -f "$site_pkg/libaead.so.1" ] || fail "the installed package has no libaead.so.1 in $site_pkg"
-notice=$(bash "$REPO/tests/release/check-notice.sh" wheel "$site_pkg" \
-    "$(cd "$TMP" && PATH="$NOCC" "$VPY" -c 'import libaead; print(libaead.library_version())')") ||
+runtime="$(cd "$TMP" && PATH="$NOCC" "$VPY" -c 'import libaead; print(libaead.library_version())')"
+notice=$(bash "$REPO/tests/release/check-notice.sh" wheel "$site_pkg" "$runtime") ||
     fail "the wheel's NOTICE and licences"
+echo "   $notice"
+# The sdist the wheel was built from carries the same three files at its root.
+notice=$(bash "$REPO/tests/release/check-notice.sh" sdist "$(dirname "$CDIR")" "$runtime") ||
+    fail "the sdist's NOTICE and licences"
 echo "   $notice"
 suite() {  # backend, env...: the whole suite on the installed wheel, from a directory that is not the source
     local expect=$1
@@ -150,7 +156,7 @@ sdist_pkg="$(cd "$TMP/empty" && "$TMP/sdist-venv/bin/python" -c 'import libaead,
 total_s=$(secs "$t0" "$(now)")
 sizes="sdist $(du -h "$SDIST" | cut -f1), wheel $(du -h "$WHEEL" | cut -f1)"
 times="build $build_s s; wheel install $install_s s; sdist install $sdist_s s; all $total_s s"
-tests="$(passed "$TMP/pytest-fast.log") fast + $(passed "$TMP/pytest-api.log") cffi passed on the wheel without cc ($tag), its NOTICE + OpenSSL licence ok; $(passed "$TMP/pytest-sdist.log") on the sdist"
+tests="$(passed "$TMP/pytest-fast.log") fast + $(passed "$TMP/pytest-api.log") cffi passed on the wheel without cc ($tag), its NOTICE + OpenSSL licence ok (and the sdist's); $(passed "$TMP/pytest-sdist.log") on the sdist"
 echo "python-dist: $sizes; $times; $tests"
 [ -z "${AEAD_RELEASE_TABLE:-}" ] ||
     printf 'Python sdist + abi3 wheel (cp39-abi3-%s)\t%s\t%s\t%s\n' "$tag" "$sizes" "$times" "$tests" >>"$AEAD_RELEASE_TABLE"

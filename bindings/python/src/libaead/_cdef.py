@@ -194,9 +194,11 @@ typedef struct aead_usage {
 } aead_usage;
 
 int aead_ctx_usage_ex(const aead_ctx *ctx, aead_usage *usage, size_t usage_size);
-/* library 1.4.0: the replay window's refusal (used by HPKE's explicit-sequence open) */
+/* library 1.4.0: the replay window's refusal (used by HPKE's explicit-sequence open), and DTLS 1.2's
+   AAD refusal (no class here has DTLS: declared so that _errors.EXCEPTIONS names every code) */
 enum {
-    AEAD_ERR_REPLAY = -19
+    AEAD_ERR_REPLAY = -19,
+    AEAD_ERR_AAD_MISMATCH = -20
 };
 
 /* library 1.6.0: HPKE (RFC 9180) */

@@ -3,7 +3,7 @@
 Both call paths raise through here: the cffi methods call ``raise_for`` and the compiled module calls
 ``fast_fail`` (its error hook), so types and messages are defined once."""
 
-from typing import Any, Dict, NoReturn, Optional
+from typing import Any, Dict, NoReturn, Optional, Type
 
 from libaead._binding import fast as _fast
 from libaead._binding import ffi as _ffi
@@ -62,6 +62,36 @@ class UnsupportedAlgorithm(_UNSUPPORTED_BASE):  # type: ignore[misc]
         # pyca's ``_reason``, as its AEAD classes set it (their tests check it): always a cipher here
         self._reason = _UNSUPPORTED_CIPHER
 
+
+# What a call of an AEAD class raises for each AEAD_ERR_* code: the binding's list of the codes (every code
+# of include/aead.h is here, and README.md's Errors table names each type in the row of its code:
+# tests/decls/errors.py checks both). _exception gives the message: the class's rule where it has one,
+# else aead_strerror's text and the code. libaead.quic, .hpke and .stream map their calls' codes
+# themselves.
+EXCEPTIONS: Dict[str, Type[BaseException]] = {
+    "AEAD_ERR_AUTH": InvalidTag,
+    "AEAD_ERR_ARG": RuntimeError,
+    "AEAD_ERR_KEY_SIZE": RuntimeError,  # the constructors check the key first (pyca's ValueError)
+    "AEAD_ERR_NONCE_SIZE": ValueError,
+    "AEAD_ERR_TAG_SIZE": RuntimeError,  # as AEAD_ERR_KEY_SIZE
+    "AEAD_ERR_AAD_SIZE": ValueError,
+    "AEAD_ERR_TOO_LONG": OverflowError,
+    "AEAD_ERR_BUFFER_TOO_SMALL": RuntimeError,  # the buffer's size is checked first (ValueError)
+    "AEAD_ERR_OVERLAP": ValueError,
+    "AEAD_ERR_NONCE_ORDER": NonceReuseError,
+    "AEAD_ERR_NONCE_EXHAUSTED": NonceReuseError,
+    "AEAD_ERR_NONCE_PREFIX": NonceReuseError,
+    "AEAD_ERR_UNSUPPORTED": UnsupportedAlgorithm,
+    "AEAD_ERR_NOMEM": MemoryError,
+    "AEAD_ERR_CRYPTO": RuntimeError,
+    "AEAD_ERR_NONCE_LIMIT": NonceLimitError,
+    "AEAD_ERR_FORKED": ForkedContextError,
+    "AEAD_ERR_KEY_LIMIT": RuntimeError,  # AESGCMForTLS13 past AEAD_TLS13_AES_GCM_RECORD_LIMIT encryptions
+    "AEAD_ERR_REPLAY": RuntimeError,  # no AEAD class opens through a replay window
+    "AEAD_ERR_AAD_MISMATCH": RuntimeError,  # DTLS only: no AEAD class
+    "AEAD_ERR_STREAM_FINISHED": RuntimeError,  # streams only (libaead.stream)
+}
+_BY_CODE = {int(getattr(_lib, name)): kind for name, kind in EXCEPTIONS.items()}
 
 # Messages of the TLS refusals, per nonce construction. {cls} is the class name.
 RFC5288 = {
@@ -130,33 +160,34 @@ _NONCE_LIMIT = ("{cls}: 2**32 encryptions with this key reached, the limit for r
 
 
 def _exception(obj: Any, code: int) -> BaseException:
+    """EXCEPTIONS' type for code, with the message of the rule obj broke."""
     cls = type(obj).__name__
-    if code == _lib.AEAD_ERR_AUTH:
+    kind = _BY_CODE.get(code, RuntimeError)
+    if kind is InvalidTag:
         return InvalidTag()
-    rule = obj._tls_rules.get(code)
-    if rule is not None:
-        return NonceReuseError(rule.format(cls=cls))
-    if code == _lib.AEAD_ERR_FORKED:
-        return ForkedContextError(_FORKED.format(cls=cls))
-    if code == _lib.AEAD_ERR_NONCE_LIMIT:
-        return NonceLimitError(_NONCE_LIMIT.format(cls=cls))
-    if code == _lib.AEAD_ERR_AAD_SIZE and obj._tls_aad_rule:
-        return ValueError(obj._tls_aad_rule.format(cls=cls))
-    if code == _lib.AEAD_ERR_NONCE_SIZE:
-        return ValueError(obj._nonce_msg)
-    if code == _lib.AEAD_ERR_TOO_LONG and obj._too_long_msg:
-        return OverflowError(obj._too_long_msg)
-    if code == _lib.AEAD_ERR_TOO_LONG:
-        return OverflowError("%s: data or associated data longer than the algorithm allows" % cls)
-    if code == _lib.AEAD_ERR_OVERLAP:
-        return ValueError(
-            "%s: buf overlaps an input (only exact in-place use, buf starting at the same address as data, "
-            "is allowed)" % cls
-        )
-    if code == _lib.AEAD_ERR_NOMEM:
+    if kind is MemoryError:
         return MemoryError()
-    text: bytes = _ffi.string(_lib.aead_strerror(code))
-    return RuntimeError("libaead: %s (code %d)" % (text.decode("ascii", "replace"), code))
+    rule = obj._tls_rules.get(code)
+    message = None
+    if rule is not None:
+        message = rule.format(cls=cls)
+    elif code == _lib.AEAD_ERR_FORKED:
+        message = _FORKED.format(cls=cls)
+    elif code == _lib.AEAD_ERR_NONCE_LIMIT:
+        message = _NONCE_LIMIT.format(cls=cls)
+    elif code == _lib.AEAD_ERR_AAD_SIZE and obj._tls_aad_rule:
+        message = obj._tls_aad_rule.format(cls=cls)
+    elif code == _lib.AEAD_ERR_NONCE_SIZE:
+        message = obj._nonce_msg
+    elif code == _lib.AEAD_ERR_TOO_LONG:
+        message = obj._too_long_msg or "%s: data or associated data longer than the algorithm allows" % cls
+    elif code == _lib.AEAD_ERR_OVERLAP:
+        message = ("%s: buf overlaps an input (only exact in-place use, buf starting at the same address as data, "
+                   "is allowed)" % cls)
+    if message is None:
+        text: bytes = _ffi.string(_lib.aead_strerror(code))
+        message = "libaead: %s (code %d)" % (text.decode("ascii", "replace"), code)
+    return kind(message)
 
 
 def _name_record(exc: BaseException, index: int) -> BaseException:
