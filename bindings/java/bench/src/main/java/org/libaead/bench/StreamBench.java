@@ -313,7 +313,7 @@ public final class StreamBench {
         }
         out.println();
         out.printf(Locale.ROOT, "Heap held by an open stream (after a full GC, just before its last write or read; "
-                + "KiB; libaead's two native segment buffers not included):%n%n");
+                + "KiB; libaead's native segment buffer (segments above 32 KiB) not included):%n%n");
         out.printf(Locale.ROOT, "| template | side | direction | 1 MiB stream | %d MiB stream |%n", mib);
         out.println("|---|---|---|---:|---:|");
         for (Mem m : mems) {
