@@ -39,6 +39,9 @@ final class StreamNative {
 
     static final MethodHandle WRITER_NEW, READER_NEW, FREE, SEAL, OPEN, OPEN_SEGMENT, SEGMENT_SIZE, OVERHEAD,
             POSITION;
+    /** aead_stream_seal, _open and _open_segment with {@code Linker.Option.critical(true)}: for heap arrays the
+     * stream owns, when a segment's input and output together fit {@link Native#CRITICAL_MAX}. */
+    static final MethodHandle SEAL_CRITICAL, OPEN_CRITICAL, OPEN_SEGMENT_CRITICAL;
 
     static {
         Linker linker = Linker.nativeLinker();
@@ -48,12 +51,19 @@ final class StreamNative {
         READER_NEW = Native.handle(linker, lib, "aead_stream_reader_new", FunctionDescriptor.of(JAVA_INT,
                 ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
         FREE = Native.handle(linker, lib, "aead_stream_free", FunctionDescriptor.ofVoid(ADDRESS));
-        SEAL = Native.handle(linker, lib, "aead_stream_seal", FunctionDescriptor.of(JAVA_LONG,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-        OPEN = Native.handle(linker, lib, "aead_stream_open", FunctionDescriptor.of(JAVA_LONG,
-                ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-        OPEN_SEGMENT = Native.handle(linker, lib, "aead_stream_open_segment", FunctionDescriptor.of(JAVA_LONG,
-                ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        Linker.Option critical = Linker.Option.critical(true);
+        FunctionDescriptor seal = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT,
+                ADDRESS, JAVA_LONG);
+        FunctionDescriptor open = FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS,
+                JAVA_LONG);
+        FunctionDescriptor openSegment = FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG,
+                JAVA_INT, ADDRESS, JAVA_LONG);
+        SEAL = Native.handle(linker, lib, "aead_stream_seal", seal);
+        SEAL_CRITICAL = Native.handle(linker, lib, "aead_stream_seal", seal, critical);
+        OPEN = Native.handle(linker, lib, "aead_stream_open", open);
+        OPEN_CRITICAL = Native.handle(linker, lib, "aead_stream_open", open, critical);
+        OPEN_SEGMENT = Native.handle(linker, lib, "aead_stream_open_segment", openSegment);
+        OPEN_SEGMENT_CRITICAL = Native.handle(linker, lib, "aead_stream_open_segment", openSegment, critical);
         SEGMENT_SIZE = Native.handle(linker, lib, "aead_stream_segment_size",
                 FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
         OVERHEAD = Native.handle(linker, lib, "aead_stream_overhead", FunctionDescriptor.of(JAVA_LONG, ADDRESS));

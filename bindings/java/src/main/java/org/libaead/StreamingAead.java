@@ -69,9 +69,10 @@ public final class StreamingAead {
     private final int firstSegmentOffset;
     private final byte[] keyId;
     private final int maxRecordSize;
+    private final int finalPadding;
 
     private StreamingAead(int format, byte[] key, int keySize, int hkdfHash, int segmentSize, int firstSegmentOffset,
-                          byte[] keyId, int maxRecordSize) {
+                          byte[] keyId, int maxRecordSize, int finalPadding) {
         this.format = format;
         this.key = key.clone();
         this.keySize = keySize;
@@ -80,6 +81,7 @@ public final class StreamingAead {
         this.firstSegmentOffset = firstSegmentOffset;
         this.keyId = keyId == null ? new byte[0] : keyId.clone();
         this.maxRecordSize = maxRecordSize;
+        this.finalPadding = finalPadding;
         // The library checks the parameters: a writer made and dropped (a reader's bound too, for RFC 8188).
         try (Hpke.Scratch s = new Hpke.Scratch()) {
             MemorySegment header = s.arena.allocate(StreamNative.STREAM_MAX_HEADER);
@@ -126,7 +128,7 @@ public final class StreamingAead {
             throw new IllegalArgumentException("StreamingAead: the segment size must be positive, the offset not negative");
         }
         return new StreamingAead(StreamNative.STREAM_TINK_AES_GCM_HKDF, ikm, keySizeInBytes, hkdfHash.id,
-                ciphertextSegmentSize, firstSegmentOffset, null, 0);
+                ciphertextSegmentSize, firstSegmentOffset, null, 0, 0);
     }
 
     /**
@@ -138,7 +140,7 @@ public final class StreamingAead {
      */
     public static StreamingAead age(byte[] fileKey) {
         Objects.requireNonNull(fileKey, "fileKey");
-        return new StreamingAead(StreamNative.STREAM_AGE, fileKey, 0, 0, 0, 0, null, 0);
+        return new StreamingAead(StreamNative.STREAM_AGE, fileKey, 0, 0, 0, 0, null, 0, 0);
     }
 
     /**
@@ -152,11 +154,31 @@ public final class StreamingAead {
      *                      refused before anything is allocated), at most {@link #MAX_SEGMENT_SIZE}
      */
     public static StreamingAead rfc8188(byte[] key, int recordSize, byte[] keyId, int maxRecordSize) {
+        return rfc8188(key, recordSize, keyId, maxRecordSize, 0);
+    }
+
+    /**
+     * RFC 8188 as {@link #rfc8188(byte[], int, byte[], int)}, the writer padding its last record with
+     * finalPadding zero bytes after the delimiter (RFC 8188 section 2), which hides the body's exact length.
+     * When the padding does not fit beside the last data (data + 1 + finalPadding + 16 bytes above
+     * recordSize), the data goes into a record of its own and the last record holds only the padding.
+     * Readers strip the padding whatever this setting.
+     *
+     * @param finalPadding zero bytes in the last record, 0 to recordSize - 17
+     * @throws IllegalArgumentException for a padding that no record of recordSize bytes holds
+     */
+    public static StreamingAead rfc8188(byte[] key, int recordSize, byte[] keyId, int maxRecordSize,
+                                        int finalPadding) {
         Objects.requireNonNull(key, "key");
         if (recordSize <= 0 || maxRecordSize <= 0) {
             throw new IllegalArgumentException("StreamingAead: record sizes must be positive");
         }
-        return new StreamingAead(StreamNative.STREAM_RFC8188, key, 0, 0, recordSize, 0, keyId, maxRecordSize);
+        if (finalPadding < 0 || finalPadding > Math.max(0, recordSize - 17L)) { // a bad rs: the library's refusal
+            throw new IllegalArgumentException("StreamingAead: the final padding must be 0 to recordSize - 17 ("
+                    + (recordSize - 17L) + ")");
+        }
+        return new StreamingAead(StreamNative.STREAM_RFC8188, key, 0, 0, recordSize, 0, keyId, maxRecordSize,
+                finalPadding);
     }
 
     /** RFC 8188 with records of {@link #RFC8188_DEFAULT_RECORD_SIZE} bytes, no key id, and readers that take
@@ -273,6 +295,17 @@ public final class StreamingAead {
             return m;
         }
 
+        /** A working buffer of n bytes that only the stream sees: a heap array's view when a segment's input
+         * and output together fit the critical handle (critical), else native memory. Zeroed with the rest. */
+        MemorySegment work(long n, boolean critical) {
+            if (!critical) {
+                return buffer(n);
+            }
+            MemorySegment m = MemorySegment.ofArray(new byte[(int) Math.max(1, n)]);
+            buffers.add(m);
+            return m;
+        }
+
         long segmentSize(long index) throws Throwable {
             return (long) StreamNative.SEGMENT_SIZE.invokeExact(stream, index);
         }
@@ -353,8 +386,15 @@ public final class StreamingAead {
         private final String who;
         private final Handle n;
         private final Cleaner.Cleanable cleanable;
-        private final long overhead;
-        private final MemorySegment pt, ct;
+        /** Plaintext bytes of a segment that is not the last: segment 0's, the others'. */
+        private final int cap0, capN;
+        /** RFC 8188: zero bytes after the last record's delimiter. */
+        private final int pad;
+        /** Whether a segment (input and output) fits the critical handle: work is then a heap array's view. */
+        private final boolean critical;
+        /** The segment being filled, sealed in place, and the ciphertext of the last seal. No one else sees
+         * it: what out.write gets is ctHeap, a copy, so no other thread can change a segment while it is sealed. */
+        private final MemorySegment work;
         private final byte[] ctHeap;
         private long index;
         private int fill, cap;
@@ -366,8 +406,9 @@ public final class StreamingAead {
             this.who = who(sa);
             this.n = new Handle();
             this.cleanable = register(this, n);
+            this.pad = sa.finalPadding;
             byte[] header;
-            long full;
+            long full, overhead, first;
             try (Hpke.Scratch s = new Hpke.Scratch()) {
                 MemorySegment h = s.arena.allocate(StreamNative.STREAM_MAX_HEADER);
                 MemorySegment sOut = s.arena.allocate(ValueLayout.ADDRESS);
@@ -378,28 +419,23 @@ public final class StreamingAead {
                 n.adopt(sOut.get(ValueLayout.ADDRESS, 0));
                 header = h.asSlice(0, hl.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
                 overhead = n.overhead();
-                full = Math.max(n.segmentSize(0), n.segmentSize(1));
+                first = n.segmentSize(0);
+                full = Math.max(first, n.segmentSize(1)); // every segment after the first has segment 1's size
             } catch (Throwable t) {
                 cleanable.clean();
                 throw AeadContext.rethrow(t);
             }
-            pt = n.buffer(full);
-            ct = n.buffer(full);
+            cap0 = (int) (first - overhead);
+            capN = (int) (full - overhead);
+            critical = 2 * full <= Native.CRITICAL_MAX;
+            work = n.work(full, critical);
             ctHeap = new byte[(int) full];
-            cap = capacity(0);
+            cap = cap0;
             try {
                 out.write(header);
             } catch (IOException | RuntimeException e) {
                 cleanable.clean();
                 throw e;
-            }
-        }
-
-        private int capacity(long i) {
-            try {
-                return (int) (n.segmentSize(i) - overhead);
-            } catch (Throwable t) {
-                throw AeadContext.rethrow(t);
             }
         }
 
@@ -416,31 +452,44 @@ public final class StreamingAead {
             }
             while (len > 0) {
                 if (fill == cap) {
-                    seal(false); // a full segment with more data after it: not the last one
+                    seal(work, fill, 0, false); // a full segment with more data after it: not the last one
+                }
+                if (fill == 0 && len > cap && critical) {
+                    // A whole segment with more data after it, read by the seal straight from b (once: what it
+                    // seals is what it authenticates, whatever another thread does to b) into work.
+                    int k = cap;
+                    seal(MemorySegment.ofArray(b).asSlice(off, k), k, 0, false);
+                    off += k;
+                    len -= k;
+                    continue;
                 }
                 int k = Math.min(len, cap - fill);
-                MemorySegment.copy(b, off, pt, ValueLayout.JAVA_BYTE, fill, k);
+                MemorySegment.copy(b, off, work, ValueLayout.JAVA_BYTE, fill, k);
                 fill += k;
                 off += k;
                 len -= k;
             }
         }
 
-        private void seal(boolean last) throws IOException {
+        /** Seals len bytes at in (work itself: in place) into work, and writes the segment. */
+        private void seal(MemorySegment in, int len, int padding, boolean last) throws IOException {
             long rc;
             try {
-                rc = (long) StreamNative.SEAL.invokeExact(n.stream, pt, (long) fill, 0L, last ? 1 : 0, ct,
-                        ct.byteSize());
+                rc = critical
+                        ? (long) StreamNative.SEAL_CRITICAL.invokeExact(n.stream, in, (long) len, (long) padding,
+                                last ? 1 : 0, work, work.byteSize())
+                        : (long) StreamNative.SEAL.invokeExact(n.stream, in, (long) len, (long) padding, last ? 1 : 0,
+                                work, work.byteSize());
             } catch (Throwable t) {
                 throw AeadContext.rethrow(t);
             }
             if (rc < 0) {
                 throw new IOException(who + ": " + Native.strerror(rc), Hpke.error(rc, who));
             }
-            MemorySegment.copy(ct, ValueLayout.JAVA_BYTE, 0, ctHeap, 0, (int) rc);
-            pt.asSlice(0, fill).fill((byte) 0);
+            MemorySegment.copy(work, ValueLayout.JAVA_BYTE, 0, ctHeap, 0, (int) rc);
             fill = 0;
-            cap = capacity(++index);
+            index++;
+            cap = capN;
             out.write(ctHeap, 0, (int) rc);
         }
 
@@ -461,7 +510,10 @@ public final class StreamingAead {
             }
             closed = true;
             try {
-                seal(true);
+                if (pad > 0 && fill + pad > cap) {
+                    seal(work, fill, 0, false); // RFC 8188: the data in a record of its own, the padding after it
+                }
+                seal(work, fill, pad, true);
             } finally {
                 Arrays.fill(ctHeap, (byte) 0);
                 cleanable.clean();
@@ -480,10 +532,15 @@ public final class StreamingAead {
         private final String who;
         private final Handle n;
         private final Cleaner.Cleanable cleanable;
-        private MemorySegment ct, pt;
+        /** The segment being opened, in place: a copy of what the underlying stream put in ctHeap (which it
+         * could still change), so that what is authenticated is what is decrypted. The plaintext is read out
+         * of it. */
+        private MemorySegment work;
+        private boolean critical;
         private byte[] ctHeap;
         private int ctFill, ptPos, ptLen;
-        private long index;
+        private long index, first;
+        private int later;
         private boolean started, done, closed;
         private IOException failed;
 
@@ -527,7 +584,7 @@ public final class StreamingAead {
                 throw e;
             }
             int k = Math.min(len, ptLen - ptPos);
-            MemorySegment.copy(pt, ValueLayout.JAVA_BYTE, ptPos, b, off, k);
+            MemorySegment.copy(work, ValueLayout.JAVA_BYTE, ptPos, b, off, k);
             ptPos += k;
             return k;
         }
@@ -558,19 +615,24 @@ public final class StreamingAead {
             try {
                 if (!started) {
                     readHeader(sa, associatedData, n, this::readFully, who);
-                    long full = Math.max(n.segmentSize(0), n.segmentSize(1));
-                    ct = n.buffer(full + 1);
-                    pt = n.buffer(full);
+                    first = n.segmentSize(0);
+                    long full = Math.max(first, n.segmentSize(1));
+                    later = (int) full;
+                    critical = 2 * full <= Native.CRITICAL_MAX;
+                    work = n.work(full, critical);
                     ctHeap = new byte[(int) full + 1];
                     started = true;
                 }
-                int need = (int) n.segmentSize(index) + 1;
+                int need = (index == 0 ? (int) first : later) + 1;
                 ctFill += readFully(ctHeap, ctFill, need - ctFill);
                 boolean last = ctFill < need;
                 int len = last ? ctFill : need - 1;
-                MemorySegment.copy(ctHeap, 0, ct, ValueLayout.JAVA_BYTE, 0, len);
-                long rc = (long) StreamNative.OPEN.invokeExact(n.stream, ct, (long) len, last ? 1 : 0, pt,
-                        pt.byteSize());
+                MemorySegment.copy(ctHeap, 0, work, ValueLayout.JAVA_BYTE, 0, len);
+                long rc = critical
+                        ? (long) StreamNative.OPEN_CRITICAL.invokeExact(n.stream, work, (long) len, last ? 1 : 0, work,
+                                work.byteSize())
+                        : (long) StreamNative.OPEN.invokeExact(n.stream, work, (long) len, last ? 1 : 0, work,
+                                work.byteSize());
                 if (rc < 0) {
                     throw failure(rc, who);
                 }
@@ -616,7 +678,9 @@ public final class StreamingAead {
         private final Handle n;
         private final Cleaner.Cleanable cleanable;
         private final long start, first, full, overhead, segments, lastLength, size;
-        private final MemorySegment ct, pt;
+        /** The segment being opened, in place (a copy of ctBuf, which the channel could still change). */
+        private final MemorySegment work;
+        private final boolean critical;
         private final ByteBuffer ctBuf;
         private long position, cached = -1;
         private int cachedLength;
@@ -655,8 +719,8 @@ public final class StreamingAead {
             }
             size = plaintextStart(segments - 1) + Math.max(0, lastLength - overhead);
             long most = Math.max(first, full);
-            ct = n.buffer(most);
-            pt = n.buffer(most);
+            critical = 2 * most <= Native.CRITICAL_MAX;
+            work = n.work(most, critical);
             ctBuf = ByteBuffer.allocate((int) most);
         }
 
@@ -696,11 +760,14 @@ public final class StreamingAead {
             if (readAt(ctBuf) < len) {
                 throw failure(AeadException.AUTH, who); // the channel shrank under us
             }
-            MemorySegment.copy(ctBuf.array(), 0, ct, ValueLayout.JAVA_BYTE, 0, len);
+            MemorySegment.copy(ctBuf.array(), 0, work, ValueLayout.JAVA_BYTE, 0, len);
             long rc;
             try {
-                rc = (long) StreamNative.OPEN_SEGMENT.invokeExact(n.stream, i, ct, (long) len, last ? 1 : 0, pt,
-                        pt.byteSize());
+                rc = critical
+                        ? (long) StreamNative.OPEN_SEGMENT_CRITICAL.invokeExact(n.stream, i, work, (long) len,
+                                last ? 1 : 0, work, work.byteSize())
+                        : (long) StreamNative.OPEN_SEGMENT.invokeExact(n.stream, i, work, (long) len, last ? 1 : 0,
+                                work, work.byteSize());
             } catch (Throwable t) {
                 throw AeadContext.rethrow(t);
             }
@@ -727,7 +794,7 @@ public final class StreamingAead {
                 if (k <= 0) {
                     throw failure(AeadException.AUTH, who);
                 }
-                dst.put(pt.asSlice(at, k).asByteBuffer());
+                dst.put(work.asSlice(at, k).asByteBuffer());
                 position += k;
                 total += k;
             }

@@ -258,6 +258,78 @@ class StreamingAeadTest {
         }
     }
 
+    /**
+     * RFC 8188's final padding: the body's layout (records of rs bytes; the last one holds the last data, its
+     * delimiter, the padding and the tag, or, when they do not fit in rs, the padding alone after a record of
+     * the data), its plaintext through our reader, and the last record opened by the JDK's AES-GCM under
+     * RFC 8188's key schedule written here (HMAC-SHA256): the last data, the delimiter 2, then only zeros.
+     * A padding that no record holds is refused.
+     */
+    @Test
+    void rfc8188FinalPadding() throws Exception {
+        SplittableRandom r = new SplittableRandom(SEED ^ 3);
+        byte[] ikm = TestSupport.randomBytes(16), keyId = "k-2".getBytes(StandardCharsets.US_ASCII);
+        int header = 21 + keyId.length, ownRecord = 0, besideData = 0;
+        for (int round = 0; round < 60; round++) {
+            int rs = 18 + r.nextInt(300), room = rs - 17;
+            int pad = switch (round % 4) {
+                case 0 -> room;
+                case 1 -> 1 + r.nextInt(room);
+                default -> r.nextInt(room + 1);
+            };
+            int n = switch (r.nextInt(4)) {
+                case 0 -> r.nextInt(2); // empty, or one byte
+                case 1 -> room * (1 + r.nextInt(3)) - r.nextInt(2) * Math.min(pad, room - 1); // fits or not
+                default -> r.nextInt(5 * room + 1);
+            };
+            byte[] pt = TestSupport.randomBytes(n);
+            StreamingAead sa = StreamingAead.rfc8188(ikm, rs, keyId, StreamingAead.MAX_SEGMENT_SIZE, pad);
+            byte[] body = libEncrypt(sa, pt, null, r);
+            int before = n == 0 ? 0 : (n - 1) / room; // records of data that are not the last data
+            int tail = n - before * room;
+            boolean apart = tail + pad > room;
+            int lastRecord = (apart ? 0 : tail) + 17 + pad;
+            String what = "rs " + rs + ", " + n + " bytes, padding " + pad + " (seed " + SEED + ")";
+            assertEquals(header + (before + (apart ? 1 : 0)) * (long) rs + lastRecord, body.length, "length: " + what);
+            assertArrayEquals(pt, libDecrypt(sa, body, null, r), "plaintext: " + what);
+            assertArrayEquals(pt, libDecrypt(StreamingAead.rfc8188(ikm), body, null, r), "any reader: " + what);
+            byte[] last = openRecord(ikm, body, before + (apart ? 1 : 0), body.length - lastRecord, lastRecord);
+            byte[] expected = new byte[lastRecord - 16];
+            if (!apart) {
+                System.arraycopy(pt, n - tail, expected, 0, tail);
+            }
+            expected[apart ? 0 : tail] = 2;
+            assertArrayEquals(expected, last, "the last record: " + what);
+            ownRecord += apart ? 1 : 0;
+            besideData += !apart && tail > 0 && pad > 0 ? 1 : 0;
+        }
+        assertTrue(ownRecord > 0 && besideData > 0, "padding in a record of its own, and beside data");
+        // the padding must fit a record: rs - 17 is the most (no data then), more is refused, as is less than 0
+        StreamingAead most = StreamingAead.rfc8188(ikm, 100, null, 4096, 83);
+        assertEquals(21 + 100, libEncrypt(most, new byte[0], null, r).length);
+        assertThrows(IllegalArgumentException.class, () -> StreamingAead.rfc8188(ikm, 100, null, 4096, 84));
+        assertThrows(IllegalArgumentException.class, () -> StreamingAead.rfc8188(ikm, 100, null, 4096, -1));
+        System.out.println("RFC 8188 final padding: 60 bodies (" + ownRecord + " with the padding in a record of "
+                + "its own), each the expected length, read back, the last record checked with the JDK's AES-GCM");
+    }
+
+    /** Record seq of an RFC 8188 body (at offset at, len bytes), opened by the JDK under RFC 8188's keys. */
+    private static byte[] openRecord(byte[] ikm, byte[] body, int seq, int at, int len) throws GeneralSecurityException {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(Arrays.copyOf(body, 16), "HmacSHA256"));
+        byte[] prk = mac.doFinal(ikm);
+        mac.init(new javax.crypto.spec.SecretKeySpec(prk, "HmacSHA256"));
+        byte[] cek = Arrays.copyOf(mac.doFinal("Content-Encoding: aes128gcm\0\1".getBytes(StandardCharsets.US_ASCII)), 16);
+        byte[] nonce = Arrays.copyOf(mac.doFinal("Content-Encoding: nonce\0\1".getBytes(StandardCharsets.US_ASCII)), 12);
+        for (int i = 0; i < 8; i++) {
+            nonce[11 - i] ^= (byte) ((long) seq >>> (8 * i));
+        }
+        javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+        c.init(javax.crypto.Cipher.DECRYPT_MODE, new javax.crypto.spec.SecretKeySpec(cek, "AES"),
+                new javax.crypto.spec.GCMParameterSpec(128, nonce));
+        return c.doFinal(body, at, len);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Tink, both directions and seekable
 

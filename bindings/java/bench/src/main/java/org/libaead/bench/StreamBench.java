@@ -34,8 +34,8 @@ import org.libaead.StreamingAead;
  * <p>Memory: the heap in use (after a full GC) while a stream is open, just before its last write or read,
  * less the heap in use before the stream was made, for a 1 MiB stream and a stream of the bench's length;
  * a stream holds a segment or two whatever its length, so the two should be close. G1 gives an array of
- * half a region or more whole regions, so a 1 MiB array shows as 2 MiB. libaead's stream also holds two
- * segment buffers in native memory (allocated once per stream), which the heap does not show.
+ * half a region or more whole regions, so a 1 MiB array shows as 2 MiB. libaead's stream holds its segment
+ * buffer in native memory for segments above 32 KiB (allocated once per stream), which the heap does not show.
  *
  * <p>Run: {@code bash bindings/java/bench.sh stream [MiB] [--rounds N] [--json FILE]} (256 MiB and 7 rounds
  * by default).
@@ -313,7 +313,7 @@ public final class StreamBench {
         }
         out.println();
         out.printf(Locale.ROOT, "Heap held by an open stream (after a full GC, just before its last write or read; "
-                + "KiB; libaead's two native segment buffers not included):%n%n");
+                + "KiB; libaead's native segment buffer (segments above 32 KiB) not included):%n%n");
         out.printf(Locale.ROOT, "| template | side | direction | 1 MiB stream | %d MiB stream |%n", mib);
         out.println("|---|---|---|---:|---:|");
         for (Mem m : mems) {
