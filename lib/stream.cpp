@@ -281,10 +281,15 @@ bool split(const aead_stream &s, uint64_t n, size_t len, bool final, bool plaint
     const uint64_t q = final ? (rest - 1) / w : rest / w;  // final: rest > 0, the last one holds 1 to w bytes
     if (!final && rest % w != 0) return false;  // not a whole number of segments
     out.count = 1 + q + (final ? 1 : 0);
-    out.other = other_of_whole(n) + q * other_of_whole(n + 1);
+    // RFC 8188 rs 18 holds 1 byte a record: 18 bytes out per byte in, so a hostile length can wrap the
+    // product. A wrapped size saturates, and no buffer is that large (AEAD_ERR_BUFFER_TOO_SMALL).
+    uint64_t body = 0;
+    if (__builtin_mul_overflow(q, other_of_whole(n + 1), &body) ||
+        __builtin_add_overflow(body, other_of_whole(n), &out.other))
+        out.other = UINT64_MAX;
     if (final) {
         out.last = rest - static_cast<size_t>(q) * w;
-        out.other += other_of_last(out.last);
+        if (__builtin_add_overflow(out.other, other_of_last(out.last), &out.other)) out.other = UINT64_MAX;
     }
     return true;
 }
