@@ -814,6 +814,12 @@ GENERATORS = {
     "python-system": gen_python("system"),
 }
 
+# More generators, one file per area (bench/tables_<area>.py): each is run in this module's namespace, so it
+# uses the helpers above and adds its generators to GENERATORS.
+for _path in sorted(__import__("glob").glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tables_*.py"))):
+    with open(_path) as _f:
+        exec(compile(_f.read(), _path, "exec"), globals())
+
 
 def documents():
     out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
@@ -859,7 +865,7 @@ def main(argv):
             with open(full, "w") as f:
                 f.write(new_text)
     for u in unknown:
-        print(f"tables: {u}: no generator of that name in bench/tables.py", file=sys.stderr)
+        print(f"tables: {u}: no generator of that name in bench/tables.py or bench/tables_*.py", file=sys.stderr)
     unused = sorted(set(GENERATORS) - seen)
     for name in unused:
         print(f"tables: generator {name} has no marker in any document", file=sys.stderr)
