@@ -9,7 +9,8 @@ fenced code, inline code or HTML comments, which show commands and their paramet
 
   - a ratio such as 1.4x, 0.8 x or 3×;
   - a time (ns, µs, us, ms), a throughput (MB/s, GiB/s, cycles per byte) or a count of instructions;
-  - "40% faster", "three times slower", "half the time".
+  - "40% faster", "three times slower", "half the time";
+  - a hand-written table whose header names a unit of time or speed or a ratio.
 
 The benchmark results' own Markdown (bench/results/*.md, written by the run) is not read. A figure that is
 not a measurement (a parameter, a limit from a specification) is written as inline code or reworded.
@@ -26,17 +27,22 @@ MARK = re.compile(r"<!-- bench:([a-z0-9-]+):begin -->(.*?)<!-- bench:\1:end -->"
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 LINK = re.compile(r"\]\([^)]*\)")
-NUM = r"(?<![\w.^/-])\d[\d,]*(?:\.\d+)?"
+NUM = r"(?<![\w.^/-])\d[\d,]*(?:\.\d+)?(?:\s?(?:-|–|to)\s?\d[\d,]*(?:\.\d+)?)?"  # a number or a range
 FIGURES = [
     ("ratio", re.compile(NUM + r"\s?[x×](?![\w-])")),
     ("time", re.compile(NUM + r"\s?(?:ns|µs|us|ms)\b")),
     ("throughput", re.compile(NUM + r"\s?(?:[KMGT]i?B/s|[KMG]bit/s|cpb|cycles(?:/| per )byte)\b", re.I)),
     ("instruction count", re.compile(NUM + r"\s+(?:instructions|cycles)\b")),
-    ("percent faster/slower", re.compile(NUM + r"\s?%\s+(?:faster|slower|more time|less time|off)\b")),
+    ("percent faster/slower", re.compile(NUM + r"\s?%(?:\s+(?:faster|slower|more time|less time|off|of (?:the|a|its) (?:time|cost|seal|call))\b| (?:bias|overhead|noise|spread|apart|difference))")),
     ("speed in words", re.compile(
         r"\b(?:twice|two|three|four|five|six|ten|\d+) times (?:faster|slower|as fast|as slow|the (?:time|speed|cost|throughput))\b"
         r"|\b(?:half|a third|a quarter|a fifth) (?:of )?the (?:time|cost)\b", re.I)),
 ]
+
+
+# A hand-written table's header naming a unit of time or speed, or a ratio column.
+TABLE_HEAD = re.compile(r"\b(?:ns|µs|us|ms|[KMG]i?B/s|ns/op|cycles|instructions|speed-?up)\b"
+                        r"|\b(?:ratio|floor|faster|slower)\b|\b(?:time|cost) per\b|\bper (?:packet|record|call|message|op)\b", re.I)
 
 
 def documents():
@@ -55,7 +61,8 @@ def scan(path):
     text = COMMENT.sub(blank, text)
     hits = []
     fence = None
-    for number, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
         stripped = line.lstrip()
         if fence:
             if stripped.startswith(fence):
@@ -65,6 +72,9 @@ def scan(path):
             fence = stripped[:3]
             continue
         prose = LINK.sub("]", CODE.sub(blank, line))
+        if prose.lstrip().startswith("|") and TABLE_HEAD.search(prose) and number < len(lines) \
+                and re.match(r"\s*\|[\s:|-]+\|\s*$", lines[number]):
+            hits.append((number, "table of measurements", prose.strip()[:40], line.strip()))
         for kind, pattern in FIGURES:
             for m in pattern.finditer(prose):
                 hits.append((number, kind, m.group(0), line.strip()))

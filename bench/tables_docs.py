@@ -64,3 +64,38 @@ def gen_docs_x_chacha():
 
 GENERATORS["docs-x-dispatch"] = gen_docs_x_dispatch
 GENERATORS["docs-x-chacha"] = gen_docs_x_chacha
+
+
+# ---- docs/quic.md: bench/quic.c's output (`bench/all.sh --only c-quic` saves it as bench/results/quic-*.md) ----
+
+QUIC_LINE = re.compile(r"^(\S.*?)\s+(\d+) B \| +([\d.]+) / +([\d.]+) / +([\d.]+) \(one/two ([\d.]+), one/floor ([\d.]+)\)"
+                       r" \| +([\d.]+) / +([\d.]+) \(([\d.]+)\)")
+
+
+def gen_c_quic():
+    """docs/quic.md: one call against two calls and the EVP floor, per libcrypto (medians of interleaved rounds)."""
+    rows, libs, paths = [], [], []
+    for kind in ("system", "vendored"):
+        path = f"bench/results/quic-{kind}.md"
+        with open(located(path)) as f:
+            text = f.read()
+        lib = openssl(text.split("\n", 1)[0])
+        libs.append(lib)
+        paths.append(path)
+        for line in text.splitlines():
+            m = QUIC_LINE.match(line)
+            if m:
+                suite, size = m.group(1), int(m.group(2))
+                rows.append([f"{lib}, {suite}, {size_name(size)}",
+                             f"{float(m.group(3)):.0f} / {float(m.group(4)):.0f} / {float(m.group(5)):.0f}",
+                             f"{float(m.group(6)):.2f}", f"{float(m.group(7)):.2f}",
+                             f"{float(m.group(8)):.0f} / {float(m.group(9)):.0f} ({float(m.group(10)):.2f})"])
+    if not rows:
+        raise SystemExit("tables: bench/results/quic-*.md has no result line")
+    return block(paths, ", ".join(libs),
+                 ["libcrypto, suite, payload", "protect ns: one call / two calls / EVP floor", "one / two",
+                  "one / floor", "unprotect ns: one / two (ratio)"],
+                 ["---", "---:", "---:", "---:", "---:"], rows)
+
+
+GENERATORS["c-quic"] = gen_c_quic
