@@ -67,12 +67,12 @@ builds() {
     builds_ready=1
 }
 
-ran=()  # JSON lines for the manifest: name, command, outputs
+ran_file=$log/ran.jsonl  # the manifest's lines, one per benchmark that finished: name, command, outputs
 record() {  # name, command, output paths (relative to the repository)...
     local name=$1 command=$2
     shift 2
-    ran+=("$(python3 -c 'import json, sys; print(json.dumps({"name": sys.argv[1], "command": sys.argv[2], "outputs": sys.argv[3:]}))' \
-        "$name" "$command" "$@")")
+    python3 -c 'import json, sys; print(json.dumps({"name": sys.argv[1], "command": sys.argv[2], "outputs": sys.argv[3:]}))' \
+        "$name" "$command" "$@" >> "$ran_file"
 }
 
 q() { [ $quick = 1 ] && echo "$1" || echo "${2:-}"; }
@@ -281,7 +281,7 @@ bench_hpke() {
         outs+=("bench/results/hpke-c-$kind.json")
     done
     local raw=$log/hpke-go.txt i
-    (source bindings/go/env.sh && AEAD_BUILD_DIR=$sys_build && cd bindings/go/hpke &&
+    (export AEAD_BUILD_DIR=$sys_build && source bindings/go/env.sh && cd bindings/go/hpke &&
         go test -c -tags libaead_system -o "$log/hpke-go.test" . && : > "$raw" &&
         for i in $(seq "$(q 1 10)"); do
             "$log/hpke-go.test" -test.run '^$' -test.bench HPKE -test.benchtime "$(q 20ms 300ms)" >> "$raw"
@@ -306,16 +306,28 @@ version_of() {  # a meson build dir -> its libaead's aead_version(): "libaead X 
     python3 -c 'import ctypes, sys; lib = ctypes.CDLL(sys.argv[1] + "/libaead.so.1"); lib.aead_version.restype = ctypes.c_char_p; print(lib.aead_version().decode())' "$1"
 }
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+: > "$ran_file"
+failed=()
 for name in "${only[@]}"; do
+    t0=$(date +%s)
     echo "== $name ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
-    # (not a pipe: the function runs in this shell, so the manifest sees what it recorded)
-    "bench_${name//-/_}" > >(tee "$log/$name.txt") 2>&1
+    # In a child shell of its own, where set -e stops the benchmark at its first failing command (an `if`
+    # or `||` around a function would switch set -e off inside it); the others still run, and the
+    # manifest lists only the benchmarks that finished.
+    "bench_${name//-/_}" > >(tee "$log/$name.txt") 2>&1 &
+    if wait $!; then
+        echo "== $name done in $(($(date +%s) - t0)) s"
+    else
+        failed+=("$name")
+        echo "== $name FAILED after $(($(date +%s) - t0)) s (its output: $log/$name.txt); its results are not recorded"
+    fi
 done
 
 # The manifest: what ran, where, on what.
 libs=()
 [ ! -e "$sys_build/libaead.so.1" ] || libs+=("system-build=$(version_of "$sys_build")")
 [ ! -e "$ven_build/libaead.so.1" ] || libs+=("vendored-build=$(version_of "$ven_build")")
+mapfile -t ran < "$ran_file"
 python3 - "$(dest bench/results/run.json)" "$started" "$quick" "$invocation" "${libs[@]/#/lib:}" "${ran[@]}" <<'EOF'
 import json, os, platform, re, subprocess, sys
 path, started, quick, command = sys.argv[1:5]
@@ -346,4 +358,8 @@ if [ -z "$out" ]; then
 else  # the tables this run's data would give, for review; the documents stay as they are
     python3 bench/tables.py --data "$out" --print > "$out/tables.md"
     echo "all.sh: the tables from $out in $out/tables.md"
+fi
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "all.sh: failed: ${failed[*]} (rerun them with --only; the tables keep their earlier data)" >&2
+    exit 1
 fi

@@ -15,8 +15,8 @@ shopt -s nullglob
     "$repo"/bindings/python/bench/results/{system,vendored,quic-vendored}.json \
     "$repo"/bindings/rust/benches/results/{meson-system-3.0,bundled-vendored-3.5.5}.json \
     "$repo"/bindings/rustls-libaead/benches/results/quic-*.json \
-    "$repo"/bindings/python/bench/results/families{,-siv}-{system,vendored}.json \
-    "$repo"/bindings/rust/benches/results/families{,-siv}-meson-{system-3.0,vendored-3.5.5}.json
+    "$repo"/bindings/python/bench/results/families-{system,vendored}.json \
+    "$repo"/bindings/rust/benches/results/families-meson-{system-3.0,vendored-3.5.5}.json
 venv=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/plot-venv
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
     python3 -m venv "$venv"

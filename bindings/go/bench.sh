@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of the Go binding against crypto/cipher and golang-fips/openssl v2, plus the C
 # library's own per-operation cost, in one run; prints benchstat tables and the target ratios.
-#   bash bindings/go/bench.sh                 # COUNT=10 samples of each benchmark, 500ms each (~9 min)
+#   bash bindings/go/bench.sh                 # COUNT=5 rounds of every benchmark, 100ms each (~4 min)
 #   COUNT=20 BENCHTIME=1s bash bindings/go/bench.sh
 #   AEAD_BUILD_DIR=$PWD/build-vendored COUNT=5 BENCHTIME=200ms BENCH="$(cat bindings/go/bench/targets.txt)" bash bindings/go/bench.sh
 #     (the ratio targets of bench/targets.txt only, ~3 min: BENCH holds space-separated -test.bench patterns)
@@ -11,8 +11,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GO_BINDING_DIR/bench"
 
-COUNT="${COUNT:-10}"
-BENCHTIME="${BENCHTIME:-500ms}"
+COUNT="${COUNT:-5}"
+BENCHTIME="${BENCHTIME:-100ms}"
 BENCH="${BENCH:-.}"
 OUT="${AEAD_BENCH_OUT:-$GO_BINDING_DIR/bench/out}"
 mkdir -p "$OUT"
