@@ -20,7 +20,10 @@ install() {
     missing=$(missing_of "$@")
     [ -n "$missing" ] || return 0
     echo "setup: apt-get install $missing"
-    "${sudo_cmd[@]}" apt-get update -qq
+    # A mirror caught mid-sync fails one index (seen: one architecture's security index); install from the
+    # indexes that did load rather than stop (a package still missing fails the install below).
+    "${sudo_cmd[@]}" apt-get update -qq ||
+        echo "setup: apt-get update could not read every index; installing from those it read" >&2
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
@@ -50,6 +53,18 @@ if [ "${1:-}" = i386 ]; then
         echo "setup: dpkg --add-architecture i386"
         "${sudo_cmd[@]}" dpkg --add-architecture i386
         "${sudo_cmd[@]}" apt-get update -qq
+    fi
+    if [ -n "$(missing_of libssl-dev:i386)" ] &&
+        ! apt-get install -s -qq --no-install-recommends libssl-dev:i386 >/dev/null 2>&1; then
+        # libssl3 and libssl-dev are "Multi-Arch: same": both architectures at one version. When the indexes
+        # disagree (one architecture's security index out of sync), take the newest version both carry.
+        versions() { apt-cache madison "$1" | awk -F' [|] ' -v arch="$2" '$3 ~ (" " arch " ") {print $2}' | sort -u; }
+        ssl_version=$(comm -12 <(versions libssl-dev amd64) <(versions libssl-dev:i386 i386) | sort -V | tail -n 1)
+        [ -n "$ssl_version" ] || { echo "setup: no libssl-dev version that both amd64 and i386 have" >&2; exit 1; }
+        echo "setup: libssl-dev:i386 at $ssl_version, the newest version amd64 and i386 both have"
+        "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends --allow-downgrades \
+            "libssl3=$ssl_version" "libssl-dev=$ssl_version" "openssl=$ssl_version" \
+            "libssl3:i386=$ssl_version" "libssl-dev:i386=$ssl_version" >/dev/null
     fi
     install g++-i686-linux-gnu libssl-dev:i386 libstdc++6:i386 libatomic1:i386
 fi
