@@ -44,12 +44,14 @@ mkdir -p "$OUT" "$CACHE"
 rm -rf "$OUT/raw" "$OUT/wheel" "$OUT/site" "$OUT/bin" "$OUT/py"
 
 # 1. Debian's arm64 CPython, unpacked (once per Debian version).
+# libssl3 for the interpreter's own `_ssl` (aioquic's tests import ssl): the installed arm64 libssl may be
+# missing, when tests/setup.sh had to unpack the target's libcrypto into the cache instead.
 pkgs=(python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libpython3.11-dev zlib1g libexpat1 libffi8
-      liblzma5 libbz2-1.0 libuuid1 libcrypt1)
+      liblzma5 libbz2-1.0 libuuid1 libcrypt1 libssl3)
 pyver=$(apt-cache policy python3.11-minimal:arm64 | sed -n 's/^ *Candidate: //p')
 [ -n "$pyver" ] && [ "$pyver" != "(none)" ] ||
     fail "no python3.11-minimal:arm64 in the archive (tests/setup.sh aarch64 adds the architecture)"
-ROOT="$CACHE/arm64-python3.11-$pyver"
+ROOT="$CACHE/arm64-python3.11-$pyver-ssl"
 if [ ! -f "$ROOT/done" ]; then
     echo "== apt-get download ${pkgs[*]/%/:arm64} (CPython $pyver), unpacked into $ROOT"
     rm -rf "$ROOT" && mkdir -p "$ROOT/debs"
