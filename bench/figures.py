@@ -19,11 +19,9 @@ Exit 1 and file:line for each figure found; it prints how many files it read.
 
 import os
 import re
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MARK = re.compile(r"<!-- bench:([a-z0-9-]+):begin -->(.*?)<!-- bench:\1:end -->", re.S)
+from markers import MARK, ROOT, documents as tracked  # bench/markers.py, shared with bench/tables.py
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 LINK = re.compile(r"\]\([^)]*\)")
@@ -46,8 +44,7 @@ TABLE_HEAD = re.compile(r"\b(?:ns|µs|us|ms|[KMG]i?B/s|ns/op|cycles|instructions
 
 
 def documents():
-    out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return [p for p in out.stdout.split() if not p.startswith("bench/results/")]
+    return [p for p in tracked() if not p.startswith("bench/results/")]
 
 
 def blank(m):

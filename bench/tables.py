@@ -23,11 +23,9 @@ stage runs it); --list prints each marker's document and name; --data DIR --prin
 import json
 import os
 import re
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MARK = re.compile(r"<!-- bench:([a-z0-9-]+):begin -->(.*?)<!-- bench:\1:end -->", re.S)
+from markers import MARK, ROOT, documents  # noqa: E402 (bench/markers.py, shared with bench/figures.py)
 DATA = ROOT  # where the JSON is read: the repository, or a run's --out folder (--data DIR)
 
 
@@ -815,11 +813,6 @@ GENERATORS = {
 for _path in sorted(__import__("glob").glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "tables_*.py"))):
     with open(_path) as _f:
         exec(compile(_f.read(), _path, "exec"), globals())
-
-
-def documents():
-    out = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    return [p for p in out.split() if p]
 
 
 def main(argv):

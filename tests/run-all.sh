@@ -85,18 +85,21 @@ stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
 # ASan + UBSan build (the sanitizers stage compiles clang's). Compile only; ccache makes repeats cheap.
 # gcc debugoptimized is build/ itself (the build stage fails on any warning), not compiled again here.
+# clang debug links with LLVM's linker (lld >= 16 rejects a version script naming a symbol the library
+# lacks; the build passes --no-undefined-version so that Debian's older lld and GNU ld refuse that too).
 stage_werror() {
-    local cc bt dir rc=0
+    local cc bt rc=0 lld=(-Dc_link_args=-fuse-ld=lld -Dcpp_link_args=-fuse-ld=lld)
     for cc in gcc clang; do
         for bt in release debug debugoptimized; do
             [ "$cc-$bt" = gcc-debugoptimized ] && continue
-            werror_build "build-matrix/$cc-$bt" "$cc" --buildtype="$bt" || rc=1
+            if [ "$cc-$bt" = clang-debug ]; then
+                werror_build "build-matrix/$cc-$bt-lld" "$cc" --buildtype="$bt" "${lld[@]}" || rc=1
+            else
+                werror_build "build-matrix/$cc-$bt" "$cc" --buildtype="$bt" || rc=1
+            fi
         done
     done
     werror_build build-matrix/gcc-asan gcc -Db_sanitize=address,undefined -Db_lundef=false || rc=1
-    # LLVM's linker (lld >= 16 rejects a version script naming a symbol the library lacks; the build
-    # passes --no-undefined-version so that Debian's older lld and GNU ld refuse that too).
-    werror_build build-matrix/clang-lld clang -Dc_link_args=-fuse-ld=lld -Dcpp_link_args=-fuse-ld=lld || rc=1
     return $rc
 }
 werror_build() {  # dir, compiler (gcc|clang), meson options...
@@ -290,6 +293,15 @@ fi
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=("${all_stages[@]}")
 
+# CPU seconds (user + system) of every process the stages have run and waited for so far: beside each
+# stage's wall time, how much of the two cores it kept busy (where CI's time goes, and what could overlap).
+# (`times` in this shell, not in a command substitution's subshell, which has its own children.)
+cpu_file=$(mktemp)
+trap 'rm -f "$cpu_file"' EXIT
+cpu_seconds() {  # into CPU
+    times >"$cpu_file"
+    CPU=$(awk 'END { t = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }' "$cpu_file")
+}
 passed=0 failed=0 failures=()
 for s in "${stages[@]}"; do
     if ! declare -F "stage_$s" >/dev/null; then
@@ -299,14 +311,16 @@ for s in "${stages[@]}"; do
     echo "=== stage $s ==="
     # After the build stage's set-up (it installs cargo where missing); once fetched, a no-op.
     [ "$s" = build ] || vectors || echo "run-all: tests/vectors.sh failed; the suites that need the vectors will fail" >&2
-    start=$(date +%s)
+    start=$(date +%s) && cpu_seconds && cpu=$CPU
     if "stage_$s"; then
         passed=$((passed + 1))
-        echo "=== stage $s: passed in $(($(date +%s) - start)) s ==="
+        cpu_seconds
+        echo "=== stage $s: passed in $(($(date +%s) - start)) s (CPU $((CPU - cpu)) s) ==="
     else
         failed=$((failed + 1))
         failures+=("$s")
-        echo "=== stage $s: FAILED after $(($(date +%s) - start)) s ==="
+        cpu_seconds
+        echo "=== stage $s: FAILED after $(($(date +%s) - start)) s (CPU $((CPU - cpu)) s) ==="
         [ "$s" = build ] && [ ! -e build/libaead.so.1 ] && break  # nothing else can run without the library
     fi
 done

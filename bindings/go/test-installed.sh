@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The installed-library path: builds libaead from this checkout in a temporary
-# directory, `meson install`s it into a temporary prefix, and runs the Go binding's whole test.sh
-# against that prefix alone: PKG_CONFIG_PATH is the prefix's pkgconfig directory (no build tree, no
-# aead-uninstalled.pc), no LD_LIBRARY_PATH, and the test binaries find libaead.so.1 through an rpath
-# to the prefix's libdir (TestLoadedLibrary checks that the prefix's copy is the one loaded).
+# directory, `meson install`s it into a temporary prefix, and runs the Go binding's test.sh against
+# that prefix alone (every test; the race detector and the documents' blocks run on the build tree
+# only): PKG_CONFIG_PATH is the prefix's pkgconfig directory (no build tree, no aead-uninstalled.pc),
+# no LD_LIBRARY_PATH, and the test binaries find libaead.so.1 through an rpath to the prefix's libdir
+# (TestLoadedLibrary checks that the prefix's copy is the one loaded).
 #   bash bindings/go/test-installed.sh                       # system libcrypto
 #   MESON_ARGS=-Dlibcrypto=vendored bash bindings/go/test-installed.sh
 #   KEEP=1 ...                                                # keep the temporary directory

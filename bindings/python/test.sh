@@ -51,12 +51,21 @@ trap 'rm -rf "$TMP"' EXIT
 # The > 2 GiB tests (marker bigmem, ~50 s a run) test how each backend passes lengths, not the libcrypto:
 # they run on the vendored wheel's three backends and are left out on the system wheel and under FIPS
 # (the C `large` suite runs them on the system libcrypto).
-MARKS=()
-run_suite() {  # $1 = expected backend, rest = env assignments; runs from a directory that is not the source
-    local expect="$1"; shift
-    echo "== pytest on the installed wheel, backend $expect${MARKS[*]:+ (${MARKS[*]})}"
+# The suite runs (one process each) go two at a time (tests/lib/parallel.sh), each in a temporary
+# directory of its own; their output is printed in order once they are done.
+source "$REPO/tests/lib/parallel.sh"
+run_suite() {  # kind, venv python, expected backend, env assignments...; from a directory that is not the source
+    local kind=$1 vpy=$2 expect=$3 marks=()
+    shift 3
+    [ "$kind" = vendored ] && [ "${LIBAEAD_TEST_FIPS:-0}" = 0 ] || marks=(-m "not bigmem")
+    echo "== pytest on the installed $kind wheel, backend $expect${marks[*]:+ (${marks[*]})}"
     (cd "$TMP" && env "$@" LIBAEAD_EXPECT_BACKEND="$expect" "${TEST_ENV[@]}" \
-        "$VPY" "${PYTEST[@]}" -q -p no:cacheprovider -c "$HERE/pyproject.toml" --rootdir "$HERE" "${MARKS[@]}" "$HERE/tests")
+        "$vpy" "${PYTEST[@]}" -q -p no:cacheprovider -c "$HERE/pyproject.toml" --rootdir "$HERE" "${marks[@]}" \
+        --basetemp "$TMP/pytest-$kind-$expect" "$HERE/tests")
+}
+snippets() {  # kind, venv python
+    echo "== the Python blocks of README.md, bindings/python/README.md and docs/hpke.md on the installed $1 wheel"
+    "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$2" "$REPO/README.md" "$HERE/README.md" "$REPO/docs/hpke.md"
 }
 
 [ $SYSTEM_ONLY = 0 ] || KINDS=""
@@ -74,20 +83,21 @@ for kind in $KINDS; do
     "$VPY" -m pip install --quiet "$WHEEL" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
     # libaead.stream's peers (Tink Python, http_ece), hash-pinned
     "$VPY" -m pip install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
-    MARKS=()
-    [ "$kind" = vendored ] && [ "${LIBAEAD_TEST_FIPS:-0}" = 0 ] || MARKS=(-m "not bigmem")
+done
+for kind in $KINDS; do
+    VPY="$TMP/venv-$kind/bin/python"
     # HPKE's post-quantum KEMs: ML-KEM is in the vendored OpenSSL 3.5; in the system libcrypto from 3.5 on;
     # in the fips stage's FIPS provider (3.5's) whichever the core.
     MLKEM=1
     if [ "$kind" = system ] && [ "${LIBAEAD_TEST_FIPS:-0}" = 0 ]; then
         printf '%s\n' 3.5 "$(pkg-config --modversion libcrypto)" | sort -V -C || MLKEM=0
     fi
-    run_suite fast LIBAEAD_NO_FAST=0 LIBAEAD_EXPECT_MLKEM=$MLKEM
-    run_suite api LIBAEAD_NO_FAST=1 LIBAEAD_EXPECT_MLKEM=$MLKEM
-    run_suite abi LIBAEAD_FORCE_ABI=1 LIBAEAD_EXPECT_MLKEM=$MLKEM
-    echo "== the Python blocks of README.md, bindings/python/README.md and docs/hpke.md on the installed wheel"
-    "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$VPY" "$REPO/README.md" "$HERE/README.md" "$REPO/docs/hpke.md"
+    together "$kind wheel, fast path" run_suite "$kind" "$VPY" fast LIBAEAD_NO_FAST=0 LIBAEAD_EXPECT_MLKEM=$MLKEM
+    together "$kind wheel, cffi API mode" run_suite "$kind" "$VPY" api LIBAEAD_NO_FAST=1 LIBAEAD_EXPECT_MLKEM=$MLKEM
+    together "$kind wheel, cffi ABI mode" run_suite "$kind" "$VPY" abi LIBAEAD_FORCE_ABI=1 LIBAEAD_EXPECT_MLKEM=$MLKEM
+    together "$kind wheel, the documents' Python blocks" snippets "$kind" "$VPY"
 done
+[ -z "$KINDS" ] || together_wait
 
 # pyca/cryptography cannot share a FIPS provider with libaead (tests/conftest.py): vectors instead.
 SECOND_FILE=test_differential.py

@@ -24,10 +24,7 @@
 # streaming peers (Tink Python, http_ece, the age command: test_stream_interop, test_stream_age and the
 # command-line test_stream_cli run natively in the python stage; test_stream.py runs here).
 # Usage: tests/cross/python-wheel.sh <pkg-config dir of the target's libcrypto> (from tests/setup.sh aarch64)
-# Measured (2 cores shared with other jobs, load 4-9): 118 s cold (empty caches: the debs, the host venv,
-# the wheels, ccache; the trimmed OpenSSL already built, itself 118 s cold), 75-90 s warm (a fresh clone:
-# the host venv again from pip's cache); of that, pytest 30 s per backend (205 passed, 2 skipped each).
-# LIBAEAD_CROSS_PY_FULL=1: 252 s warm, pytest ~120 s per backend (fast 241 passed, 2 skipped; api 240, 3).
+# The two backends run side by side (tests/lib/parallel.sh): each is one emulated process.
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PYDIR="$REPO/bindings/python"
@@ -153,12 +150,15 @@ suite() {  # backend, env...
     (cd "$OUT" && env "$@" AEAD_VECTORS_DIR="$vectors" PYTHONPATH="$OUT/site" LIBAEAD_EXPECT_BACKEND="$expect" LIBAEAD_TEST_CACHE="$OUT/test-cache" \
         LIBAEAD_EXPECT_MLKEM=0 \
         "${PY_ARM[@]}" -m pytest -q -p no:cacheprovider -c "$PYDIR/pyproject.toml" --rootdir "$PYDIR" "${sel[@]}" \
+        --basetemp "$OUT/pytest-tmp-$expect" \
         "$PYDIR/tests") >"$OUT/pytest-$expect.log" 2>&1 || { tail -40 "$OUT/pytest-$expect.log"; fail "the suite ($expect) under qemu"; }
     grep -Eq '[0-9]+ passed' <(tail -1 "$OUT/pytest-$expect.log") || fail "no test passed ($expect)"
     ! grep -Eq '[0-9]+ (failed|error)' <(tail -1 "$OUT/pytest-$expect.log") || fail "failures ($expect)"
     echo "   backend $expect under qemu-aarch64: $(tail -1 "$OUT/pytest-$expect.log" | tr -d '=') ($(secs "$ts" "$(now)") s)"
 }
 echo "== pytest under qemu-aarch64 on Debian's arm64 CPython ($([ "${LIBAEAD_CROSS_PY_FULL:-0}" = 1 ] && echo "all but bigmem" || echo "the default selection: see the header"))"
-suite fast LIBAEAD_NO_FAST=0
-suite api LIBAEAD_NO_FAST=1
+source "$REPO/tests/lib/parallel.sh"
+together "pytest under qemu-aarch64, backend fast" suite fast LIBAEAD_NO_FAST=0
+together "pytest under qemu-aarch64, backend api" suite api LIBAEAD_NO_FAST=1
+together_wait || fail "the suite under qemu (above)"
 echo "python-wheel-aarch64: $(basename "$WHEEL") ($(du -h "$WHEEL" | cut -f1)) passed in $(secs "$t0" "$(now)") s"

@@ -45,8 +45,10 @@ failed() {  # log, what
     exit 1
 }
 echo "=== fuzz: ${#targets[@]} targets; each replays its corpus (seeds and campaign inputs, $n_inputs over all targets) and $n_crashes saved crash inputs, then fuzzes $per s ==="
-for t in "${targets[@]}"; do
-    tlog="$log.$t"
+# One target: replay its corpus and saved crashes, then fuzz it $per s. Two targets run at a time
+# (tests/lib/parallel.sh): libFuzzer runs one process per target, and each gets a core of its own.
+one_target() {
+    local t=$1 tlog="$log.$1" corpus before status inited done_ execs rate sodium usage
     corpus=$work/corpus-$t
     AEAD_FUZZ_FOCUS=$t fuzz -runs=0 -max_len=4096 "$corpus" "$work/crashes" >"$tlog.seeds" 2>&1 ||
         failed "$tlog.seeds" "on the seed corpus (focus $t)"
@@ -68,5 +70,8 @@ for t in "${targets[@]}"; do
         "$per" "${done_:-?}" "${execs:-?}" "${rate:-?}" "$(($(find "$corpus" -type f | wc -l) - before))" \
         "$([ "${sodium:-0}" != 0 ] && echo ", $sodium XChaCha20 seals agreed with libsodium")$([ -n "$usage" ] &&
             echo ", $usage usage snapshots agreed with the window model")"
-done
+}
+source tests/lib/parallel.sh
+for t in "${targets[@]}"; do together "fuzz $t" one_target "$t"; done
+together_wait || exit 1
 echo "fuzz: passed; new inputs found this run: $(($(find "$work"/corpus-* -type f | wc -l) - n_inputs))"

@@ -126,12 +126,15 @@ suite() {  # backend, env...: the whole suite on the installed wheel, from a dir
     shift
     echo "== pytest on the installed wheel, backend $expect (PATH without a compiler)"
     (cd "$TMP" && env PATH="$NOCC" "$@" LIBAEAD_EXPECT_BACKEND="$expect" "$VPY" -m pytest -q -p no:cacheprovider \
-        -c "$PYDIR/pyproject.toml" --rootdir "$PYDIR" "$PYDIR/tests") >"$TMP/pytest-$expect.log" 2>&1 ||
+        -c "$PYDIR/pyproject.toml" --rootdir "$PYDIR" --basetemp "$TMP/pytest-tmp-$expect" "$PYDIR/tests") >"$TMP/pytest-$expect.log" 2>&1 ||
         { tail -40 "$TMP/pytest-$expect.log"; fail "the suite failed on the wheel ($expect)"; }
     tail -1 "$TMP/pytest-$expect.log" | sed 's/^/   /'
 }
-suite fast LIBAEAD_NO_FAST=0
-suite api LIBAEAD_NO_FAST=1
+# The two runs side by side (one process each; tests/lib/parallel.sh prints their output in order).
+source "$REPO/tests/lib/parallel.sh"
+together "the wheel's suite, fast path" suite fast LIBAEAD_NO_FAST=0
+together "the wheel's suite, cffi API mode" suite api LIBAEAD_NO_FAST=1
+together_wait || fail "the suite on the wheel (above)"
 
 echo "== pip install $(basename "$SDIST") in a fresh venv, from an empty directory (system libcrypto)"
 "$PY" -m venv "$TMP/sdist-venv"
