@@ -48,8 +48,17 @@ stage_abi() {
 # No machine's paths, no internal tracker numbers, no reads beside the checkout (tests/hygiene.sh).
 stage_hygiene() { bash tests/hygiene.sh; }
 stage_dlopen() { bash tests/dlopen/test.sh; }
-# The Go binding on the build tree, then on a `meson install`ed prefix found only through pkg-config.
-stage_go() { bash bindings/go/test.sh && bash bindings/go/test-installed.sh; }
+# The Go binding on the build tree and, beside it (tests/lib/parallel.sh), on a `meson install`ed prefix
+# found only through pkg-config.
+source tests/lib/parallel.sh
+go_both() {  # meson options of the installed prefix, the build tree's command...
+    local opts=$1
+    shift
+    together "Go binding on the build tree" "$@"
+    together "Go binding on a meson install${opts:+ ($opts)}" env MESON_ARGS="$opts" bash bindings/go/test-installed.sh
+    together_wait
+}
+stage_go() { go_both "" bash bindings/go/test.sh; }
 stage_python() { bash bindings/python/test.sh; }
 # The npm package: the prebuilt addon (vendored OpenSSL 3.5, hidden) under node:test.
 stage_node() { bash bindings/node/test.sh; }
@@ -139,8 +148,7 @@ stage_vendored40() {
         bash tests/coexist/test.sh build-vendored40
 }
 stage_go-vendored() {
-    vendored_build build-vendored 3.5 && on_build build-vendored bash bindings/go/test.sh &&
-        MESON_ARGS=-Dlibcrypto=vendored bash bindings/go/test-installed.sh
+    vendored_build build-vendored 3.5 && go_both -Dlibcrypto=vendored on_build build-vendored bash bindings/go/test.sh
 }
 # The python stage already builds and tests the wheel on the vendored OpenSSL (test.sh step 1 ignores
 # AEAD_BUILD_DIR); what is left here is LIBAEAD_SYSTEM=1 on the vendored build tree.

@@ -16,5 +16,8 @@ echo "node test: node $(node --version), npm $(npm --version)"
 
 bash "$HERE/build-prebuild.sh"
 export AEAD_VECTORS_DIR="${AEAD_VECTORS_DIR:-$(bash "$REPO/tests/vectors.sh" | tail -n 1)}"
-node --test --test-reporter=spec test/
+# Two test files at a time where node has the option (its default is one fewer than the CPUs).
+concurrency=()
+if node --help | grep -- --test-concurrency >/dev/null; then concurrency=(--test-concurrency=2); fi
+node --test "${concurrency[@]}" --test-reporter=spec test/
 python3 "$REPO/tests/snippets/run.py" --lang js --node-package "$HERE" "$REPO/README.md" "$HERE/README.md"

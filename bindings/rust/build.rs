@@ -112,20 +112,47 @@ mod bundled {
             .collect()
     }
 
+    /// OpenSSL from openssl-src: its include and lib directories. openssl-src builds from scratch
+    /// whenever this script runs, which is whenever a file of the core changes; its installed tree
+    /// stays in OUT_DIR, so it is reused while what built it (openssl-src's version, the target, the
+    /// compiler settings) is the same, as a stamp beside it records.
+    #[cfg(feature = "vendored")]
+    fn vendored_openssl() -> (PathBuf, PathBuf) {
+        let install = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("openssl-build/install");
+        let stamp = install.join("built-for-libaead");
+        let target = env::var("TARGET").unwrap_or_default();
+        let mut want = format!("openssl-src {}\n", openssl_src::version());
+        for key in ["TARGET", "HOST", "OPT_LEVEL", "DEBUG", "CC", "CFLAGS", "AR", "RANLIB"] {
+            let specific = format!("{key}_{}", target.replace('-', "_"));
+            for k in [key.to_string(), specific] {
+                want.push_str(&format!("{k}={}\n", env::var(&k).unwrap_or_default()));
+            }
+        }
+        let (include, lib) = (install.join("include"), install.join("lib"));
+        if std::fs::read_to_string(&stamp).is_ok_and(|s| s == want) && lib.join("libcrypto.a").is_file() {
+            return (include, lib);
+        }
+        let artifacts = openssl_src::Build::new().build();
+        if artifacts.lib_dir() == lib {
+            std::fs::write(&stamp, want).expect("write the OpenSSL build's stamp");
+        }
+        (artifacts.include_dir().to_path_buf(), artifacts.lib_dir().to_path_buf())
+    }
+
     /// Include directories of the libcrypto to compile shim/ against, and the link lines to emit
     /// after the static library (so the linker resolves its libcrypto references).
     fn libcrypto() -> (Vec<PathBuf>, Vec<String>) {
         #[cfg(feature = "vendored")]
         {
-            let artifacts = openssl_src::Build::new().build();
+            let (include, lib) = vendored_openssl();
             // Only libcrypto: openssl-src's own print_cargo_metadata would also claim this
             // crate's `include` metadata key and link libssl.
             let link = vec![
-                format!("cargo:rustc-link-search=native={}", artifacts.lib_dir().display()),
+                format!("cargo:rustc-link-search=native={}", lib.display()),
                 "cargo:rustc-link-lib=static=crypto".to_string(),
                 format!("cargo:libcrypto=vendored {}", openssl_src::version()),
             ];
-            (vec![artifacts.include_dir().to_path_buf()], link)
+            (vec![include], link)
         }
         #[cfg(not(feature = "vendored"))]
         {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The crate as a user gets it from a registry: the libaead .crate file is made (`cargo package`,
-# with csrc/ from vendor-csrc.sh) and unpacked, and a scratch crate in a fresh temporary directory,
-# outside the repository, depends on `libaead = "=X.Y.Z"` patched to that unpacked package (never
-# to this directory) and runs `cargo test`, with no meson build and no PKG_CONFIG_PATH /
-# LD_LIBRARY_PATH / LIBAEAD_* variables.
+# with csrc/ from vendor-csrc.sh) and unpacked, and a scratch crate (a folder per mode in the cache,
+# emptied but for its target/), outside the repository, depends
+# on `libaead = "=X.Y.Z"` patched to that unpacked package (never to this directory) and runs
+# `cargo test`, with no meson build and no PKG_CONFIG_PATH / LD_LIBRARY_PATH / LIBAEAD_* variables.
 #   bash bindings/rust/test-bundled.sh              # bundled libaead + the system libcrypto
 #   bash bindings/rust/test-bundled.sh --vendored   # bundled libaead + OpenSSL 3.5.5 (openssl-src)
 #   bash bindings/rust/test-bundled.sh --pkg-config # default-features = false: the installed libaead
@@ -28,8 +28,13 @@ case "${1:-}" in
     --pkg-config) MODE=pkg-config ;;
     *) echo "usage: $0 [--vendored | --pkg-config]" >&2; exit 2 ;;
 esac
-SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/libaead-scratch.XXXXXX")"
-trap 'rm -rf "$SCRATCH"' EXIT
+# One scratch folder per mode in the cache, emptied but for its target/: cargo then reuses its builds of
+# the registry crates (with --vendored, openssl-src's OpenSSL: minutes of CPU) while their versions stay,
+# as it does for a user building twice; the unpacked libaead is new each time and so always compiled
+# (checked below).
+SCRATCH="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/rust-scratch-$MODE"
+mkdir -p "$SCRATCH"
+find "$SCRATCH" -mindepth 1 -maxdepth 1 ! -name target -exec rm -rf {} +
 
 VERSION="$(sed -n 's/^version = "\([^"]*\)"/\1/p' "$HERE/Cargo.toml" | head -1)"
 if [ -n "${LIBAEAD_CRATE:-}" ]; then
@@ -43,6 +48,8 @@ fi
 mkdir -p "$SCRATCH/crates"
 tar -xzf "$CRATE_FILE" -C "$SCRATCH/crates"
 PACKAGE="$SCRATCH/crates/libaead-$VERSION"
+# tar keeps the archive's times: newer ones make cargo compile this libaead, not reuse the last run's.
+find "$PACKAGE" -type f -exec touch {} +
 [ -f "$PACKAGE/Cargo.toml" ] || { echo "test-bundled.sh: $CRATE_FILE holds no libaead-$VERSION/" >&2; exit 1; }
 bash "$HERE/vendor-csrc.sh" --check "$PACKAGE/csrc"
 echo "== $(basename "$CRATE_FILE"): $(wc -c <"$CRATE_FILE") bytes"

@@ -17,7 +17,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 interop_init dtls-interop openssl python3 timeout
 # shellcheck source=../../bindings/go/env.sh
 source "$REPO/bindings/go/env.sh"  # Go on the build tree's libaead: -tags libaead_system
-T=120 PORT_KIND=udp bytes=$((1 << 20))
+# Three cases at a time (AEAD_DTLS_JOBS): they wait on the network and on timers far more than they compute.
+T=120 PORT_KIND=udp JOBS=${AEAD_DTLS_JOBS:-3} bytes=$((1 << 20))
 
 echo "== pion-libaead module: vet, tests (records against pion's own ciphers, pion handshakes)"
 cd "$REPO/bindings/pion-libaead" && go mod download && go vet ./... && timeout 300 go test -count=1 ./... || exit 1

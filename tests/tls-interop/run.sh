@@ -17,6 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 interop_init tls-interop cargo openssl python3 pkg-config timeout cmp
 CRATE="$REPO/bindings/rustls-libaead"
 T=30 BIG=1048576 TINY=65536  # seconds any one process may run; bytes each way in the main and tiny-record runs
+JOBS=${AEAD_TLS_JOBS:-2}  # cases at a time: each is two processes that mostly wait on each other
 
 echo "== $(openssl version); library: $AEAD_BUILD_DIR"
 (cd "$CRATE" && export CARGO_TARGET_DIR="$RUSTLS_TARGET" && cargo build --locked --examples && cargo test --locked &&
