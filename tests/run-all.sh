@@ -97,15 +97,13 @@ stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # clang debug links with LLVM's linker (lld >= 16 rejects a version script naming a symbol the library
 # lacks; the build passes --no-undefined-version so that Debian's older lld and GNU ld refuse that too).
 stage_werror() {
-    local cc bt rc=0 lld=(-Dc_link_args=-fuse-ld=lld -Dcpp_link_args=-fuse-ld=lld)
+    local cc bt dir opts rc=0
     for cc in gcc clang; do
         for bt in release debug debugoptimized; do
             [ "$cc-$bt" = gcc-debugoptimized ] && continue
-            if [ "$cc-$bt" = clang-debug ]; then
-                werror_build "build-matrix/$cc-$bt-lld" "$cc" --buildtype="$bt" "${lld[@]}" || rc=1
-            else
-                werror_build "build-matrix/$cc-$bt" "$cc" --buildtype="$bt" || rc=1
-            fi
+            dir=build-matrix/$cc-$bt opts=(--buildtype="$bt")
+            [ "$cc-$bt" != clang-debug ] || dir+=-lld opts+=(-Dc_link_args=-fuse-ld=lld -Dcpp_link_args=-fuse-ld=lld)
+            werror_build "$dir" "$cc" "${opts[@]}" || rc=1
         done
     done
     werror_build build-matrix/gcc-asan gcc -Db_sanitize=address,undefined -Db_lundef=false || rc=1
@@ -320,15 +318,17 @@ for s in "${stages[@]}"; do
     # After the build stage's set-up (it installs cargo where missing); once fetched, a no-op.
     [ "$s" = build ] || vectors || echo "run-all: tests/vectors.sh failed; the suites that need the vectors will fail" >&2
     start=$(date +%s) && cpu_seconds && cpu=$CPU
-    if "stage_$s"; then
+    ok=0
+    "stage_$s" || ok=$?
+    cpu_seconds
+    took="$(($(date +%s) - start)) s (CPU $((CPU - cpu)) s)"
+    if [ $ok = 0 ]; then
         passed=$((passed + 1))
-        cpu_seconds
-        echo "=== stage $s: passed in $(($(date +%s) - start)) s (CPU $((CPU - cpu)) s) ==="
+        echo "=== stage $s: passed in $took ==="
     else
         failed=$((failed + 1))
         failures+=("$s")
-        cpu_seconds
-        echo "=== stage $s: FAILED after $(($(date +%s) - start)) s (CPU $((CPU - cpu)) s) ==="
+        echo "=== stage $s: FAILED after $took ==="
         [ "$s" = build ] && [ ! -e build/libaead.so.1 ] && break  # nothing else can run without the library
     fi
 done

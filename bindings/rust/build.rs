@@ -121,12 +121,19 @@ mod bundled {
         let install = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("openssl-build/install");
         let stamp = install.join("built-for-libaead");
         let target = env::var("TARGET").unwrap_or_default();
+        let mut keys: Vec<String> = ["TARGET", "HOST", "OPT_LEVEL", "DEBUG"].map(String::from).to_vec();
+        // The compiler settings in each form the cc crate reads.
+        for tool in ["CC", "CFLAGS", "AR", "RANLIB"] {
+            keys.extend([
+                tool.to_string(),
+                format!("{tool}_{target}"),
+                format!("{tool}_{}", target.replace('-', "_")),
+                format!("TARGET_{tool}"),
+            ]);
+        }
         let mut want = format!("openssl-src {}\n", openssl_src::version());
-        for key in ["TARGET", "HOST", "OPT_LEVEL", "DEBUG", "CC", "CFLAGS", "AR", "RANLIB"] {
-            let specific = format!("{key}_{}", target.replace('-', "_"));
-            for k in [key.to_string(), specific] {
-                want.push_str(&format!("{k}={}\n", env::var(&k).unwrap_or_default()));
-            }
+        for k in keys {
+            want.push_str(&format!("{k}={}\n", env::var(&k).unwrap_or_default()));
         }
         let (include, lib) = (install.join("include"), install.join("lib"));
         if std::fs::read_to_string(&stamp).is_ok_and(|s| s == want) && lib.join("libcrypto.a").is_file() {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The crate as a user gets it from a registry: the libaead .crate file is made (`cargo package`,
 # with csrc/ from vendor-csrc.sh) and unpacked, and a scratch crate (a folder per mode in the cache,
-# emptied but for its target/), outside the repository, depends
-# on `libaead = "=X.Y.Z"` patched to that unpacked package (never to this directory) and runs
-# `cargo test`, with no meson build and no PKG_CONFIG_PATH / LD_LIBRARY_PATH / LIBAEAD_* variables.
+# emptied but for its target/), outside the repository, depends on `libaead = "=X.Y.Z"` patched to
+# that unpacked package (never to this directory) and runs `cargo test`, with no meson build and no
+# PKG_CONFIG_PATH / LD_LIBRARY_PATH / LIBAEAD_* variables.
 #   bash bindings/rust/test-bundled.sh              # bundled libaead + the system libcrypto
 #   bash bindings/rust/test-bundled.sh --vendored   # bundled libaead + OpenSSL 3.5.5 (openssl-src)
 #   bash bindings/rust/test-bundled.sh --pkg-config # default-features = false: the installed libaead
