@@ -174,14 +174,15 @@ cross_stage() {
     pcdir=$(bash tests/setup.sh "$cpu" | tail -n 1) && [ -f "$pcdir/libcrypto.pc" ] ||
         { echo "cross-$cpu: no libcrypto.pc for $cpu (tests/setup.sh $cpu)"; return 1; }
     echo "--- $cpu: the target's libcrypto $(PKG_CONFIG_LIBDIR=$pcdir pkg-config --modversion libcrypto) ($pcdir)"
-    cross_build "build-$cpu" "$cpu" "$pcdir" &&
-        cross_suites "build-$cpu" "$cpu" both &&
-        cross_vendored "$cpu" "$pcdir" &&
-        cross_python "$cpu" "$pcdir" &&
-        cross_go "build-$cpu" "$cpu" "$goarch" "$pcdir" &&
+    cross_build "build-$cpu" "$cpu" "$pcdir" && cross_suites "build-$cpu" "$cpu" both || return 1
+    # The Go binding's tests are one process under qemu (one core): beside the vendored build and the wheel.
+    together "$cpu: vendored OpenSSL 3.5, wheel" cross_vendored_python "$cpu" "$pcdir"
+    together "$cpu: Go binding" cross_go "build-$cpu" "$cpu" "$goarch" "$pcdir"
+    together_wait &&
         echo "--- $cpu: the Rust binding is not run here: rustup's std for $cpu comes from static.rust-lang.org," \
             "not a registry, and Debian's rustc (1.63, with its multiarch std) is older than the crate's 1.85"
 }
+cross_vendored_python() { cross_vendored "$1" "$2" && cross_python "$1" "$2"; }
 # The C suites on the vendored OpenSSL 3.5 cross-built for the target (shim/openssl/build.sh: only the
 # static libcrypto, trimmed to what libaead calls, cached per target; on aarch64 the wheel below uses the
 # same one). LIBAEAD_CROSS_VENDORED=0 leaves them out (said, never silently).
@@ -289,48 +290,68 @@ stage_musl() { bash tests/setup.sh musl && bash tests/cross/musl.sh; }
 stage_release() { bash tests/release/run.sh; }
 stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs; }
 
-all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large go python rust rust-bundled java peers
-            ssh tls-interop quic-interop go-vendored python-vendored rust-vendored dtls-interop dimpl sanitizers fuzz coverage
-            valgrind release node i386 musl cross-aarch64 cross-s390x)
+# Stages joined by + run side by side (tests/lib/parallel.sh) in a run of every stage: each keeps about one
+# of CI's two cores busy, and they share no build folder, cache lock or port. Named on the command line,
+# stages run one after the other.
+all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large+rust-bundled go python rust java+dtls-interop
+            peers ssh node+tls-interop quic-interop go-vendored python-vendored+musl rust-vendored dimpl sanitizers fuzz
+            coverage valgrind release i386 cross-aarch64 cross-s390x)
 if [ "${1:-}" = --list ]; then
-    echo "${all_stages[@]}"
+    echo "${all_stages[@]//+/ }"
     exit 0
 fi
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=("${all_stages[@]}")
 
-# CPU seconds (user + system) of every process the stages have run and waited for so far: beside each
+# CPU seconds (user + system) of every process the stage has run and waited for so far: beside each
 # stage's wall time, how much of the two cores it kept busy (where CI's time goes, and what could overlap).
 # (`times` in this shell, not in a command substitution's subshell, which has its own children.)
 cpu_file=$(mktemp)
-trap 'rm -f "$cpu_file"' EXIT
+results=$(mktemp -d)
+trap 'rm -rf "$cpu_file" "$results"' EXIT
 cpu_seconds() {  # into CPU
     times >"$cpu_file"
     CPU=$(awk 'END { t = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }' "$cpu_file")
 }
-passed=0 failed=0 failures=()
-for s in "${stages[@]}"; do
-    if ! declare -F "stage_$s" >/dev/null; then
-        echo "run-all: unknown stage '$s' (stages: ${all_stages[*]})" >&2
-        exit 2
-    fi
+one_stage() {  # stage: runs it between its two lines; its exit status into $results/<stage>
+    local s=$1 start cpu ok=0 took
     echo "=== stage $s ==="
     # After the build stage's set-up (it installs cargo where missing); once fetched, a no-op.
     [ "$s" = build ] || vectors || echo "run-all: tests/vectors.sh failed; the suites that need the vectors will fail" >&2
     start=$(date +%s) && cpu_seconds && cpu=$CPU
-    ok=0
     "stage_$s" || ok=$?
     cpu_seconds
     took="$(($(date +%s) - start)) s (CPU $((CPU - cpu)) s)"
-    if [ $ok = 0 ]; then
-        passed=$((passed + 1))
-        echo "=== stage $s: passed in $took ==="
+    if [ $ok = 0 ]; then echo "=== stage $s: passed in $took ==="; else echo "=== stage $s: FAILED after $took ==="; fi
+    echo "$ok" >"$results/$s"
+}
+for entry in "${stages[@]}"; do
+    for s in ${entry//+/ }; do
+        if ! declare -F "stage_$s" >/dev/null; then
+            echo "run-all: unknown stage '$s' (stages: ${all_stages[*]//+/ })" >&2
+            exit 2
+        fi
+    done
+done
+passed=0 failed=0 failures=()
+for entry in "${stages[@]}"; do
+    if [ "$entry" = "${entry//+/ }" ]; then
+        one_stage "$entry"
     else
-        failed=$((failed + 1))
-        failures+=("$s")
-        echo "=== stage $s: FAILED after $took ==="
-        [ "$s" = build ] && [ ! -e build/libaead.so.1 ] && break  # nothing else can run without the library
+        start=$(date +%s)
+        for s in ${entry//+/ }; do together "stage $s" one_stage "$s"; done
+        together_wait || true  # each stage's outcome is in $results
+        echo "=== stages ${entry//+/, } side by side: $(($(date +%s) - start)) s ==="
     fi
+    for s in ${entry//+/ }; do
+        if [ "$(cat "$results/$s" 2>/dev/null)" = 0 ]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            failures+=("$s")
+            [ "$s" = build ] && [ ! -e build/libaead.so.1 ] && break 2  # nothing else can run without the library
+        fi
+    done
 done
 [ $failed -eq 0 ] || echo "failed stages: ${failures[*]}"
 echo "stages: $passed passed, $failed failed"

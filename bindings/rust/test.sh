@@ -36,6 +36,9 @@ export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LIBAEAD_SYS_USE_PKG_CONFIG=1
 export RUSTFLAGS="-D warnings"
 export RUSTDOCFLAGS="-D warnings"
+# Its own target folder in the cache, as the other crates' (tests/lib/common.sh): a fresh clone then
+# compiles the binding, not its dev-dependencies again.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/cargo-target/rust}"
 
 cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
@@ -66,7 +69,7 @@ vec_out="$(cargo test --locked --no-default-features --features alloc --test vec
     -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }
 grep -E '^(wycheproof|nist-cavp)/' <<<"$vec_out" || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
 # The pkg-config path must really link the meson build's shared library.
-API_BIN="$(ls -t target/debug/deps/api-* | grep -v '\.d$' | head -1)"
+API_BIN="$(ls -t "$CARGO_TARGET_DIR"/debug/deps/api-* | grep -v '\.d$' | head -1)"
 if ! grep -q "libaead.so.1 => $AEAD_BUILD_DIR/" <<<"$(ldd "$API_BIN")"; then
     echo "test.sh: $API_BIN does not load $AEAD_BUILD_DIR/libaead.so.1:" >&2
     ldd "$API_BIN" >&2

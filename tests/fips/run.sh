@@ -30,6 +30,7 @@ run() {  # label, command...
     else
         echo "--- fips: $label FAILED after $((SECONDS - start)) s"
         status=1
+        return 1
     fi
 }
 
@@ -82,11 +83,13 @@ run "system libcrypto ($system_build)" on_system
 run "vendored OpenSSL 3.5 (build-vendored)" on_vendored
 run "ASan + UBSan (build-asan)" on_asan
 run "fault injection (build-fault)" on_fault
+# The bindings two at a time (tests/lib/parallel.sh): each keeps about one core busy.
 if [ "${LIBAEAD_FIPS_BINDINGS:-1}" = 1 ]; then
-    run "Python binding" on_python
-    run "Go binding" on_go
-    run "Go adopter example (counter nonces, GODEBUG=fips140=only)" on_go_example
-    run "Rust binding" on_rust
-    run "rustls interop, AES suites" on_interop
+    source tests/lib/parallel.sh
+    for step in "Python binding:on_python" "Rust binding:on_rust" "Go binding:on_go" \
+        "Go adopter example (counter nonces, GODEBUG=fips140=only):on_go_example" "rustls interop, AES suites:on_interop"; do
+        together "${step%:*}" run "${step%:*}" "${step##*:}"
+    done
+    together_wait || status=1
 fi
 exit $status

@@ -7,24 +7,33 @@ set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export AEAD_DIST_DIR="${AEAD_DIST_DIR:-$REPO/build-release/dist}"
 mkdir -p "$AEAD_DIST_DIR"
-AEAD_RELEASE_TABLE="$(mktemp)"
-export AEAD_RELEASE_TABLE
-trap 'rm -f "$AEAD_RELEASE_TABLE"' EXIT
-rc=0
+# Every part writes its rows to a table of its own (AEAD_RELEASE_TABLE in its environment): the parts run
+# two at a time (tests/lib/parallel.sh), each mostly on one core; the tables are joined in this order.
+TABLES="$(mktemp -d)"
+trap 'rm -rf "$TABLES"' EXIT
+source "$REPO/tests/lib/parallel.sh"
+parts=0
 
-part() {  # name, command...: runs it, adds a FAILED row if it failed without adding its own
-    local name=$1 before start
+part() {  # name, command...: queued; a FAILED row if it failed without adding its own
+    local name=$1
+    parts=$((parts + 1))
     shift
+    together "$name" part_run "$name" "$TABLES/$parts" "$@"
+}
+part_run() {  # name, table, command...
+    local name=$1 start
+    export AEAD_RELEASE_TABLE=$2
+    shift 2
+    : >"$AEAD_RELEASE_TABLE"
     echo "--- release: $name"
-    before=$(wc -l <"$AEAD_RELEASE_TABLE")
     start=$(date +%s)
     if "$@"; then
         echo "--- release: $name passed in $(($(date +%s) - start)) s"
     else
-        rc=1
         echo "--- release: $name FAILED after $(($(date +%s) - start)) s"
-        [ "$(wc -l <"$AEAD_RELEASE_TABLE")" -gt "$before" ] ||
+        [ -s "$AEAD_RELEASE_TABLE" ] ||
             printf '%s\t-\t%s s\tFAILED\n' "$name" "$(($(date +%s) - start))" >>"$AEAD_RELEASE_TABLE"
+        return 1
     fi
 }
 versions() {
@@ -87,9 +96,11 @@ part "Java jar" java_jar
 # the bundled C++ sources on the system libcrypto (test-package.sh adds its own row).
 part "npm package" bash "$REPO/bindings/node/test-package.sh"
 
+rc=0
+together_wait || rc=1
 echo "=== release artifacts (in $AEAD_DIST_DIR)"
 {
     printf 'artifact\tsize\tbuild/install time\ttests\n'
-    cat "$AEAD_RELEASE_TABLE"
+    for ((i = 1; i <= parts; i++)); do cat "$TABLES/$i"; done
 } | column -t -s $'\t'
 exit $rc
