@@ -6,11 +6,17 @@
 //!   found by pkg-config, or with feature `vendored` the OpenSSL that the `openssl-src` crate builds.
 //! * without `bundled` (`default-features = false`), or with `LIBAEAD_SYS_USE_PKG_CONFIG=1` set:
 //!   an installed libaead found by pkg-config (aead.pc, or aead-uninstalled.pc from a meson tree).
+//!
+//! Either way it also writes `libaead::sys` (src/sys.rs includes OUT_DIR/sys.rs) from the crate's own
+//! include/aead.h, so that the Rust declarations are the header's and the crate's API does not change
+//! with the installed library.
 use std::env;
+use std::path::PathBuf;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=LIBAEAD_SYS_USE_PKG_CONFIG");
+    write_sys();
     let force_system = env::var_os("LIBAEAD_SYS_USE_PKG_CONFIG").is_some_and(|v| v != "0" && !v.is_empty());
     if cfg!(feature = "bundled") && !force_system {
         #[cfg(feature = "bundled")]
@@ -18,6 +24,41 @@ fn main() {
     } else {
         system();
     }
+}
+
+/// The repository, when this crate is its bindings/rust (a checkout, not a packaged crate).
+fn checkout() -> Option<PathBuf> {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let checkout = manifest.join("../..");
+    let found = checkout.join("bindings/csrc.sh").is_file()
+        && checkout.join("sources.txt").is_file()
+        && checkout.join("bindings/rust/build.rs").is_file();
+    found.then_some(checkout)
+}
+
+/// OUT_DIR/sys.rs from include/aead.h: the repository's in a checkout; in a packaged crate the copy
+/// in csrc/ (vendor-csrc.sh puts it there whatever the features, so the pkg-config mode has it too).
+fn write_sys() {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let header = match checkout() {
+        Some(repo) => repo.join("include/aead.h"),
+        None => manifest.join("csrc/include/aead.h"),
+    };
+    println!("cargo:rerun-if-changed={}", header.display());
+    let text = std::fs::read_to_string(&header).unwrap_or_else(|err| {
+        eprintln!(
+            "\nerror: cannot read {} ({err}): libaead::sys is generated from it. A packaged crate carries it\n\
+             in csrc/: when packaging this crate, run bindings/rust/vendor-csrc.sh first (docs/releasing-rust.md).\n",
+            header.display()
+        );
+        std::process::exit(1);
+    });
+    let sys = sys_gen::generate(&text).unwrap_or_else(|err| {
+        eprintln!("\nerror: {}: {err}\n(sys_gen in build.rs reads the header's subset of C)\n", header.display());
+        std::process::exit(1);
+    });
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("sys.rs");
+    std::fs::write(&out, sys).unwrap_or_else(|err| panic!("write {}: {err}", out.display()));
 }
 
 /// An installed libaead through pkg-config.
@@ -65,9 +106,8 @@ mod bundled {
     /// it in csrc/, made by vendor-csrc.sh when the crate was packaged.
     fn core_copy() -> PathBuf {
         let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-        let checkout = manifest.join("../..");
-        let script = checkout.join("bindings/csrc.sh");
-        if script.is_file() && checkout.join("sources.txt").is_file() && checkout.join("bindings/rust/build.rs").is_file() {
+        if let Some(checkout) = super::checkout() {
+            let script = checkout.join("bindings/csrc.sh");
             for p in ["sources.txt", "meson.build", "LICENSE", "lib", "shim", "include", "bindings/csrc.sh"] {
                 println!("cargo:rerun-if-changed={}", checkout.join(p).display());
             }
@@ -86,7 +126,7 @@ mod bundled {
                  of the libaead repository) nor {} (a packaged crate). When packaging this crate, run\n\
                  bindings/rust/vendor-csrc.sh first (docs/releasing-rust.md). Or turn `bundled` off\n\
                  (default-features = false) to link an installed libaead through pkg-config.\n",
-                checkout.display(),
+                manifest.join("../..").display(),
                 csrc.display()
             );
             std::process::exit(1);
@@ -229,5 +269,738 @@ mod bundled {
         }
         println!("cargo:include={}", root.join("include").display());
         println!("cargo:version={version}");
+    }
+}
+
+/// The generator of `libaead::sys` (src/sys.rs includes its output): include/aead.h's constants, enums,
+/// structs and prototypes as Rust declarations, each with the header's comment as its doc. It reads the
+/// restricted C the header is written in and stops at anything else, so that a new construct in the
+/// header is a build error here, not a silently missing or wrong declaration. Std only:
+/// tests/decls/check.py compiles this module alone (`mod sys_gen` to its closing brace at column 0) and
+/// checks its output against clang's reading of the header.
+mod sys_gen {
+    use std::collections::BTreeSet;
+    use std::fmt::Write;
+
+    /// Rust types that the C spelling does not give (by that, a literal with a `u` suffix is `usize`,
+    /// UINT64_C is `u64`, UINT32_C `u32`, a plain literal or an enumerator `c_int`): the type of the value
+    /// each is compared with or passed as. Published: changing one breaks callers. A name ending in `_`
+    /// is a prefix.
+    const TYPES: &[(&str, &str)] = &[
+        ("AEAD_ABI_VERSION", "u32"),         // aead_abi_version()
+        ("AEAD_VERSION_NUMBER", "u32"),      // aead_version_number()
+        ("AEAD_IND_", "u32"),                // bits of aead_ctx_indicator()
+        ("AEAD_ONE_UPDATE_MAX", "u64"),      // a plaintext length, as AEAD_GCM_MAX_PLAINTEXT
+        ("AEAD_DTLS_DEFAULT_WINDOW", "u32"), // aead_ctx_new_dtls's window
+        ("AEAD_DTLS_MAX_WINDOW", "u32"),
+        ("AEAD_STREAM_MAX_HEADER", "u32"), // as AEAD_STREAM_MAX_SEGMENT and aead_stream_params's sizes
+        ("AEAD_STREAM_AGE_CHUNK", "u32"),
+    ];
+
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum Kind {
+        Comment,
+        Ident,
+        Number,
+        Punct,
+        Str,
+    }
+
+    #[derive(Clone, Debug)]
+    struct Tok {
+        kind: Kind,
+        text: String,
+        /// Lines (from 1) of the first and last character.
+        line: usize,
+        end_line: usize,
+        /// Byte offsets in the header.
+        start: usize,
+        end: usize,
+        /// A blank line between the previous token and this one.
+        blank_before: bool,
+    }
+
+    fn lex(src: &str) -> Result<Vec<Tok>, String> {
+        let b = src.as_bytes();
+        let (mut i, mut line, mut newlines) = (0, 1, 0);
+        let mut toks = Vec::new();
+        while i < b.len() {
+            let c = b[i];
+            if c == b'\n' {
+                line += 1;
+                newlines += 1;
+                i += 1;
+                continue;
+            }
+            if c.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let (start, start_line) = (i, line);
+            let kind = if src[i..].starts_with("/*") {
+                let end = src[i + 2..].find("*/").ok_or(format!("line {line}: unterminated comment"))? + i + 4;
+                i = end;
+                Kind::Comment
+            } else if src[i..].starts_with("//") {
+                i = src[i..].find('\n').map_or(b.len(), |n| i + n);
+                Kind::Comment
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                Kind::Ident
+            } else if c.is_ascii_digit() {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                Kind::Number
+            } else if c == b'"' {
+                let end = src[i + 1..].find('"').ok_or(format!("line {line}: unterminated string"))? + i + 2;
+                i = end;
+                Kind::Str
+            } else {
+                i += if src[i..].starts_with("<<") || src[i..].starts_with(">>") { 2 } else { 1 };
+                Kind::Punct
+            };
+            let text = &src[start..i];
+            line += text.matches('\n').count();
+            toks.push(Tok {
+                kind,
+                text: text.to_string(),
+                line: start_line,
+                end_line: line,
+                start,
+                end: i,
+                blank_before: newlines >= 2,
+            });
+            newlines = 0;
+        }
+        Ok(toks)
+    }
+
+    /// A comment's text: without its delimiters, the ` * ` margin, and banner rules (`====`).
+    fn comment_text(c: &str) -> String {
+        let inner = c.strip_prefix("//").unwrap_or_else(|| &c[2..c.len() - 2]);
+        let mut lines: Vec<String> = Vec::new();
+        for (n, l) in inner.lines().enumerate() {
+            let t = l.trim_start();
+            let text = if n == 0 {
+                l.strip_prefix(' ').unwrap_or(l)
+            } else if let Some(rest) = t.strip_prefix('*') {
+                rest.strip_prefix(' ').unwrap_or(rest)
+            } else {
+                t
+            };
+            let text = text.trim_end();
+            if !text.is_empty() && text.chars().all(|c| c == '=' || c == '*' || c == ' ') {
+                continue;
+            }
+            lines.push(text.to_string());
+        }
+        while lines.first().is_some_and(|l| l.is_empty()) {
+            lines.remove(0);
+        }
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines.join("\n")
+    }
+
+    /// A line of prose as Markdown that shows it as written: its punctuation that could make a link,
+    /// HTML, emphasis, code, a table, a list or a heading escaped.
+    fn escape(line: &str) -> String {
+        let mut out = String::new();
+        let mut prev: Option<char> = None;
+        for (n, c) in line.char_indices() {
+            let digits_before = n > 0 && line[..n].chars().all(|d| d.is_ascii_digit());
+            let escape = "\\`*[]<>|#&~".contains(c)
+                // `_` opening a word could start emphasis (`_KEY_SIZE`); inside one it cannot.
+                || (c == '_' && !prev.is_some_and(|p| p.is_ascii_alphanumeric()))
+                || (n == 0 && "-+=".contains(c))
+                || (digits_before && (c == '.' || c == ')'));
+            if escape {
+                out.push('\\');
+            }
+            out.push(c);
+            prev = Some(c);
+        }
+        out
+    }
+
+    /// `///` lines for the header's comments on a declaration (most specific first). Each is shown as
+    /// written: its first paragraph as escaped text (the summary rustdoc lists), the rest, where the
+    /// layout matters, in a `text` block, where rustdoc reads no links, HTML or indented code and runs
+    /// no doctest.
+    fn doc(out: &mut String, indent: &str, parts: &[&str]) {
+        let mut blocks: Vec<String> = Vec::new();
+        for part in parts.iter().filter(|p| !p.is_empty()) {
+            let lines: Vec<&str> = part.lines().collect();
+            let first = lines.iter().take_while(|l| !l.is_empty() && !l.starts_with(' ')).count();
+            // rustdoc warns of a bare URL in text: such a paragraph goes in the block too.
+            let first = if lines[..first].iter().any(|l| l.contains("://")) { 0 } else { first };
+            if first > 0 {
+                blocks.push(lines[..first].iter().map(|l| escape(l)).collect::<Vec<_>>().join("\n"));
+            }
+            let rest = lines[first..].iter().skip_while(|l| l.is_empty()).copied().collect::<Vec<_>>().join("\n");
+            if !rest.is_empty() {
+                let fence = if rest.contains("```") { "~~~~" } else { "```" };
+                blocks.push(format!("{fence}text\n{rest}\n{fence}"));
+            }
+        }
+        for (n, b) in blocks.iter().enumerate() {
+            if n > 0 {
+                let _ = writeln!(out, "{indent}///");
+            }
+            for l in b.lines() {
+                let _ = writeln!(out, "{indent}///{}{l}", if l.is_empty() { "" } else { " " });
+            }
+        }
+    }
+
+    struct Const {
+        name: String,
+        ty: String,
+        value: String,
+        docs: Vec<String>,
+    }
+    struct Field {
+        name: String,
+        ty: String,
+        doc: String,
+    }
+    struct Struct {
+        name: String,
+        fields: Option<Vec<Field>>, // None: opaque
+        doc: String,
+    }
+    struct Func {
+        name: String,
+        params: Vec<(String, String)>,
+        ret: Option<String>,
+        doc: String,
+    }
+
+    /// A C or Rust keyword as an argument or field name: `in` is spelled `input` (as the crate always
+    /// has), any other Rust keyword raw (`r#final`).
+    fn rust_name(name: &str) -> Result<String, String> {
+        const RAW: &[&str] = &[
+            "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "let",
+            "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "trait", "true", "type",
+            "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final",
+            "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+        ];
+        match name {
+            "in" => Ok("input".into()),
+            "self" | "Self" | "super" | "crate" | "_" => Err(format!("`{name}` cannot name a Rust argument or field")),
+            n if RAW.contains(&n) => Ok(format!("r#{n}")),
+            n => Ok(n.into()),
+        }
+    }
+
+    struct Parser {
+        toks: Vec<Tok>,
+        i: usize,
+        structs: BTreeSet<String>,
+        used: BTreeSet<&'static str>,
+    }
+
+    impl Parser {
+        fn peek(&self) -> Option<&Tok> {
+            self.toks.get(self.i)
+        }
+        /// Whether the next token is `text`.
+        fn at(&self, text: &str) -> bool {
+            self.peek().is_some_and(|n| n.text == text)
+        }
+        fn next(&mut self) -> Result<Tok, String> {
+            let t = self.toks.get(self.i).cloned().ok_or("unexpected end of the header")?;
+            self.i += 1;
+            Ok(t)
+        }
+        fn expect(&mut self, text: &str) -> Result<Tok, String> {
+            let t = self.next()?;
+            if t.text != text {
+                return Err(format!("line {}: expected `{text}`, found `{}`", t.line, t.text));
+            }
+            Ok(t)
+        }
+        fn ident(&mut self) -> Result<Tok, String> {
+            let t = self.next()?;
+            if t.kind != Kind::Ident {
+                return Err(format!("line {}: expected a name, found `{}`", t.line, t.text));
+            }
+            Ok(t)
+        }
+        /// Code tokens up to (not including) one of `stops` or a comment, at parenthesis depth 0.
+        fn until(&mut self, stops: &[&str]) -> Result<Vec<Tok>, String> {
+            let (mut out, mut depth) = (Vec::new(), 0);
+            loop {
+                let t = self.peek().ok_or("unexpected end of the header")?;
+                if depth == 0 && (stops.contains(&t.text.as_str()) || t.kind == Kind::Comment) {
+                    return Ok(out);
+                }
+                if t.kind == Kind::Comment {
+                    return Err(format!("line {}: a comment inside parentheses", t.line));
+                }
+                match t.text.as_str() {
+                    "(" => depth += 1,
+                    ")" => depth -= 1,
+                    _ => {}
+                }
+                out.push(self.next()?);
+            }
+        }
+        /// Comments that start on `line` (after a declaration on it): that declaration's own doc.
+        fn trailing(&mut self, line: usize) -> String {
+            let mut docs = Vec::new();
+            while let Some(t) = self.peek() {
+                if t.kind != Kind::Comment || t.line != line {
+                    break;
+                }
+                docs.push(comment_text(&t.text));
+                self.i += 1;
+            }
+            docs.join("\n")
+        }
+
+        /// A C type (`const uint8_t *`, `aead_ctx **`) in Rust; `void` alone is None.
+        fn rust_type(&mut self, toks: &[Tok]) -> Result<Option<String>, String> {
+            let at = toks.first().map_or(0, |t| t.line);
+            let mut it = toks.iter().map(|t| t.text.as_str()).peekable();
+            let mut pointee_const = false;
+            let mut base = None;
+            while let Some(&t) = it.peek() {
+                match t {
+                    "const" => pointee_const = true,
+                    "struct" => {}
+                    "*" => break,
+                    _ if base.is_none() => base = Some(t),
+                    _ => return Err(format!("line {at}: cannot read the type `{}`", spell(toks))),
+                }
+                it.next();
+            }
+            let base = base.ok_or(format!("line {at}: no type in `{}`", spell(toks)))?;
+            let mut ty = match base {
+                "int" => self.c("c_int"),
+                "char" => self.c("c_char"),
+                "void" => "c_void".into(),
+                "uint8_t" => "u8".into(),
+                "int8_t" => "i8".into(),
+                "uint16_t" => "u16".into(),
+                "int16_t" => "i16".into(),
+                "uint32_t" => "u32".into(),
+                "int32_t" => "i32".into(),
+                "uint64_t" => "u64".into(),
+                "int64_t" => "i64".into(),
+                "size_t" => "usize".into(),
+                s if self.structs.contains(s) => s.to_string(),
+                s => return Err(format!("line {at}: unknown type `{s}`")),
+            };
+            let mut pointers = 0;
+            while let Some(t) = it.next() {
+                if t != "*" {
+                    return Err(format!("line {at}: cannot read the type `{}`", spell(toks)));
+                }
+                ty = format!("*{} {ty}", if pointee_const { "const" } else { "mut" });
+                pointers += 1;
+                // `T *const`: the pointer itself is const, which makes the next level's pointee const.
+                pointee_const = it.next_if_eq(&"const").is_some();
+            }
+            if base == "void" {
+                if pointers == 0 {
+                    return Ok(None);
+                }
+                self.used.insert("c_void");
+            }
+            Ok(Some(ty))
+        }
+        fn c(&mut self, name: &'static str) -> String {
+            self.used.insert(name);
+            name.to_string()
+        }
+        /// `type name`: the type and the name (the last token).
+        fn declarator(&mut self, toks: &[Tok]) -> Result<(String, String), String> {
+            let at = toks.first().map_or(0, |t| t.line);
+            let (name, ty) = toks.split_last().ok_or(format!("line {at}: an empty declaration"))?;
+            if name.kind != Kind::Ident || ty.is_empty() {
+                return Err(format!("line {at}: `{}` is not a type and a name", spell(toks)));
+            }
+            let ty = self.rust_type(ty)?.ok_or(format!("line {at}: `void {}`", name.text))?;
+            Ok((rust_name(&name.text)?, ty))
+        }
+    }
+
+    fn spell(toks: &[Tok]) -> String {
+        toks.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// A C integer constant expression in Rust, and the type its spelling gives.
+    fn expression(toks: &[Tok]) -> Result<(String, &'static str), String> {
+        let at = toks.first().map_or(0, |t| t.line);
+        let mut toks: Vec<&Tok> = toks.iter().collect();
+        // Parentheses around the whole expression (rustc warns of them).
+        while toks.len() >= 2 && toks[0].text == "(" && toks[toks.len() - 1].text == ")" {
+            let mut depth = 0;
+            let whole = toks.iter().enumerate().all(|(n, t)| {
+                match t.text.as_str() {
+                    "(" => depth += 1,
+                    ")" => depth -= 1,
+                    _ => {}
+                }
+                depth > 0 || n == toks.len() - 1
+            });
+            if !whole {
+                break;
+            }
+            toks = toks[1..toks.len() - 1].to_vec();
+        }
+        if toks.is_empty() {
+            return Err(format!("line {at}: no value"));
+        }
+        let (mut out, mut ty, mut unsigned) = (String::new(), None, false);
+        let mut operand_expected = true;
+        let mut n = 0;
+        while n < toks.len() {
+            let t = toks[n];
+            match (t.kind, t.text.as_str()) {
+                (Kind::Number, s) => {
+                    let digits = s.trim_end_matches(['u', 'U', 'l', 'L']);
+                    unsigned |= s[digits.len()..].contains(['u', 'U']);
+                    let hex = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X"));
+                    let ok = match hex {
+                        Some(h) => !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()),
+                        // A leading 0 is octal in C, decimal in Rust.
+                        None => {
+                            digits.chars().all(|c| c.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'))
+                        }
+                    };
+                    if !ok {
+                        return Err(format!("line {}: cannot read the number `{s}`", t.line));
+                    }
+                    out.push_str(digits);
+                    operand_expected = false;
+                }
+                (Kind::Ident, m @ ("UINT64_C" | "UINT32_C")) => {
+                    // UINT64_C(1): the literal, typed by the constant it belongs to.
+                    let lit = toks.get(n + 2).filter(|l| l.kind == Kind::Number);
+                    let closed = toks.get(n + 1).is_some_and(|p| p.text == "(")
+                        && toks.get(n + 3).is_some_and(|p| p.text == ")");
+                    let lit = lit.filter(|_| closed).ok_or(format!("line {}: {m} takes one literal", t.line))?;
+                    out.push_str(lit.text.trim_end_matches(['u', 'U', 'l', 'L']));
+                    ty = ty.or(Some(if m == "UINT64_C" { "u64" } else { "u32" }));
+                    n += 3;
+                    operand_expected = false;
+                }
+                (Kind::Ident, m @ ("UINT64_MAX" | "UINT32_MAX")) => {
+                    let t = if m == "UINT64_MAX" { "u64" } else { "u32" };
+                    out.push_str(&format!("{t}::MAX"));
+                    ty = ty.or(Some(t));
+                    operand_expected = false;
+                }
+                (Kind::Punct, "(") => {
+                    out.push('(');
+                    operand_expected = true;
+                }
+                (Kind::Punct, ")") => {
+                    out.push(')');
+                    operand_expected = false;
+                }
+                (Kind::Punct, op @ ("-" | "~")) if operand_expected => out.push_str(if op == "~" { "!" } else { "-" }),
+                (Kind::Punct, op @ ("+" | "-" | "*" | "<<" | ">>" | "|" | "&")) => {
+                    let _ = write!(out, " {op} ");
+                    operand_expected = true;
+                }
+                _ => return Err(format!("line {}: `{}` in a constant is not supported here", t.line, t.text)),
+            }
+            n += 1;
+        }
+        Ok((out, ty.unwrap_or(if unsigned { "usize" } else { "c_int" })))
+    }
+
+    /// Rust declarations of the header's constants, enums, structs and functions.
+    pub fn generate(header: &str) -> Result<String, String> {
+        let toks = lex(header)?;
+        // The struct names first: a function may take one declared further down.
+        let mut structs = BTreeSet::new();
+        for w in toks.windows(3) {
+            if w[0].text == "typedef" && w[1].text == "struct" {
+                structs.insert(w[2].text.clone());
+            }
+        }
+        let mut p = Parser { toks, i: 0, structs, used: BTreeSet::new() };
+        let (mut consts, mut items, mut funcs) = (Vec::<Const>::new(), Vec::<Struct>::new(), Vec::<Func>::new());
+        // The comment before a declaration is its doc, and that of the declarations that follow it
+        // with no blank line between (a group: "Key size, default nonce size ... of an algorithm").
+        let mut pending = String::new();
+        let mut after_decl = false;
+        // Conditional blocks: true for the include guard, whose inside is the header.
+        let mut conds: Vec<bool> = Vec::new();
+        let mut guard = String::new();
+        while let Some(t) = p.peek().cloned() {
+            let skipping = conds.iter().any(|g| !g);
+            if t.text == "#" {
+                p.i += 1;
+                let d = p.ident()?;
+                let mut body = Vec::new();
+                while p.peek().is_some_and(|n| n.line == d.line && n.kind != Kind::Comment) {
+                    body.push(p.next()?);
+                }
+                let own = p.trailing(d.line);
+                // Code after a comment on the directive's line, or on the line where that comment ends,
+                // would be part of the directive: not read here.
+                let end = p.toks[p.i - 1].end_line;
+                if p.peek().is_some_and(|n| n.line == d.line || n.line == end) {
+                    return Err(format!("line {}: code after a comment in a directive", d.line));
+                }
+                match d.text.as_str() {
+                    "ifndef" if conds.is_empty() && guard.is_empty() => {
+                        guard = body.first().map(|n| n.text.clone()).unwrap_or_default();
+                        conds.push(true);
+                    }
+                    "if" | "ifdef" | "ifndef" => conds.push(false),
+                    "endif" => {
+                        conds.pop().ok_or(format!("line {}: #endif without #if", d.line))?;
+                    }
+                    "elif" | "else" | "include" => {}
+                    "define" if skipping => {}
+                    "define" => {
+                        let (name, value) = body.split_first().ok_or(format!("line {}: #define of nothing", d.line))?;
+                        if value.first().is_some_and(|v| v.text == "(" && v.start == name.end) {
+                            return Err(format!("line {}: function-like macro {}", d.line, name.text));
+                        }
+                        if name.text != guard {
+                            if after_decl && t.blank_before {
+                                pending.clear();
+                            }
+                            let (value, ty) = expression(value)?;
+                            consts.push(Const {
+                                name: name.text.clone(),
+                                ty: ty.into(),
+                                value,
+                                docs: vec![own, pending.clone()],
+                            });
+                            after_decl = true;
+                            continue;
+                        }
+                    }
+                    other => return Err(format!("line {}: #{other} is not supported here", d.line)),
+                }
+                // Other directives end a group; what a comment before them says is about them.
+                pending.clear();
+                after_decl = false;
+                continue;
+            }
+            if skipping {
+                p.i += 1;
+                continue;
+            }
+            if t.kind == Kind::Comment {
+                pending = comment_text(&t.text);
+                after_decl = false;
+                p.i += 1;
+                continue;
+            }
+            if after_decl && t.blank_before {
+                pending.clear();
+            }
+            match t.text.as_str() {
+                "typedef" => {
+                    p.i += 1;
+                    p.expect("struct")?;
+                    let tag = p.ident()?;
+                    let fields = if p.at("{") {
+                        p.i += 1;
+                        let mut fields = Vec::new();
+                        let mut field_doc = String::new();
+                        while !p.at("}") {
+                            if p.peek().is_some_and(|n| n.kind == Kind::Comment) {
+                                field_doc = comment_text(&p.next()?.text);
+                                continue;
+                            }
+                            let decl = p.until(&[";"])?;
+                            let semi = p.expect(";")?;
+                            let own = p.trailing(semi.end_line);
+                            // `int kem, kdf, aead;`: the type of the first, then more names.
+                            let mut parts = decl.split(|x| x.text == ",");
+                            let first = parts.next().unwrap_or_default();
+                            let base_len =
+                                first.iter().position(|x| x.text == "*").unwrap_or(first.len().saturating_sub(1));
+                            let mut names = vec![first.to_vec()];
+                            for more in parts {
+                                names.push(first[..base_len].iter().chain(more).cloned().collect());
+                            }
+                            for d in names {
+                                let (name, ty) = p.declarator(&d)?;
+                                let doc = [own.as_str(), field_doc.as_str()]
+                                    .iter()
+                                    .filter(|s| !s.is_empty())
+                                    .copied()
+                                    .collect::<Vec<_>>()
+                                    .join("\n\n");
+                                fields.push(Field { name, ty, doc });
+                            }
+                            field_doc.clear();
+                        }
+                        p.expect("}")?;
+                        Some(fields)
+                    } else {
+                        None
+                    };
+                    let name = p.ident()?;
+                    if name.text != tag.text {
+                        return Err(format!("line {}: typedef struct {} named {}", name.line, tag.text, name.text));
+                    }
+                    p.expect(";")?;
+                    items.push(Struct { name: name.text, fields, doc: pending.clone() });
+                }
+                "enum" => {
+                    p.i += 1;
+                    p.expect("{")?;
+                    let mut sub = String::new();
+                    let mut last: Option<i128> = None;
+                    while !p.at("}") {
+                        if p.peek().is_some_and(|n| n.kind == Kind::Comment) {
+                            sub = comment_text(&p.next()?.text);
+                            continue;
+                        }
+                        let name = p.ident()?;
+                        let value = if p.at("=") {
+                            p.i += 1;
+                            let v = p.until(&[",", "}"])?;
+                            expression(&v)?.0
+                        } else {
+                            // The previous value plus one, as C counts.
+                            let next = last.map_or(Some(0), |l| l.checked_add(1));
+                            next.ok_or(format!("line {}: {} follows an expression", name.line, name.text))?.to_string()
+                        };
+                        last = value.parse().ok();
+                        // Its comment, after the comma or, for the last one, after the value.
+                        let mut own = p.trailing(p.toks[p.i - 1].end_line);
+                        if p.at(",") {
+                            let comma = p.next()?;
+                            if own.is_empty() {
+                                own = p.trailing(comma.end_line);
+                            }
+                        }
+                        consts.push(Const {
+                            name: name.text,
+                            ty: p.c("c_int"),
+                            value,
+                            docs: vec![own, sub.clone(), pending.clone()],
+                        });
+                    }
+                    p.expect("}")?;
+                    p.expect(";")?;
+                }
+                "AEAD_API" => {
+                    p.i += 1;
+                    let head = p.until(&["("])?;
+                    p.expect("(")?;
+                    let args = p.until(&[")"])?;
+                    p.expect(")")?;
+                    if p.at("AEAD_NOEXCEPT") {
+                        p.i += 1;
+                    }
+                    p.expect(";")?;
+                    let (name, ret) =
+                        head.split_last().ok_or(format!("line {}: AEAD_API without a function", t.line))?;
+                    let ret = p.rust_type(ret)?;
+                    let mut params = Vec::new();
+                    if !(args.len() == 1 && args[0].text == "void") {
+                        for a in args.split(|x| x.text == ",") {
+                            params.push(p.declarator(a)?);
+                        }
+                    }
+                    funcs.push(Func { name: name.text.clone(), params, ret, doc: pending.clone() });
+                }
+                other => return Err(format!("line {}: `{other}` is not a declaration this generator reads", t.line)),
+            }
+            after_decl = true;
+        }
+        if !conds.is_empty() {
+            return Err("an #if without its #endif".into());
+        }
+        for (name, ty) in TYPES {
+            let matching: Vec<&mut Const> = consts
+                .iter_mut()
+                .filter(|c| if name.ends_with('_') { c.name.starts_with(name) } else { c.name == *name })
+                .collect();
+            if matching.is_empty() {
+                return Err(format!("build.rs types {name}, which include/aead.h does not define"));
+            }
+            for c in matching {
+                c.ty = ty.to_string();
+            }
+        }
+        for c in &consts {
+            if c.ty == "c_int" {
+                p.used.insert("c_int");
+            }
+        }
+
+        let mut out =
+            String::from("// Generated by build.rs from include/aead.h (bindings/rust/src/sys.rs includes it).\n\n");
+        if !p.used.is_empty() {
+            let used: Vec<&str> = p.used.iter().copied().collect();
+            let _ = writeln!(out, "use core::ffi::{{{}}};", used.join(", "));
+        }
+        if items.iter().any(|s| s.fields.is_none()) {
+            out.push_str("use core::marker::{PhantomData, PhantomPinned};\n");
+        }
+        for c in &consts {
+            out.push('\n');
+            let docs: Vec<&str> = c.docs.iter().map(String::as_str).collect();
+            doc(&mut out, "", &docs);
+            let _ = writeln!(out, "pub const {}: {} = {};", c.name, c.ty, c.value);
+        }
+        for s in &items {
+            out.push('\n');
+            doc(&mut out, "", &[&s.doc]);
+            out.push_str("#[repr(C)]\n");
+            match &s.fields {
+                // Opaque: no size, no construction outside C, neither Send, Sync nor Unpin.
+                None => {
+                    let _ = writeln!(out, "pub struct {} {{", s.name);
+                    out.push_str("    _opaque: [u8; 0],\n    _marker: PhantomData<(*mut u8, PhantomPinned)>,\n}\n");
+                }
+                Some(fields) => {
+                    // Default and comparison only without pointers (Default cannot make a null one,
+                    // and equal addresses say nothing).
+                    let plain = fields.iter().all(|f| !f.ty.starts_with('*'));
+                    let _ = writeln!(
+                        out,
+                        "#[derive(Debug, Clone, Copy{})]",
+                        if plain { ", Default, PartialEq, Eq" } else { "" }
+                    );
+                    let _ = writeln!(out, "pub struct {} {{", s.name);
+                    for f in fields {
+                        doc(&mut out, "    ", &[&f.doc]);
+                        let _ = writeln!(out, "    pub {}: {},", f.name, f.ty);
+                    }
+                    out.push_str("}\n");
+                }
+            }
+        }
+        out.push_str("\nextern \"C\" {\n");
+        for (n, f) in funcs.iter().enumerate() {
+            if n > 0 {
+                out.push('\n');
+            }
+            doc(&mut out, "    ", &[&f.doc]);
+            let ret = f.ret.as_ref().map(|r| format!(" -> {r}")).unwrap_or_default();
+            let params: Vec<String> = f.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+            let one_line = format!("    pub fn {}({}){ret};", f.name, params.join(", "));
+            if one_line.len() <= 100 {
+                let _ = writeln!(out, "{one_line}");
+            } else {
+                let _ = writeln!(out, "    pub fn {}(", f.name);
+                for a in &params {
+                    let _ = writeln!(out, "        {a},");
+                }
+                let _ = writeln!(out, "    ){ret};");
+            }
+        }
+        out.push_str("}\n");
+        Ok(out)
     }
 }

@@ -5,9 +5,12 @@ The header is parsed by clang (installed by tests/setup.sh): `clang -dM -E` name
 `clang -Xclang -ast-dump=json` gives every function, enum value, struct and, through one enum per
 macro, every #define's value as the compiler computes it. Then, per binding:
 
-  rust    bindings/rust/src/sys.rs: each extern "C" fn (name, argument names and types, return type),
-          each `pub const` (value, and that its Rust type holds it), each #[repr(C)] struct's fields.
-          Rust cannot name an argument or field `in`: `input` stands for it (and `r#final` for `final`).
+  rust    libaead::sys, which bindings/rust/build.rs generates from the header (its `mod sys_gen`, std
+          only, is compiled here alone with rustc and run; the output is kept in
+          bindings/rust/target/decls/sys.rs), with bindings/rust/src/sys.rs's own items: each extern "C"
+          fn (name, argument names and types, return type), each `pub const` (value, and that its Rust
+          type holds it), each #[repr(C)] struct's fields. Rust cannot name an argument or field `in`:
+          `input` stands for it (and `r#final` for `final`).
   python  bindings/python/src/libaead/_cdef.py: the CDEF string, parsed by clang like the header, then
           compared exactly (argument names and types, return types, constants, struct fields).
   java    every FunctionDescriptor passed with an "aead_*" name in bindings/java/src/main (argument
@@ -33,6 +36,7 @@ import ast
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -235,7 +239,9 @@ def canon_rust(t):
 
 
 def rust_int(expr):
-    """Value of a Rust integer constant expression (literals, + - * << >> |, parentheses)."""
+    """Value of a Rust integer constant expression (literals, u64::MAX and u32::MAX, + - * << >> |,
+    parentheses)."""
+    expr = expr.replace("u64::MAX", str(2**64 - 1)).replace("u32::MAX", str(2**32 - 1))
     expr = re.sub(r"(?<=\d)_(?=\d)", "", expr)
     expr = re.sub(r"\b(\d+|0x[0-9a-fA-F]+)(u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize)\b", r"\1", expr)
 
@@ -263,10 +269,63 @@ def rust_fields(body):
     return [(n, rust_type(t)) for n, t in re.findall(r"(?:pub\s+)?(\w+)\s*:\s*([^,]+?)\s*(?:,|$)", body)]
 
 
+RUST_GENERATOR_MAIN = """
+fn main() {
+    let header = std::fs::read_to_string(std::env::args().nth(1).expect("the header's path")).expect("read the header");
+    match sys_gen::generate(&header) {
+        Ok(text) => print!("{text}"),
+        Err(err) => {
+            eprintln!("{err}");
+            std::process::exit(1);
+        }
+    }
+}
+"""
+
+
+def rust_generated():
+    """The declarations bindings/rust/build.rs writes for src/sys.rs to include: its `mod sys_gen` (std
+    only) compiled alone and run on the header, as the crate's build does; the output is written to
+    bindings/rust/target/decls/sys.rs (for the messages' line numbers). None after a failure."""
+    build_rs = open(os.path.join(REPO, "bindings/rust/build.rs")).read()
+    module = re.search(r"^mod sys_gen \{\n.*?^\}\n", build_rs, re.M | re.S)
+    if not module:
+        fail("rust", "bindings/rust/build.rs has no `mod sys_gen {` ... `}` (at column 0) to compile")
+        return None
+    rustc = shutil.which("rustc")
+    if not rustc:
+        fail("rust", "rustc not found: it compiles bindings/rust/build.rs's generator of libaead::sys")
+        return None
+    work = os.path.join(REPO, "bindings", "rust", "target", "decls")
+    os.makedirs(work, exist_ok=True)
+    src, exe = os.path.join(work, "sys_gen.rs"), os.path.join(work, "sys_gen")
+    with open(src, "w") as f:
+        f.write(module.group(0) + RUST_GENERATOR_MAIN)
+    # Warnings are cargo's to report (the crate's tests build build.rs with -D warnings).
+    built = subprocess.run([rustc, "--edition", "2021", "-A", "warnings", "-o", exe, src], capture_output=True, text=True)
+    if built.returncode != 0:
+        fail("rust", "bindings/rust/build.rs's mod sys_gen does not compile alone:\n" + built.stderr)
+        return None
+    ran = subprocess.run([exe, HEADER], capture_output=True, text=True)
+    if ran.returncode != 0:
+        fail("rust", "bindings/rust/build.rs's generator refuses include/aead.h: " + ran.stderr.strip())
+        return None
+    with open(os.path.join(work, "sys.rs"), "w") as f:
+        f.write(ran.stdout)
+    return ran.stdout
+
+
 def check_rust(header):
     hconsts = header[1]
-    path = "bindings/rust/src/sys.rs"
-    src = re.sub(r"//[^\n]*", "", open(os.path.join(REPO, path)).read())
+    path = "bindings/rust/target/decls/sys.rs"
+    own = open(os.path.join(REPO, "bindings/rust/src/sys.rs")).read()
+    if not re.search(r'^include!\(concat!\(env!\("OUT_DIR"\), "/sys\.rs"\)\);$', own, re.M):
+        fail("rust", "bindings/rust/src/sys.rs does not include!(concat!(env!(\"OUT_DIR\"), \"/sys.rs\")), build.rs's output")
+    generated = rust_generated()
+    if generated is None:
+        return {}, {}, {}, path
+    # The generated declarations, then src/sys.rs's own (the binding's extras, tests/decls/extra.txt).
+    src = re.sub(r"//[^\n]*", "", generated + "\n" + own)
     src = re.sub(r"#\[[^\]]*\]", "", src)
     rename = {"input": "in", "r#final": "final"}  # `in` is a Rust keyword; `final` a reserved one, written raw
     consts = {}
