@@ -48,7 +48,7 @@ if [ -n "$bins" ]; then
 else
     echo "hygiene: no executable, object or unlisted file over 1 MiB in $(git ls-files | wc -l) tracked files"
 fi
-python3 tests/decls/check.py || fail=1  # the bindings' hand-typed declarations against include/aead.h
+python3 tests/decls/check.py || fail=1  # the bindings' declarations (typed or generated) against include/aead.h
 # User documents say what the library does, not how the work on it went (tests/doc-words.sh).
 bash tests/doc-words.sh || fail=1
 python3 tests/decls/choosing.py || fail=1  # every name in docs/choosing.md's table exists in its binding

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the bindings' hand-typed declarations of the C ABI against include/aead.h.
+"""Checks the bindings' declarations of the C ABI (hand-typed, or generated from it) against include/aead.h.
 
 The header is parsed by clang (installed by tests/setup.sh): `clang -dM -E` names its macros and
 `clang -Xclang -ast-dump=json` gives every function, enum value, struct and, through one enum per
