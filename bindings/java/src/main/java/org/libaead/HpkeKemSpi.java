@@ -93,12 +93,38 @@ final class HpkeKemSpi implements KEMSpi {
         return kdf == Hpke.KDF_HKDF_SHA256 ? 32 : kdf == Hpke.KDF_HKDF_SHA384 ? 48 : 64;
     }
 
-    private static final class Encapsulator implements EncapsulatorSpi {
-        private final Setup s;
+    /** What the encapsulator and the decapsulator share: the sizes, and the secret as a key. */
+    private abstract static class Side {
+        final Setup s;
+
+        Side(Setup s) {
+            this.s = s;
+        }
+
+        /** Bytes from..to of ctx's export as a key for algorithm; the export is wiped once copied. */
+        final SecretKeySpec key(Hpke.Context ctx, int from, int to, String algorithm) {
+            byte[] secret = ctx.export(s.exporterContext, s.secretLength);
+            try {
+                return new SecretKeySpec(secret, from, to - from, algorithm);
+            } finally {
+                Arrays.fill(secret, (byte) 0);
+            }
+        }
+
+        public int engineSecretSize() {
+            return s.secretLength;
+        }
+
+        public int engineEncapsulationSize() {
+            return s.suite.encapsulationSize();
+        }
+    }
+
+    private static final class Encapsulator extends Side implements EncapsulatorSpi {
         private final byte[] pkR;
 
         Encapsulator(Setup s, byte[] pkR) {
-            this.s = s;
+            super(s);
             this.pkR = pkR;
         }
 
@@ -107,33 +133,16 @@ final class HpkeKemSpi implements KEMSpi {
             Objects.checkFromToIndex(from, to, s.secretLength);
             Objects.requireNonNull(algorithm, "algorithm");
             try (Hpke.Sender tx = s.suite.newSender(pkR, s.info)) {
-                byte[] secret = tx.export(s.exporterContext, s.secretLength);
-                try {
-                    return new KEM.Encapsulated(new SecretKeySpec(secret, from, to - from, algorithm),
-                            tx.encapsulation(), null);
-                } finally {
-                    Arrays.fill(secret, (byte) 0);
-                }
+                return new KEM.Encapsulated(key(tx, from, to, algorithm), tx.encapsulation(), null);
             }
-        }
-
-        @Override
-        public int engineSecretSize() {
-            return s.secretLength;
-        }
-
-        @Override
-        public int engineEncapsulationSize() {
-            return s.suite.encapsulationSize();
         }
     }
 
-    private static final class Decapsulator implements DecapsulatorSpi {
-        private final Setup s;
+    private static final class Decapsulator extends Side implements DecapsulatorSpi {
         private final byte[] skR;
 
         Decapsulator(Setup s, byte[] skR) {
-            this.s = s;
+            super(s);
             this.skR = skR;
         }
 
@@ -154,23 +163,8 @@ final class HpkeKemSpi implements KEMSpi {
                 throw new DecapsulateException("HPKE: not an encapsulation of this KEM", e);
             }
             try (rx) {
-                byte[] secret = rx.export(s.exporterContext, s.secretLength);
-                try {
-                    return new SecretKeySpec(secret, from, to - from, algorithm);
-                } finally {
-                    Arrays.fill(secret, (byte) 0);
-                }
+                return key(rx, from, to, algorithm);
             }
-        }
-
-        @Override
-        public int engineSecretSize() {
-            return s.secretLength;
-        }
-
-        @Override
-        public int engineEncapsulationSize() {
-            return s.suite.encapsulationSize();
         }
     }
 
