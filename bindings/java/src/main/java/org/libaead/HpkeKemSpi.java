@@ -93,12 +93,21 @@ final class HpkeKemSpi implements KEMSpi {
         return kdf == Hpke.KDF_HKDF_SHA256 ? 32 : kdf == Hpke.KDF_HKDF_SHA384 ? 48 : 64;
     }
 
-    /** What the encapsulator and the decapsulator share: the sizes, and the secret as a key. */
+    /** What the encapsulator and the decapsulator share: their setup and key, checks, sizes, and the secret as a key. */
     private abstract static class Side {
         final Setup s;
+        /** The recipient's public key (encapsulator) or private key (decapsulator), serialised as RFC 9180 says. */
+        final byte[] recipientKey;
 
-        Side(Setup s) {
+        Side(Setup s, byte[] recipientKey) {
             this.s = s;
+            this.recipientKey = recipientKey;
+        }
+
+        /** The checks both make before anything else: from..to within the secret, and an algorithm name. */
+        final void checkKeyArgs(int from, int to, String algorithm) {
+            Objects.checkFromToIndex(from, to, s.secretLength);
+            Objects.requireNonNull(algorithm, "algorithm");
         }
 
         /** Bytes from..to of ctx's export as a key for algorithm; the export is wiped once copied. */
@@ -121,36 +130,28 @@ final class HpkeKemSpi implements KEMSpi {
     }
 
     private static final class Encapsulator extends Side implements EncapsulatorSpi {
-        private final byte[] pkR;
-
         Encapsulator(Setup s, byte[] pkR) {
-            super(s);
-            this.pkR = pkR;
+            super(s, pkR);
         }
 
         @Override
         public KEM.Encapsulated engineEncapsulate(int from, int to, String algorithm) {
-            Objects.checkFromToIndex(from, to, s.secretLength);
-            Objects.requireNonNull(algorithm, "algorithm");
-            try (Hpke.Sender tx = s.suite.newSender(pkR, s.info)) {
+            checkKeyArgs(from, to, algorithm);
+            try (Hpke.Sender tx = s.suite.newSender(recipientKey, s.info)) {
                 return new KEM.Encapsulated(key(tx, from, to, algorithm), tx.encapsulation(), null);
             }
         }
     }
 
     private static final class Decapsulator extends Side implements DecapsulatorSpi {
-        private final byte[] skR;
-
         Decapsulator(Setup s, byte[] skR) {
-            super(s);
-            this.skR = skR;
+            super(s, skR);
         }
 
         @Override
         public javax.crypto.SecretKey engineDecapsulate(byte[] encapsulation, int from, int to, String algorithm)
                 throws DecapsulateException {
-            Objects.checkFromToIndex(from, to, s.secretLength);
-            Objects.requireNonNull(algorithm, "algorithm");
+            checkKeyArgs(from, to, algorithm);
             Objects.requireNonNull(encapsulation, "encapsulation");
             if (encapsulation.length != s.suite.encapsulationSize()) {
                 throw new DecapsulateException("HPKE: encapsulation of " + encapsulation.length + " bytes, need "
@@ -158,7 +159,7 @@ final class HpkeKemSpi implements KEMSpi {
             }
             Hpke.Recipient rx;
             try {
-                rx = s.suite.newRecipient(encapsulation, skR, s.info);
+                rx = s.suite.newRecipient(encapsulation, recipientKey, s.info);
             } catch (IllegalArgumentException e) { // a point off the curve, an all-zero shared secret
                 throw new DecapsulateException("HPKE: not an encapsulation of this KEM", e);
             }
