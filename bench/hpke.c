@@ -42,7 +42,7 @@ static const suite_t suites[] = {
      AEAD_HPKE_AEAD_AES_128_GCM, AEAD_AES_128_GCM, 16, 0x10, 1, 1},
 };
 
-typedef struct {
+typedef struct bench_job {
     const suite_t *s;
     aead_hpke *tx;
     aead_ctx *none, *tls13;
@@ -50,8 +50,6 @@ typedef struct {
     size_t pk_len;
     uint64_t seq;
 } job_t;
-
-typedef void (*way_t)(job_t *);
 
 static void hpke_seal(job_t *j) {
     if (aead_hpke_seal(j->tx, NULL, 0, j->pt, MSG, j->out, sizeof j->out, NULL) != MSG + 16) die("aead_hpke_seal");
@@ -93,12 +91,6 @@ static void ossl_setup_seal(job_t *j) {
     OSSL_HPKE_CTX_free(c);
 }
 #endif
-
-static double time_way(way_t w, job_t *j, long n) {
-    double t0 = now_ns();
-    for (long i = 0; i < n; i++) w(j);
-    return (now_ns() - t0) / (double)n;
-}
 
 int main(int argc, char **argv) {
     bench_name = "aead-hpke-bench";

@@ -28,7 +28,7 @@ static const suite_t suites[] = {{AEAD_AES_128_GCM, "AES-128-GCM", "AES-128-GCM"
 
 static uint8_t key[32], hp_key[32], iv[12], packet[HDR + MAX_PAYLOAD + TAG], protected_pkt[HDR + MAX_PAYLOAD + TAG];
 
-typedef struct {
+typedef struct bench_job {
     aead_ctx *one, *two, *rx;
     aead_hp *hp;
     EVP_CIPHER_CTX *aead, *hpc; /* the floor's keyed contexts */
@@ -113,14 +113,6 @@ static void unprotect_two(job_t *j) {
     if (aead_seal_open(j->rx, AEAD_OPEN, n, 12, packet, HDR, packet + HDR, j->payload + TAG, packet + HDR,
                        j->payload + TAG) < 0)
         die("two-call open");
-}
-
-typedef void (*way_t)(job_t *);
-
-static double time_way(way_t w, job_t *j, long n) {
-    double t0 = now_ns();
-    for (long i = 0; i < n; i++) w(j);
-    return (now_ns() - t0) / (double)n;
 }
 
 int main(int argc, char **argv) {

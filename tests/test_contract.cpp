@@ -8,6 +8,7 @@
 #include <string>
 
 #include "catch_compat.h"
+#include "checks.h"
 #include "support.h"
 
 using test::Bytes;
@@ -171,14 +172,8 @@ TEST_CASE("truncated GCM tags match the leading bytes of the full tag", "[contra
     for (size_t tag : {size_t{4}, size_t{8}, size_t{12}, size_t{13}, size_t{14}, size_t{15}, size_t{16}}) {
         INFO("tag " << tag);
         test::Ctx ctx(AEAD_AES_256_GCM, AEAD_POLICY_NONE, key, tag);
-        Bytes out(pt.size() + tag);
-        REQUIRE(test::seal(ctx, nonce, aad, pt, out) == static_cast<int64_t>(pt.size() + tag));
-        CHECK(out == test::evp_seal(AEAD_AES_256_GCM, key, nonce, aad, pt, tag));
-        Bytes back(pt.size());
-        CHECK(test::open(ctx, nonce, aad, out, back) == static_cast<int64_t>(pt.size()));
-        out.back() ^= 1;
-        CHECK(test::open(ctx, nonce, aad, out, back) == AEAD_ERR_AUTH);
-        CHECK(back == Bytes(pt.size(), 0));
+        test::check_round_trip(ctx, nonce, aad, pt, test::evp_seal(AEAD_AES_256_GCM, key, nonce, aad, pt, tag),
+                               pt.size() + tag - 1);
     }
 }
 
@@ -542,8 +537,6 @@ TEST_CASE("AES-GCM-SIV needs OpenSSL >= 3.2: otherwise refused at creation, nami
 }
 
 #ifdef AEAD_TEST_FAULT_BUILD
-extern "C" long aead_test_fail_call(long n) noexcept;  // fault builds only
-
 namespace {
 // AEAD_TEST_CHUNK (fault builds only, shim/family_ops.h) for the life of one scope.
 struct ChunkOf {
@@ -591,19 +584,9 @@ TEST_CASE("fault build: inputs fed in chunks seal and open as one update does; e
         // Every fallible call of a chunked seal, then of a chunked open, fails in turn: a code, never a
         // result; once the armed call is past the last, the call succeeds with the same bytes.
         for (const bool sealing : {true, false}) {
-            long failures = 0;
-            for (long n = 1;; ++n) {
-                Bytes out(sealing ? chunked.size() : pt.size(), 0xEE);
-                aead_test_fail_call(n);
-                const int64_t r = sealing ? test::seal(raw, nonce, aad, pt, out) : test::open(raw, nonce, aad, chunked, out);
-                if (aead_test_fail_call(0) < n) {  // the armed call was never reached
-                    CHECK(r == (sealing ? sealed_len : static_cast<int64_t>(pt.size())));
-                    CHECK(out == (sealing ? chunked : pt));
-                    break;
-                }
-                CHECK((r == AEAD_ERR_CRYPTO || r == AEAD_ERR_NOMEM));
-                ++failures;
-            }
+            const long failures = test::check_each_call_fails(
+                [&](Bytes &out) { return sealing ? test::seal(raw, nonce, aad, pt, out) : test::open(raw, nonce, aad, chunked, out); },
+                sealing ? chunked : pt);
             // One per chunk at least (AES-GCM-SIV takes its message in one update: only its AAD is chunked).
             CHECK(failures > static_cast<long>((c.alg == AEAD_AES_128_GCM_SIV ? aad.size() : pt.size()) / 7));
         }

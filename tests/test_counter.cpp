@@ -79,16 +79,18 @@ TEST_CASE("SSH: Go's TestGCMNoncesFIPSV1 NewGCMForSSH sequences (x/crypto/ssh's 
         for (size_t i = 4 + 7; i >= 4; --i)
             if (++iv[i] != 0) break;
     };
+    // Go's step: a seal at 11223344 || counter is accepted, and the one after incIV gives want.
+    auto seal_then_next = [&](test::Ctx &g, const char *counter, int64_t want) {
+        INFO("counter " << counter);
+        Bytes iv = test::from_hex(std::string("11223344") + counter);
+        CHECK(try_nonce(g, iv, kSshAad) == 17);
+        inc_iv(iv);
+        CHECK(try_nonce(g, iv, kSshAad) == want);
+    };
     {
         test::Ctx g(AEAD_AES_128_GCM, AEAD_POLICY_SSH, key);
-        Bytes iv = test::from_hex("11223344" "0000000000000000");
-        CHECK(try_nonce(g, iv, kSshAad) == 17);
-        inc_iv(iv);
-        CHECK(try_nonce(g, iv, kSshAad) == 17);
-        iv = test::from_hex("11223344" "fffffffffffffffe");
-        CHECK(try_nonce(g, iv, kSshAad) == 17);
-        inc_iv(iv);
-        CHECK(try_nonce(g, iv, kSshAad) == AEAD_ERR_NONCE_EXHAUSTED);
+        seal_then_next(g, "0000000000000000", 17);
+        seal_then_next(g, "fffffffffffffffe", AEAD_ERR_NONCE_EXHAUSTED);
     }
     {
         test::Ctx g(AEAD_AES_128_GCM, AEAD_POLICY_SSH, key);
@@ -98,14 +100,8 @@ TEST_CASE("SSH: Go's TestGCMNoncesFIPSV1 NewGCMForSSH sequences (x/crypto/ssh's 
     {
         test::Ctx g(AEAD_AES_128_GCM, AEAD_POLICY_SSH, key);
         CHECK(try_nonce(g, test::from_hex("11223344" "aaaaaaaaaaaaaaaa"), kSshAad) == 17);
-        Bytes iv = test::from_hex("11223344" "ffffffffffffffff");
-        CHECK(try_nonce(g, iv, kSshAad) == 17);
-        inc_iv(iv);
-        CHECK(try_nonce(g, iv, kSshAad) == 17);
-        iv = test::from_hex("11223344" "aaaaaaaaaaaaaaa8");
-        CHECK(try_nonce(g, iv, kSshAad) == 17);
-        inc_iv(iv);
-        CHECK(try_nonce(g, iv, kSshAad) == AEAD_ERR_NONCE_EXHAUSTED);
+        seal_then_next(g, "ffffffffffffffff", 17);
+        seal_then_next(g, "aaaaaaaaaaaaaaa8", AEAD_ERR_NONCE_EXHAUSTED);
         CHECK(try_nonce(g, test::from_hex("11223344" "bbbbbbbbbbbbbbbb"), kSshAad) == AEAD_ERR_NONCE_ORDER);
     }
 }

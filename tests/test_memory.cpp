@@ -173,6 +173,17 @@ int64_t call(aead_ctx *ctx, int op, int policy, const Bytes &nonce, const Bytes 
     return r.result;
 }
 
+// The end of one armed scenario, once disarmed: nothing leaked; whether the sweep goes on (the armed call was
+// reached: one more fault injected) or is over (every fallible call of the scenario has failed once).
+bool next_fault(bool fault_fired, long baseline, long n, long limit, long &injected) {
+    ERR_clear_error();
+    CHECK(g_live.load() == baseline);  // nothing leaked
+    if (!fault_fired) return false;
+    ++injected;
+    REQUIRE(n < limit);
+    return true;
+}
+
 // One seal and one open of pt (as the scenario makes them) under an armed fault: each succeeds, or fails
 // with AEAD_ERR_NOMEM / _CRYPTO and its output zeroed.
 template <typename Seal, typename Open>
@@ -242,11 +253,7 @@ void run_scenarios(const char *what, Arm arm, Fired fired) {
                     CHECK(opened == pt);
                     in_library([&] { aead_ctx_free(ctx); return 0; });
                 }
-                ERR_clear_error();
-                CHECK(g_live.load() == baseline);  // nothing leaked
-                if (!fault_fired) break;           // every fallible call of the scenario has failed once
-                ++injected;
-                REQUIRE(n < 1000);
+                if (!next_fault(fault_fired, baseline, n, 1000, injected)) break;
             }
         }
     }
@@ -477,11 +484,7 @@ void run_quic_scenarios(const char *what, Arm arm, Fired fired) {
             aead_hp_free(hp);
             return 0;
         });
-        ERR_clear_error();
-        CHECK(g_live.load() == baseline);
-        if (!fault_fired) break;
-        ++injected;
-        REQUIRE(n < 1000);
+        if (!next_fault(fault_fired, baseline, n, 1000, injected)) break;
     }
     std::printf("%s (QUIC): %ld faults injected, each mapped to a code, nothing leaked, objects usable after\n", what,
                 injected);
@@ -697,11 +700,7 @@ void run_family_scenarios(const char *what, Arm arm, Fired fired) {
                 CHECK(in_library([&] { return fc.open(nonce, aad, sealed, opened, false); }) == AEAD_ERR_AUTH);
                 in_library([&] { aead_ctx_free(ctx); return 0; });
             }
-            ERR_clear_error();
-            CHECK(g_live.load() == baseline);
-            if (!fault_fired) break;
-            ++injected;
-            REQUIRE(n < 1000);
+            if (!next_fault(fault_fired, baseline, n, 1000, injected)) break;
         }
     }
     std::printf("%s (families): %ld faults injected over %zu families, each mapped to a code, nothing leaked\n", what,
@@ -881,11 +880,7 @@ void run_hpke(const HpkeRun &run, const char *what, Arm arm, Fired fired) {
         hpke_exchange(run, sk_r, pk_r, sk_s, pk_s);
         const bool fault_fired = fired();
         arm(0);
-        ERR_clear_error();
-        CHECK(g_live.load() == baseline);  // nothing leaked
-        if (!fault_fired) break;
-        ++injected;
-        REQUIRE(n < 5000);
+        if (!next_fault(fault_fired, baseline, n, 5000, injected)) break;
     }
     CHECK(hpke_exchange(run, sk_r, pk_r, sk_s, pk_s));  // and everything works again
     std::printf("HPKE (KEM 0x%04x, KDF 0x%04x, mode %d), %s: %ld faults injected, each a code with no context and "

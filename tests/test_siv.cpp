@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "catch_compat.h"
+#include "checks.h"
 #include "support.h"
 
 namespace {
@@ -401,8 +402,6 @@ TEST_CASE("siv: a component array changed during calls", "[siv][hostile]") {
 #endif  // AEAD_TEST_TSAN
 
 #ifdef AEAD_TEST_FAULT_BUILD
-extern "C" long aead_test_fail_call(long n) noexcept;  // fault builds only
-
 // A failure drops the working context, so the call after it makes a new one: each fallible call of that
 // too fails in turn. SIV is deterministic: the seal that finally succeeds is the unfaulted one's bytes.
 TEST_CASE("fault build: each failed libcrypto call of an AES-SIV seal or open is a code", "[siv]") {
@@ -412,19 +411,9 @@ TEST_CASE("fault build: each failed libcrypto call of an AES-SIV seal or open is
     Bytes want(pt.size() + 16);
     REQUIRE(test::seal(ctx, nonce, aad, pt, want) == static_cast<int64_t>(want.size()));
     for (const bool sealing : {true, false}) {
-        long failures = 0;
-        for (long n = 1;; ++n) {
-            Bytes out(sealing ? want.size() : pt.size(), 0xEE);
-            aead_test_fail_call(n);
-            const int64_t r = sealing ? test::seal(ctx, nonce, aad, pt, out) : test::open(ctx, nonce, aad, want, out);
-            if (aead_test_fail_call(0) < n) {
-                CHECK(r == static_cast<int64_t>(out.size()));
-                CHECK(out == (sealing ? want : pt));
-                break;
-            }
-            CHECK((r == AEAD_ERR_CRYPTO || r == AEAD_ERR_NOMEM));
-            ++failures;
-        }
+        const long failures = test::check_each_call_fails(
+            [&](Bytes &out) { return sealing ? test::seal(ctx, nonce, aad, pt, out) : test::open(ctx, nonce, aad, want, out); },
+            sealing ? want : pt);
         CHECK(failures >= 3);
     }
 }

@@ -259,6 +259,17 @@ func bytePtr(b []byte) *C.uint8_t {
 	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
 }
 
+// sealOpen is the aead_seal_open call of a Seal, an Open or a Batch record (AES-SIV's and the
+// random-nonce AEADs' too) on Go slices. The compiler inlines it, so those keep the cgo call inline
+// (see checkSeal); the caller keeps the context's owner alive past it (runtime.KeepAlive), which
+// here would make it too costly to inline.
+func sealOpen(ctx *C.aead_ctx, op C.int, nonce, additionalData, in, out []byte) int64 {
+	return int64(C.aead_seal_open(ctx, op, bytePtr(nonce), C.size_t(len(nonce)),
+		bytePtr(additionalData), C.size_t(len(additionalData)),
+		bytePtr(in), C.size_t(len(in)),
+		bytePtr(out), C.size_t(len(out))))
+}
+
 // Seal implements cipher.AEAD.
 func (a *aeadImpl) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	ret, out := a.checkSeal(dst, nonce, plaintext, additionalData)
@@ -267,14 +278,10 @@ func (a *aeadImpl) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		var nonceCopy [maxNonce]byte
 		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
 	}
-	n := C.aead_seal_open(a.ctx, C.AEAD_SEAL,
-		bytePtr(nonce), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(plaintext), C.size_t(len(plaintext)),
-		bytePtr(out), C.size_t(len(out)))
+	n := sealOpen(a.ctx, C.AEAD_SEAL, nonce, additionalData, plaintext, out)
 	runtime.KeepAlive(a)
-	if int64(n) != int64(len(out)) {
-		a.sealFailed(int64(n))
+	if n != int64(len(out)) {
+		a.sealFailed(n)
 	}
 	return ret
 }
@@ -289,16 +296,12 @@ func (a *aeadImpl) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, 
 		var nonceCopy [maxNonce]byte
 		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
 	}
-	n := C.aead_seal_open(a.ctx, C.AEAD_OPEN,
-		bytePtr(nonce), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(ciphertext), C.size_t(len(ciphertext)),
-		bytePtr(out), C.size_t(len(out)))
+	n := sealOpen(a.ctx, C.AEAD_OPEN, nonce, additionalData, ciphertext, out)
 	runtime.KeepAlive(a)
-	if int64(n) != int64(len(out)) {
+	if n != int64(len(out)) {
 		// libaead has zeroed out (AEAD_ERR_AUTH, _NOMEM, _CRYPTO) or written nothing to it
 		// (refusals, which the checks make unreachable).
-		return nil, openError(int64(n))
+		return nil, openError(n)
 	}
 	return ret, nil
 }

@@ -299,11 +299,7 @@ func (b *Batch) direct(impl *aeadImpl, random *randomNonceAEAD, op int, r *Recor
 		var nonceCopy [maxNonce]byte
 		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
 	}
-	res := int64(C.aead_seal_open(impl.ctx, C.int(op),
-		bytePtr(nonce), C.size_t(len(nonce)),
-		bytePtr(p.aad), C.size_t(len(p.aad)),
-		bytePtr(in), C.size_t(len(in)),
-		bytePtr(out), C.size_t(len(out))))
+	res := sealOpen(impl.ctx, C.int(op), nonce, p.aad, in, out)
 	runtime.KeepAlive(impl)
 	switch {
 	case random != nil && op == C.AEAD_OPEN:

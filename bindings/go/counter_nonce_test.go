@@ -217,8 +217,9 @@ func (c counterCase) keyLen(r *rand.Rand) int {
 
 // goCounterModel is the nonce check of the Go FIPS module's GCMWithCounterNonce.Seal (counter and
 // SSH) and GCMWithXORCounterNonce.Seal (crypto/internal/fips140/aes/gcm/gcm_nonces.go, Go 1.26),
-// line for line, a panic being returned as its message; the IV given up front sets what the first
-// Seal would (SetNoncePrefixAndMask for XOR).
+// check for check (the two differ only in what the first Seal learns and how the counter is made
+// relative), a panic being returned as its message; the IV given up front sets what the first Seal
+// would (SetNoncePrefixAndMask for XOR).
 type goCounterModel struct {
 	xor                     bool
 	prefixReady, startReady bool // counter
@@ -238,39 +239,23 @@ func newGoCounterModel(xor bool, iv []byte) *goCounterModel {
 }
 
 func (g *goCounterModel) seal(nonce []byte) string {
-	if !g.xor {
-		if !g.prefixReady {
-			g.prefixReady = true
-			g.prefix = binary.BigEndian.Uint32(nonce[:4])
-		}
-		if g.prefix != binary.BigEndian.Uint32(nonce[:4]) {
-			return "crypto/cipher: GCM nonce prefix changed"
-		}
-		counter := binary.BigEndian.Uint64(nonce[len(nonce)-8:])
-		if !g.startReady {
-			g.startReady = true
-			g.start = counter
-		}
-		counter -= g.start
-		if counter == math.MaxUint64 {
-			return "crypto/cipher: counter exhausted"
-		}
-		if counter < g.next {
-			return "crypto/cipher: counter decreased or remained the same"
-		}
-		g.next = counter + 1
-		return ""
+	prefix, counter := binary.BigEndian.Uint32(nonce[:4]), binary.BigEndian.Uint64(nonce[len(nonce)-8:])
+	if g.xor && !g.ready {
+		g.ready, g.prefix, g.mask = true, prefix, counter
+	} else if !g.xor && !g.prefixReady {
+		g.prefixReady, g.prefix = true, prefix
 	}
-	counter := binary.BigEndian.Uint64(nonce[len(nonce)-8:])
-	if !g.ready {
-		g.ready = true
-		g.mask = counter
-		g.prefix = binary.BigEndian.Uint32(nonce[:4])
-	}
-	if g.prefix != binary.BigEndian.Uint32(nonce[:4]) {
+	if g.prefix != prefix {
 		return "crypto/cipher: GCM nonce prefix changed"
 	}
-	counter ^= g.mask
+	if g.xor {
+		counter ^= g.mask
+	} else {
+		if !g.startReady { // learned after the prefix check, as Go's counter Seal does
+			g.startReady, g.start = true, counter
+		}
+		counter -= g.start
+	}
 	if counter == math.MaxUint64 {
 		return "crypto/cipher: counter exhausted"
 	}

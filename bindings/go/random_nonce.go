@@ -38,13 +38,10 @@ func (g *randomNonceAEAD) Overhead() int  { return g.nonceSize + standardTagSize
 func (g *randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	ret, out, in := g.checkSeal(dst, nonce, plaintext, additionalData)
 	moveForward(in, plaintext)
-	n := C.aead_seal_open(g.a.ctx, C.AEAD_SEAL, nil, 0,
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(in), C.size_t(len(in)),
-		bytePtr(out), C.size_t(len(out)))
+	n := sealOpen(g.a.ctx, C.AEAD_SEAL, nil, additionalData, in, out)
 	runtime.KeepAlive(g.a)
-	if int64(n) != int64(len(out)) {
-		g.a.sealFailed(int64(n))
+	if n != int64(len(out)) {
+		g.a.sealFailed(n)
 	}
 	return ret
 }
@@ -55,12 +52,9 @@ func (g *randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([
 	if !ok {
 		return nil, ErrOpen
 	}
-	n := C.aead_seal_open(g.a.ctx, C.AEAD_OPEN, nil, 0,
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(ciphertext), C.size_t(len(ciphertext)),
-		bytePtr(written), C.size_t(len(written)))
+	n := sealOpen(g.a.ctx, C.AEAD_OPEN, nil, additionalData, ciphertext, written)
 	runtime.KeepAlive(g.a)
-	return g.opened(ret, out, written, int64(n))
+	return g.opened(ret, out, written, n)
 }
 
 // checkSeal makes crypto/cipher's checks, panicking with its messages, and returns dst extended by

@@ -118,14 +118,10 @@ func (s *AESSIV) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		nonce = nonceCopy[:copy(nonceCopy[:], nonce)]
 	}
 	moveForward(in, plaintext)
-	n := C.aead_seal_open(s.a.ctx, C.AEAD_SEAL,
-		bytePtr(nonce), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(in), C.size_t(len(in)),
-		bytePtr(out), C.size_t(len(out)))
+	n := sealOpen(s.a.ctx, C.AEAD_SEAL, nonce, additionalData, in, out)
 	runtime.KeepAlive(s)
-	if int64(n) != int64(len(out)) {
-		sivSealFailed(int64(n))
+	if n != int64(len(out)) {
+		sivSealFailed(n)
 	}
 	return ret
 }
@@ -149,13 +145,9 @@ func (s *AESSIV) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, er
 	}
 	var tail [sivSize]byte
 	inPlace := saveTail(&tail, out, written, ciphertext)
-	n := C.aead_seal_open(s.a.ctx, C.AEAD_OPEN,
-		bytePtr(nonce), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(ciphertext), C.size_t(len(ciphertext)),
-		bytePtr(written), C.size_t(len(written)))
+	n := sealOpen(s.a.ctx, C.AEAD_OPEN, nonce, additionalData, ciphertext, written)
 	runtime.KeepAlive(s)
-	return sivOpened(ret, out, written, ciphertext, &tail, inPlace, int64(n))
+	return sivOpened(ret, out, written, ciphertext, &tail, inPlace, n)
 }
 
 // SealComponents appends SIV || ciphertext to dst, S2V taking components in order and then the

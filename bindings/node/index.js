@@ -993,6 +993,12 @@ const rfc8188 = Object.freeze({
   },
 });
 
+const libraryVersion = () => native.version();
+const libraryVersionNumber = () => native.versionNumber();
+const strerror = (code) => native.strerror(code);
+
+// Names only (shorthand): index.mjs re-exports what Node's CommonJS lexer finds here, and the lexer stops
+// at the first property that is not a plain name.
 module.exports = {
   AESGCM, ChaCha20Poly1305, AESCCM, AESGCMSIV, AESOCB3, XChaCha20Poly1305, AESSIV,
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
@@ -1002,7 +1008,5 @@ module.exports = {
   CipherSuite, SenderContext, RecipientContext, ReplayError, Mode, KemId, KdfId, AeadId, HPKE_MAX_SEQUENCE,
   TinkEncryptStream, TinkDecryptStream, AgeEncryptStream, AgeDecryptStream, RFC8188EncryptStream, RFC8188DecryptStream,
   rfc8188,
-  libraryVersion: () => native.version(),
-  libraryVersionNumber: () => native.versionNumber(),
-  strerror: (code) => native.strerror(code),
+  libraryVersion, libraryVersionNumber, strerror,
 };

@@ -25,9 +25,10 @@ namespace {
 
 // ctx stays valid while asynchronous calls on it are in the thread pool (pending > 0): close() then only
 // marks the handle closed, and the last of them to complete frees the context.
-// magic tells an AEAD handle from an HPKE one (both are napi Externals).
-constexpr uint32_t kAeadMagic = 0x61656164u, kHpkeMagic = 0x68706b65u;
+// magic tells an AEAD handle from an HPKE or stream one (all are napi Externals): each handle type's first
+// member, with its kMagic.
 struct Handle {
+    static constexpr uint32_t kMagic = 0x61656164u;
     uint32_t magic;
     aead_ctx *ctx;
     unsigned pending;
@@ -122,20 +123,38 @@ bool view(napi_env env, napi_value v, const char *name, bool nullable, uint8_t *
     return true;
 }
 
-bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
+// The T (Handle, HpkeHandle or StreamHandle) that External v holds, or nullptr for any other value.
+template <typename T>
+T *external(napi_env env, napi_value v) {
     void *p = nullptr;
-    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr)
-        return throw_type(env, "not a libaead context");
-    auto *h = static_cast<Handle *>(p);
-    if (h->magic != kAeadMagic)
+    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr || static_cast<T *>(p)->magic != T::kMagic)
+        return nullptr;
+    return static_cast<T *>(p);
+}
+
+// The T of a free call's one argument (free, hpkeFree, streamFree), or nullptr: freeing anything else does nothing.
+template <typename T>
+T *free_arg(napi_env env, napi_callback_info info) {
+    size_t argc = 1;
+    napi_value a[1];
+    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
+    return argc == 1 ? external<T>(env, a[0]) : nullptr;
+}
+
+bool throw_closed(napi_env env, const char *msg) {
+    napi_throw_error(env, "ERR_AEAD_CLOSED", msg);
+    return false;
+}
+
+bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
+    Handle *h = external<Handle>(env, v);
+    if (h == nullptr)
         return throw_type(env, "not a libaead context");
     *ctx = h->ctx;
     if (hp != nullptr)
         *hp = h;
-    if (h->closed || *ctx == nullptr) {
-        napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead object was closed");
-        return false;
-    }
+    if (h->closed || *ctx == nullptr)
+        return throw_closed(env, "this libaead object was closed");
     return true;
 }
 
@@ -210,18 +229,12 @@ napi_value Create(napi_env env, napi_callback_info info) {
     const int rc = aead_ctx_new_ex(&ctx, alg, policy, key, key_len, static_cast<size_t>(tag), properties, iv, iv_len);
     if (rc != 0)
         return number(env, rc);
-    return own(env, new Handle{kAeadMagic, ctx, 0, false}, finalize_handle);
+    return own(env, new Handle{Handle::kMagic, ctx, 0, false}, finalize_handle);
 }
 
 // free(handle): frees and cleanses now; later calls on the handle throw; the finalizer does nothing.
 napi_value Free(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
-    napi_value a[1];
-    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
-    void *p = nullptr;
-    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr &&
-        static_cast<Handle *>(p)->magic == kAeadMagic) {
-        auto *h = static_cast<Handle *>(p);
+    if (Handle *h = free_arg<Handle>(env, info)) {
         h->closed = true;
         release(h);
     }
@@ -469,6 +482,7 @@ struct HpkeShared {
 };
 
 struct HpkeHandle {
+    static constexpr uint32_t kMagic = 0x68706b65u;
     uint32_t magic;
     HpkeShared *s;
     bool closed;
@@ -504,7 +518,7 @@ void hpke_finalize(napi_env, void *data, void *) {
 
 // A new External holding one reference to s (the caller has counted it).
 napi_value hpke_external(napi_env env, HpkeShared *s) {
-    return own(env, new HpkeHandle{kHpkeMagic, s, false}, hpke_finalize);
+    return own(env, new HpkeHandle{HpkeHandle::kMagic, s, false}, hpke_finalize);
 }
 
 napi_value hpke_new(napi_env env, aead_hpke *ctx) {
@@ -512,15 +526,11 @@ napi_value hpke_new(napi_env env, aead_hpke *ctx) {
 }
 
 bool hpke_handle(napi_env env, napi_value v, aead_hpke **ctx, HpkeHandle **hp = nullptr) {
-    void *p = nullptr;
-    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr ||
-        static_cast<HpkeHandle *>(p)->magic != kHpkeMagic)
+    HpkeHandle *h = external<HpkeHandle>(env, v);
+    if (h == nullptr)
         return throw_type(env, "not a libaead HPKE context");
-    auto *h = static_cast<HpkeHandle *>(p);
-    if (h->closed) {
-        napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead object was closed");
-        return false;
-    }
+    if (h->closed)
+        return throw_closed(env, "this libaead object was closed");
     *ctx = h->s->ctx;
     if (hp != nullptr)
         *hp = h;
@@ -648,13 +658,8 @@ napi_value HpkeSingle(napi_env env, napi_callback_info info) {
 // hpkeFree(handle): this thread's reference goes now; the context is freed (secrets cleansed) when no
 // other thread holds it. Later calls on the handle throw.
 napi_value HpkeFree(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
-    napi_value a[1];
-    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
-    void *p = nullptr;
-    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr &&
-        static_cast<HpkeHandle *>(p)->magic == kHpkeMagic)
-        hpke_release(static_cast<HpkeHandle *>(p));
+    if (HpkeHandle *h = free_arg<HpkeHandle>(env, info))
+        hpke_release(h);
     return nullptr;
 }
 
@@ -809,8 +814,8 @@ napi_value HpkeAdopt(napi_env env, napi_callback_info info) {
 // A writer or reader (aead_stream) in a napi External of its own kind (magic), owned by the thread that
 // made it: index.js's Transform streams call it in order, one segment per call. streamFree frees it at
 // once (the library cleanses the key); the finalizer frees a forgotten one.
-constexpr uint32_t kStreamMagic = 0x7374726du;
 struct StreamHandle {
+    static constexpr uint32_t kMagic = 0x7374726du;
     uint32_t magic;
     aead_stream *s;
 };
@@ -822,15 +827,12 @@ void stream_finalize(napi_env, void *data, void *) {
 }
 
 bool stream_handle(napi_env env, napi_value v, aead_stream **s) {
-    void *p = nullptr;
-    if (napi_get_value_external(env, v, &p) != napi_ok || p == nullptr ||
-        static_cast<StreamHandle *>(p)->magic != kStreamMagic)
+    StreamHandle *h = external<StreamHandle>(env, v);
+    if (h == nullptr)
         return throw_type(env, "not a libaead stream");
-    *s = static_cast<StreamHandle *>(p)->s;
-    if (*s == nullptr) {
-        napi_throw_error(env, "ERR_AEAD_CLOSED", "this libaead stream was closed");
-        return false;
-    }
+    *s = h->s;
+    if (*s == nullptr)
+        return throw_closed(env, "this libaead stream was closed");
     return true;
 }
 
@@ -874,7 +876,7 @@ napi_value stream_result(napi_env env, int rc, size_t header_len, aead_stream *s
     napi_set_element(env, r, 0, number(env, rc));
     napi_set_element(env, r, 1, number(env, static_cast<double>(header_len)));
     if (s != nullptr) {
-        napi_value ext = own(env, new StreamHandle{kStreamMagic, s}, stream_finalize);
+        napi_value ext = own(env, new StreamHandle{StreamHandle::kMagic, s}, stream_finalize);
         if (ext == nullptr)
             return nullptr;
         napi_set_element(env, r, 2, ext);
@@ -906,13 +908,7 @@ napi_value StreamNew(napi_env env, napi_callback_info info) {
 
 // streamFree(handle): frees now (the key cleansed); later calls on the handle throw.
 napi_value StreamFree(napi_env env, napi_callback_info info) {
-    size_t argc = 1;
-    napi_value a[1];
-    napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
-    void *p = nullptr;
-    if (argc == 1 && napi_get_value_external(env, a[0], &p) == napi_ok && p != nullptr &&
-        static_cast<StreamHandle *>(p)->magic == kStreamMagic) {
-        auto *h = static_cast<StreamHandle *>(p);
+    if (StreamHandle *h = free_arg<StreamHandle>(env, info)) {
         aead_stream_free(h->s);
         h->s = nullptr;
     }

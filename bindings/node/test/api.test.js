@@ -14,6 +14,10 @@ const pkg = process.env.LIBAEAD_NODE_PACKAGE || path.resolve(__dirname, '..');
 
 test('ESM and CommonJS export the same objects', async () => {
   const esm = await import(require('url').pathToFileURL(require.resolve(pkg).replace(/index\.js$/, 'index.mjs')).href);
+  // Every CommonJS export, and nothing else, is a named ESM export of the same object (index.mjs lists none).
+  assert.deepStrictEqual(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(L).sort());
+  for (const name of Object.keys(L)) assert.strictEqual(esm[name], L[name], name);
+  assert.strictEqual(esm.default, L);
   for (const name of ['AESGCM', 'ChaCha20Poly1305', 'AESCCM', 'AESGCMSIV', 'AESOCB3', 'XChaCha20Poly1305', 'AESSIV',
     'AESGCMForTLS12', 'AESGCMForTLS13', 'ChaCha20Poly1305ForTLS12', 'ChaCha20Poly1305ForTLS13', 'AESGCMRandomNonce',
     'XChaCha20Poly1305RandomNonce', 'AESGCMForQUIC', 'ChaCha20Poly1305ForQUIC', 'AESGCMCounterNonce',

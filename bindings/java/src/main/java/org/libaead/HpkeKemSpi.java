@@ -93,55 +93,65 @@ final class HpkeKemSpi implements KEMSpi {
         return kdf == Hpke.KDF_HKDF_SHA256 ? 32 : kdf == Hpke.KDF_HKDF_SHA384 ? 48 : 64;
     }
 
-    private static final class Encapsulator implements EncapsulatorSpi {
-        private final Setup s;
-        private final byte[] pkR;
+    /** What the encapsulator and the decapsulator share: their setup and key, checks, sizes, and the secret as a key. */
+    private abstract static class Side {
+        final Setup s;
+        /** The recipient's public key (encapsulator) or private key (decapsulator), serialised as RFC 9180 says. */
+        final byte[] recipientKey;
 
-        Encapsulator(Setup s, byte[] pkR) {
+        Side(Setup s, byte[] recipientKey) {
             this.s = s;
-            this.pkR = pkR;
+            this.recipientKey = recipientKey;
         }
 
-        @Override
-        public KEM.Encapsulated engineEncapsulate(int from, int to, String algorithm) {
+        /** The checks both make before anything else: from..to within the secret, and an algorithm name. */
+        final void checkKeyArgs(int from, int to, String algorithm) {
             Objects.checkFromToIndex(from, to, s.secretLength);
             Objects.requireNonNull(algorithm, "algorithm");
-            try (Hpke.Sender tx = s.suite.newSender(pkR, s.info)) {
-                byte[] secret = tx.export(s.exporterContext, s.secretLength);
-                try {
-                    return new KEM.Encapsulated(new SecretKeySpec(secret, from, to - from, algorithm),
-                            tx.encapsulation(), null);
-                } finally {
-                    Arrays.fill(secret, (byte) 0);
-                }
+        }
+
+        /** Bytes from..to of ctx's export as a key for algorithm; the export is wiped once copied. */
+        final SecretKeySpec key(Hpke.Context ctx, int from, int to, String algorithm) {
+            byte[] secret = ctx.export(s.exporterContext, s.secretLength);
+            try {
+                return new SecretKeySpec(secret, from, to - from, algorithm);
+            } finally {
+                Arrays.fill(secret, (byte) 0);
             }
         }
 
-        @Override
         public int engineSecretSize() {
             return s.secretLength;
         }
 
-        @Override
         public int engineEncapsulationSize() {
             return s.suite.encapsulationSize();
         }
     }
 
-    private static final class Decapsulator implements DecapsulatorSpi {
-        private final Setup s;
-        private final byte[] skR;
+    private static final class Encapsulator extends Side implements EncapsulatorSpi {
+        Encapsulator(Setup s, byte[] pkR) {
+            super(s, pkR);
+        }
 
+        @Override
+        public KEM.Encapsulated engineEncapsulate(int from, int to, String algorithm) {
+            checkKeyArgs(from, to, algorithm);
+            try (Hpke.Sender tx = s.suite.newSender(recipientKey, s.info)) {
+                return new KEM.Encapsulated(key(tx, from, to, algorithm), tx.encapsulation(), null);
+            }
+        }
+    }
+
+    private static final class Decapsulator extends Side implements DecapsulatorSpi {
         Decapsulator(Setup s, byte[] skR) {
-            this.s = s;
-            this.skR = skR;
+            super(s, skR);
         }
 
         @Override
         public javax.crypto.SecretKey engineDecapsulate(byte[] encapsulation, int from, int to, String algorithm)
                 throws DecapsulateException {
-            Objects.checkFromToIndex(from, to, s.secretLength);
-            Objects.requireNonNull(algorithm, "algorithm");
+            checkKeyArgs(from, to, algorithm);
             Objects.requireNonNull(encapsulation, "encapsulation");
             if (encapsulation.length != s.suite.encapsulationSize()) {
                 throw new DecapsulateException("HPKE: encapsulation of " + encapsulation.length + " bytes, need "
@@ -149,28 +159,13 @@ final class HpkeKemSpi implements KEMSpi {
             }
             Hpke.Recipient rx;
             try {
-                rx = s.suite.newRecipient(encapsulation, skR, s.info);
+                rx = s.suite.newRecipient(encapsulation, recipientKey, s.info);
             } catch (IllegalArgumentException e) { // a point off the curve, an all-zero shared secret
                 throw new DecapsulateException("HPKE: not an encapsulation of this KEM", e);
             }
             try (rx) {
-                byte[] secret = rx.export(s.exporterContext, s.secretLength);
-                try {
-                    return new SecretKeySpec(secret, from, to - from, algorithm);
-                } finally {
-                    Arrays.fill(secret, (byte) 0);
-                }
+                return key(rx, from, to, algorithm);
             }
-        }
-
-        @Override
-        public int engineSecretSize() {
-            return s.secretLength;
-        }
-
-        @Override
-        public int engineEncapsulationSize() {
-            return s.suite.encapsulationSize();
         }
     }
 

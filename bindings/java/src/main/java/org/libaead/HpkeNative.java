@@ -93,10 +93,6 @@ final class HpkeNative {
     }
 
     static void free(MemorySegment ctx) {
-        try {
-            FREE.invokeExact(ctx);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        Native.invokeFree(FREE, ctx);
     }
 }

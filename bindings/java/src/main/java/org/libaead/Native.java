@@ -143,8 +143,13 @@ final class Native {
 
     static void free(MemorySegment ctx) {
         FREED.incrementAndGet();
+        invokeFree(CTX_FREE, ctx);
+    }
+
+    /** Calls one of the library's void f(void *) frees (aead_ctx_free, aead_hpke_free, aead_stream_free). */
+    static void invokeFree(MethodHandle f, MemorySegment p) {
         try {
-            CTX_FREE.invokeExact(ctx);
+            f.invokeExact(p);
         } catch (Throwable t) {
             throw new AssertionError(t);
         }

@@ -71,10 +71,6 @@ final class StreamNative {
     }
 
     static void free(MemorySegment s) {
-        try {
-            FREE.invokeExact(s);
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
+        Native.invokeFree(FREE, s);
     }
 }
