@@ -15,15 +15,19 @@ missing_of() {
     echo "${out[@]}"
 }
 
+# A mirror caught mid-sync fails one index (seen: one architecture's security index); go on with the
+# indexes that did load rather than stop (a package still missing fails its install).
+update_indexes() {
+    "${sudo_cmd[@]}" apt-get update -qq ||
+        echo "setup: apt-get update could not read every index; going on with those it read" >&2
+}
+
 install() {
     local missing
     missing=$(missing_of "$@")
     [ -n "$missing" ] || return 0
     echo "setup: apt-get install $missing"
-    # A mirror caught mid-sync fails one index (seen: one architecture's security index); install from the
-    # indexes that did load rather than stop (a package still missing fails the install below).
-    "${sudo_cmd[@]}" apt-get update -qq ||
-        echo "setup: apt-get update could not read every index; installing from those it read" >&2
+    update_indexes
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
@@ -52,7 +56,7 @@ if [ "${1:-}" = i386 ]; then
     if ! dpkg --print-foreign-architectures | grep -qx i386; then
         echo "setup: dpkg --add-architecture i386"
         "${sudo_cmd[@]}" dpkg --add-architecture i386
-        "${sudo_cmd[@]}" apt-get update -qq
+        update_indexes
     fi
     if [ -n "$(missing_of libssl-dev:i386)" ] &&
         ! apt-get install -s -qq --no-install-recommends libssl-dev:i386 >/dev/null 2>&1; then
@@ -84,7 +88,7 @@ aarch64 | s390x)
     if ! dpkg --print-foreign-architectures | grep -qx "$deb_arch"; then
         echo "setup: dpkg --add-architecture $deb_arch"
         "${sudo_cmd[@]}" dpkg --add-architecture "$deb_arch"
-        "${sudo_cmd[@]}" apt-get update -qq
+        update_indexes
     fi
     install "g++-$1-linux-gnu" qemu-user "libstdc++6:$deb_arch" "libatomic1:$deb_arch"
     multiarch_pc=/usr/lib/$1-linux-gnu/pkgconfig
