@@ -371,37 +371,23 @@ impl fmt::Debug for PskBundle<'_> {
     }
 }
 
-/// The sender's mode (RFC 9180 section 5): base, psk, auth (the sender's serialised private key),
-/// auth_psk.
-#[derive(Debug, Clone, Copy)]
-pub enum OpModeS<'a> {
-    /// mode_base.
-    Base,
-    /// mode_psk.
-    Psk(PskBundle<'a>),
-    /// mode_auth: the sender's private key.
-    Auth(&'a [u8]),
-    /// mode_auth_psk.
-    AuthPsk(&'a [u8], PskBundle<'a>),
-}
+/// A side's mode: the enum, and (mode id, psk bundle, the sender's key) for the library, the
+/// sender's key being its private key when sending, its public key when receiving.
+macro_rules! op_mode {
+    ($(#[$doc:meta])* $mode:ident, $auth_key:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy)]
+        pub enum $mode<'a> {
+            /// mode_base.
+            Base,
+            /// mode_psk.
+            Psk(PskBundle<'a>),
+            #[doc = concat!("mode_auth: the sender's ", $auth_key, ".")]
+            Auth(&'a [u8]),
+            /// mode_auth_psk.
+            AuthPsk(&'a [u8], PskBundle<'a>),
+        }
 
-/// The receiver's mode: base, psk, auth (the sender's serialised public key), auth_psk.
-#[derive(Debug, Clone, Copy)]
-pub enum OpModeR<'a> {
-    /// mode_base.
-    Base,
-    /// mode_psk.
-    Psk(PskBundle<'a>),
-    /// mode_auth: the sender's public key.
-    Auth(&'a [u8]),
-    /// mode_auth_psk.
-    AuthPsk(&'a [u8], PskBundle<'a>),
-}
-
-/// (mode id, psk bundle, the sender's key) of either side's mode: its private key when sending, its
-/// public key when receiving.
-macro_rules! mode_parts {
-    ($($mode:ident),*) => {$(
         impl<'a> $mode<'a> {
             fn parts(&self) -> (core::ffi::c_int, Option<PskBundle<'a>>, &'a [u8]) {
                 match *self {
@@ -412,10 +398,20 @@ macro_rules! mode_parts {
                 }
             }
         }
-    )*};
+    };
 }
 
-mode_parts!(OpModeS, OpModeR);
+op_mode!(
+    /// The sender's mode (RFC 9180 section 5): base, psk, auth (the sender's serialised private key),
+    /// auth_psk.
+    OpModeS,
+    "private key"
+);
+op_mode!(
+    /// The receiver's mode: base, psk, auth (the sender's serialised public key), auth_psk.
+    OpModeR,
+    "public key"
+);
 
 /// What a setup takes besides the suite, mode, keys and info: an OpenSSL property query, the
 /// receiver's replay window, and (known-answer tests only) a fixed ephemeral key.

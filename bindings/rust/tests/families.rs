@@ -9,7 +9,8 @@ mod common;
 use aead::array::typenum::Unsigned;
 use aead::consts::{U10, U12, U13, U15, U16, U4, U6, U7, U8};
 use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce, Payload};
-use common::{hex, vectors_dir, Rng};
+use common::wycheproof::Case;
+use common::{vectors_dir, Rng};
 use libaead::{Algorithm, Cipher, Error, Policy};
 
 const ITERS: usize = 200;
@@ -141,19 +142,7 @@ fn wycheproof(rel: &str, alg_for_key: fn(usize) -> Algorithm, typed: &dyn Fn(&Ca
     for g in v["testGroups"].as_array().unwrap() {
         let tag_len = g["tagSize"].as_u64().unwrap() as usize / 8;
         for t in g["tests"].as_array().unwrap() {
-            let case = Case {
-                id: format!("{rel} tcId {}", t["tcId"]),
-                key: hex(t["key"].as_str().unwrap()),
-                iv: hex(t["iv"].as_str().unwrap()),
-                aad: hex(t["aad"].as_str().unwrap()),
-                msg: hex(t["msg"].as_str().unwrap()),
-                ct_tag: [hex(t["ct"].as_str().unwrap()), hex(t["tag"].as_str().unwrap())].concat(),
-                valid: match t["result"].as_str().unwrap() {
-                    "valid" | "acceptable" => true,
-                    "invalid" => false,
-                    r => panic!("result {r}"),
-                },
-            };
+            let case = Case::from_json(rel, t, false);
             let id = &case.id;
             let cipher = match Cipher::new(alg_for_key(case.key.len()), Policy::None, &case.key, tag_len) {
                 Ok(cipher) => cipher,
@@ -170,15 +159,15 @@ fn wycheproof(rel: &str, alg_for_key: fn(usize) -> Algorithm, typed: &dyn Fn(&Ca
                     assert!(!case.valid, "{id}: a valid case with a nonce size the library refuses");
                     assert!(out.iter().all(|&b| b == 0x55), "{id}: refused seal wrote");
                     let mut o = vec![0u8; case.msg.len()];
-                    assert_eq!(cipher.open_into(&case.iv, &case.aad, &case.ct_tag, &mut o), Err(Error::NonceSize));
+                    assert_eq!(cipher.open_into(&case.iv, &case.aad, &case.sealed, &mut o), Err(Error::NonceSize));
                     c.refused += 1;
                     continue;
                 }
                 r => assert_eq!(r, Ok(out.len()), "{id}"),
             }
-            assert_eq!(out == case.ct_tag, case.valid, "{id}: seal");
-            let mut pt = vec![0x55u8; case.ct_tag.len().saturating_sub(tag_len)];
-            let opened = cipher.open_into(&case.iv, &case.aad, &case.ct_tag, &mut pt);
+            assert_eq!(out == case.sealed, case.valid, "{id}: seal");
+            let mut pt = vec![0x55u8; case.sealed.len().saturating_sub(tag_len)];
+            let opened = cipher.open_into(&case.iv, &case.aad, &case.sealed, &mut pt);
             if case.valid {
                 assert_eq!(opened, Ok(case.msg.len()), "{id}");
                 assert_eq!(pt, case.msg, "{id}: open");
@@ -201,31 +190,16 @@ fn wycheproof(rel: &str, alg_for_key: fn(usize) -> Algorithm, typed: &dyn Fn(&Ca
     c
 }
 
-struct Case {
-    id: String,
-    key: Vec<u8>,
-    iv: Vec<u8>,
-    aad: Vec<u8>,
-    msg: Vec<u8>,
-    ct_tag: Vec<u8>,
-    valid: bool,
-}
-
 /// The case through a typed wrapper when its key, nonce and tag sizes are the type's.
 fn typed_case<T: KeyInit + AeadInOut>(case: &Case) -> bool {
-    let tag_len = <T as AeadCore>::TagSize::USIZE;
-    if case.key.len() != T::key_size()
-        || case.iv.len() != <T as AeadCore>::NonceSize::USIZE
-        || case.ct_tag.len() != case.msg.len() + tag_len
-    {
+    if case.sealed.len() != case.msg.len() + <T as AeadCore>::TagSize::USIZE {
         return false;
     }
-    let c = T::new_from_slice(&case.key).unwrap();
-    let nonce = Nonce::<T>::try_from(&case.iv[..]).unwrap();
+    let Some((c, nonce)) = case.typed_seal::<T>() else {
+        return false;
+    };
     let id = &case.id;
-    let sealed = c.encrypt(&nonce, Payload { msg: &case.msg, aad: &case.aad }).unwrap();
-    assert_eq!(sealed == case.ct_tag, case.valid, "{id}: typed encrypt");
-    let opened = c.decrypt(&nonce, Payload { msg: &case.ct_tag, aad: &case.aad });
+    let opened = c.decrypt(&nonce, Payload { msg: &case.sealed, aad: &case.aad });
     if case.valid {
         assert_eq!(opened.as_deref(), Ok(&case.msg[..]), "{id}: typed decrypt");
     } else {

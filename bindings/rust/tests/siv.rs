@@ -5,12 +5,12 @@
 //! the empty-message rule (refused below OpenSSL 3.5, which skips an empty payload).
 mod common;
 
-use aead::array::typenum::Unsigned;
 use aead::consts::{U1, U12, U16, U20, U40};
 use aead::inout::InOutBuf;
 use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce, Payload, Tag};
 use common::huge::Huge;
-use common::{hex, vectors_dir, Rng};
+use common::wycheproof::Case;
+use common::{vectors_dir, Rng};
 use libaead::siv::{Aes128Siv, Aes192Siv, Aes256Siv, Siv};
 use libaead::{sys, Aes128SivAead, Aes192SivAead, Aes256SivAead, Algorithm, Cipher, Error, Policy, SivKeySize};
 
@@ -34,26 +34,12 @@ fn takes_empty() -> bool {
 
 // ------------------------------------------------------------------------- Wycheproof
 
-struct Case {
-    id: String,
-    key: Vec<u8>,
-    iv: Vec<u8>,
-    aad: Vec<u8>,
-    msg: Vec<u8>,
-    sealed: Vec<u8>, // tag || ct, the AEAD form's output
-    valid: bool,
-}
-
 /// The case through a RustCrypto-trait type when its key and nonce sizes are the type's.
 fn typed_case<T: KeyInit + AeadInOut>(case: &Case) -> bool {
-    if case.key.len() != T::key_size() || case.iv.len() != <T as AeadCore>::NonceSize::USIZE {
+    let Some((c, nonce)) = case.typed_seal::<T>() else {
         return false;
-    }
-    let c = T::new_from_slice(&case.key).unwrap();
-    let nonce = Nonce::<T>::try_from(&case.iv[..]).unwrap();
+    };
     let id = &case.id;
-    let sealed = c.encrypt(&nonce, Payload { msg: &case.msg, aad: &case.aad }).unwrap();
-    assert_eq!(sealed == case.sealed, case.valid, "{id}: typed encrypt");
     let mut buf = case.sealed.clone();
     let opened = c.decrypt_in_place(&nonce, &case.aad, &mut buf);
     if case.valid {
@@ -119,20 +105,7 @@ fn wycheproof_aead_aes_siv_cmac() {
     for g in v["testGroups"].as_array().unwrap() {
         assert_eq!(g["tagSize"].as_u64(), Some(128));
         for t in g["tests"].as_array().unwrap() {
-            let h = |k: &str| hex(t[k].as_str().unwrap());
-            let case = Case {
-                id: format!("{rel} tcId {}", t["tcId"]),
-                key: h("key"),
-                iv: h("iv"),
-                aad: h("aad"),
-                msg: h("msg"),
-                sealed: [h("tag"), h("ct")].concat(),
-                valid: match t["result"].as_str().unwrap() {
-                    "valid" | "acceptable" => true,
-                    "invalid" => false,
-                    r => panic!("result {r}"),
-                },
-            };
+            let case = Case::from_json(rel, t, true);
             let id = &case.id;
             *per_key.entry(case.key.len() * 8).or_default() += 1;
             let cipher = Cipher::new(alg_for_key(case.key.len()), Policy::None, &case.key, 16).unwrap();

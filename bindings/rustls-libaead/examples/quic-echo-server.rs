@@ -22,22 +22,15 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let (mut port, mut cert, mut key, mut suite, mut crypto) = (None, None, None, None, Crypto::Libaead);
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        match flag.as_str() {
-            "--listen" => port = Some(args::value(&flag, &mut it)?),
-            "--cert" => cert = Some(args::value(&flag, &mut it)?),
-            "--key" => key = Some(args::value(&flag, &mut it)?),
-            "--suite" => suite = Some(args::value(&flag, &mut it)?),
+    let (mut suite, mut crypto) = (None, Crypto::Libaead);
+    let (port, cert, key) = args::server(USAGE, |flag, it| {
+        match flag {
+            "--suite" => suite = Some(args::value(flag, it)?),
             "--ring" => crypto = Crypto::Ring,
-            f => return Err(format!("unknown option {f}\n{USAGE}")),
+            _ => return Ok(false),
         }
-    }
-    let (Some(port), Some(cert), Some(key)) = (port, cert, key) else {
-        return Err(USAGE.into());
-    };
-    let port: u16 = port.parse().map_err(|_| format!("--listen: not a port: {port}"))?;
+        Ok(true)
+    })?;
     let config = quic_echo::server_config(
         crypto,
         suite.as_deref(),

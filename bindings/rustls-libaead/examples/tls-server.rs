@@ -17,26 +17,14 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let (mut port, mut cert, mut key, mut once) = (None, None, None, false);
-    let mut opts = args::Common::default();
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        match flag.as_str() {
-            "--listen" => port = Some(args::value(&flag, &mut it)?),
-            "--cert" => cert = Some(args::value(&flag, &mut it)?),
-            "--key" => key = Some(args::value(&flag, &mut it)?),
-            "--once" => once = true,
-            f if opts.parse(f, &mut it)? => {}
-            f => return Err(format!("unknown option {f}\n{USAGE}")),
+    let (mut once, mut opts) = (false, args::Common::default());
+    let (port, cert, key) = args::server(USAGE, |flag, it| match flag {
+        "--once" => {
+            once = true;
+            Ok(true)
         }
-    }
-    let (port, cert, key) = match (port, cert, key) {
-        (Some(p), Some(c), Some(k)) => (p, c, k),
-        _ => return Err(USAGE.into()),
-    };
-    let port: u16 = port
-        .parse()
-        .map_err(|_| format!("--listen: not a port: {port}"))?;
+        _ => opts.parse(flag, it),
+    })?;
     let (provider, versions) = opts.provider()?;
     let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&versions)

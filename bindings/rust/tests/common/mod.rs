@@ -3,6 +3,7 @@
 pub mod counter;
 pub mod diff;
 pub mod huge;
+pub mod wycheproof;
 
 mod vectors;
 #[allow(unused_imports)] // not every test file reads vectors

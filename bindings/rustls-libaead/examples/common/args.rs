@@ -1,5 +1,6 @@
 //! The command-line options tls-client and tls-server share, and the rustls configuration they
-//! select: provider, cipher suite, protocol versions, fragment size.
+//! select: provider, cipher suite, protocol versions, fragment size; and the command line of both
+//! servers (tls-server, quic-echo-server).
 use rustls::crypto::CryptoProvider;
 use rustls::{SupportedCipherSuite, SupportedProtocolVersion};
 use std::sync::Arc;
@@ -98,6 +99,37 @@ fn ring_suite_by_name(name: &str) -> Option<SupportedCipherSuite> {
         .iter()
         .copied()
         .find(|s| s.suite().as_str() == Some(name))
+}
+
+/// The arguments after the program's name, as [`server`] hands them to a server's own options.
+pub type Args = std::iter::Skip<std::env::Args>;
+
+/// A server's command line: `--listen PORT --cert CERT.pem --key KEY.pem`, which every server
+/// requires, and the flags `own` takes (consuming any value from the arguments; Ok(false) for one
+/// it does not know). Returns the port, certificate path and key path; `usage` as the error when
+/// one of them is missing.
+pub fn server(
+    usage: &str,
+    mut own: impl FnMut(&str, &mut Args) -> Result<bool, String>,
+) -> Result<(u16, String, String), String> {
+    let (mut port, mut cert, mut key) = (None, None, None);
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--listen" => port = Some(value(&flag, &mut it)?),
+            "--cert" => cert = Some(value(&flag, &mut it)?),
+            "--key" => key = Some(value(&flag, &mut it)?),
+            f if own(f, &mut it)? => {}
+            f => return Err(format!("unknown option {f}\n{usage}")),
+        }
+    }
+    let (Some(port), Some(cert), Some(key)) = (port, cert, key) else {
+        return Err(usage.into());
+    };
+    let port = port
+        .parse()
+        .map_err(|_| format!("--listen: not a port: {port}"))?;
+    Ok((port, cert, key))
 }
 
 /// The value after `flag`.
