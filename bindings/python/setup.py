@@ -14,6 +14,9 @@ Where libaead comes from, chosen at build time:
 LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback; LIBAEAD_WERROR=1
 builds _fast.c with -Wall -Wextra -Werror (CI).
 
+The cffi declarations (libaead/_cdef.py in the built package, and the API-mode module's) are generated
+from include/aead.h at build time by gen_cdef.py; the source tree has no copy of them.
+
 The sdist (``python -m build --sdist``) carries the C sources in libaead-c/, generated from the
 checkout when the sdist is made (BuildSdist), so that it builds on its own, and LICENSE, NOTICE and
 LICENSE-OpenSSL.txt at its root. The wheel is abi3 when
@@ -166,8 +169,10 @@ class BuildExt(build_ext):
 
 
 class BuildPyWithConfig(build_py):
-    """Writes libaead/_config.py: the library directories pkg-config reported at build time
-    (LIBAEAD_SYSTEM=1), for the ABI-mode fallback to dlopen the library the modules link to."""
+    """Writes the package's generated modules: libaead/_config.py, the library directories pkg-config
+    reported at build time (LIBAEAD_SYSTEM=1), for the ABI-mode fallback to dlopen the library the modules
+    link to; and libaead/_cdef.py, the cffi declarations gen_cdef.py makes from include/aead.h, which
+    ABI mode needs at run time, where there is no header."""
 
     def run(self) -> None:
         # pip builds in the source tree: start from an empty build/lib/libaead so that files removed
@@ -182,6 +187,14 @@ class BuildPyWithConfig(build_py):
             f.write("BUNDLED = %r\n" % (not _system_mode(),))
             # _fast is compiled for the stable ABI of this version: older ones (an abi3 wheel) skip it.
             f.write("FAST_MIN_PYTHON = %r\n" % (FAST_LIMITED_API if _fast_limited() else (3,),))
+        gen = runpy.run_path(os.path.join(HERE, "gen_cdef.py"), run_name="libaead_gen_cdef")
+        module = gen["module_text"](gen["cdef_from_file"](_builder()["header"]()))
+        targets = [os.path.join(self.build_lib, "libaead")]
+        if getattr(self, "editable_mode", False):  # an editable install imports the package from src/
+            targets.append(os.path.join(HERE, "src", "libaead"))
+        for target in targets:
+            with open(os.path.join(target, "_cdef.py"), "w") as f:
+                f.write(module)
 
 
 class BuildSdist(sdist):
