@@ -179,6 +179,16 @@ class BuildPyWithConfig(build_py):
         # from the source (or a module or library an earlier build made) never reach the wheel.
         shutil.rmtree(os.path.join(self.build_lib, "libaead"), ignore_errors=True)
         super().run()
+        gen = runpy.run_path(os.path.join(HERE, "gen_cdef.py"), run_name="libaead_gen_cdef")
+        cdef = gen["module_text"](gen["cdef_from_file"](_builder()["header"]()))
+        if getattr(self, "editable_mode", False):
+            # An editable install imports the package from src/; build_py copied nothing into build_lib
+            # (so there is no _config.py either, which the loader does without).
+            with open(os.path.join(HERE, "src", "libaead", "_cdef.py"), "w") as f:
+                f.write(cdef)
+            return
+        with open(os.path.join(self.build_lib, "libaead", "_cdef.py"), "w") as f:
+            f.write(cdef)
         dirs = pkg_config()["library_dirs"] if _system_mode() else []
         target = os.path.join(self.build_lib, "libaead", "_config.py")
         with open(target, "w") as f:
@@ -187,14 +197,6 @@ class BuildPyWithConfig(build_py):
             f.write("BUNDLED = %r\n" % (not _system_mode(),))
             # _fast is compiled for the stable ABI of this version: older ones (an abi3 wheel) skip it.
             f.write("FAST_MIN_PYTHON = %r\n" % (FAST_LIMITED_API if _fast_limited() else (3,),))
-        gen = runpy.run_path(os.path.join(HERE, "gen_cdef.py"), run_name="libaead_gen_cdef")
-        module = gen["module_text"](gen["cdef_from_file"](_builder()["header"]()))
-        targets = [os.path.join(self.build_lib, "libaead")]
-        if getattr(self, "editable_mode", False):  # an editable install imports the package from src/
-            targets.append(os.path.join(HERE, "src", "libaead"))
-        for target in targets:
-            with open(os.path.join(target, "_cdef.py"), "w") as f:
-                f.write(module)
 
 
 class BuildSdist(sdist):
