@@ -37,6 +37,16 @@ def source_root() -> str:
     return REPO
 
 
+def header() -> str:
+    """include/aead.h of source_root(): what gen_cdef.py makes the cffi declarations from."""
+    path = os.path.join(source_root(), "include", "aead.h")
+    if not os.path.exists(path):
+        raise RuntimeError("libaead: no include/aead.h to generate the cffi declarations from (neither %s/%s "
+                           "nor the repository's %s/include); build from the sdist or the repository"
+                           % (HERE, SDIST_C_DIR, REPO))
+    return path
+
+
 def c_tree_files() -> List[str]:
     """The files of C_TREE (relative to source_root()): the tracked ones in a git checkout (no build
     leftovers), else every file under it (an sdist's copy)."""

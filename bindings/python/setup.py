@@ -14,6 +14,9 @@ Where libaead comes from, chosen at build time:
 LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback; LIBAEAD_WERROR=1
 builds _fast.c with -Wall -Wextra -Werror (CI).
 
+The cffi declarations (libaead/_cdef.py in the built package, and the API-mode module's) are generated
+from include/aead.h at build time by gen_cdef.py; the source tree has no copy of them.
+
 The sdist (``python -m build --sdist``) carries the C sources in libaead-c/, generated from the
 checkout when the sdist is made (BuildSdist), so that it builds on its own, and LICENSE, NOTICE and
 LICENSE-OpenSSL.txt at its root. The wheel is abi3 when
@@ -166,14 +169,26 @@ class BuildExt(build_ext):
 
 
 class BuildPyWithConfig(build_py):
-    """Writes libaead/_config.py: the library directories pkg-config reported at build time
-    (LIBAEAD_SYSTEM=1), for the ABI-mode fallback to dlopen the library the modules link to."""
+    """Writes the package's generated modules: libaead/_config.py, the library directories pkg-config
+    reported at build time (LIBAEAD_SYSTEM=1), for the ABI-mode fallback to dlopen the library the modules
+    link to; and libaead/_cdef.py, the cffi declarations gen_cdef.py makes from include/aead.h, which
+    ABI mode needs at run time, where there is no header."""
 
     def run(self) -> None:
         # pip builds in the source tree: start from an empty build/lib/libaead so that files removed
         # from the source (or a module or library an earlier build made) never reach the wheel.
         shutil.rmtree(os.path.join(self.build_lib, "libaead"), ignore_errors=True)
         super().run()
+        gen = runpy.run_path(os.path.join(HERE, "gen_cdef.py"), run_name="libaead_gen_cdef")
+        cdef = gen["module_text"](gen["cdef_from_file"](_builder()["header"]()))
+        if getattr(self, "editable_mode", False):
+            # An editable install imports the package from src/; build_py copied nothing into build_lib
+            # (so there is no _config.py either, which the loader does without).
+            with open(os.path.join(HERE, "src", "libaead", "_cdef.py"), "w") as f:
+                f.write(cdef)
+            return
+        with open(os.path.join(self.build_lib, "libaead", "_cdef.py"), "w") as f:
+            f.write(cdef)
         dirs = pkg_config()["library_dirs"] if _system_mode() else []
         target = os.path.join(self.build_lib, "libaead", "_config.py")
         with open(target, "w") as f:

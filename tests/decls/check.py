@@ -11,8 +11,10 @@ macro, every #define's value as the compiler computes it. Then, per binding:
           fn (name, argument names and types, return type), each `pub const` (value, and that its Rust
           type holds it), each #[repr(C)] struct's fields. Rust cannot name an argument or field `in`:
           `input` stands for it (and `r#final` for `final`).
-  python  bindings/python/src/libaead/_cdef.py: the CDEF string, parsed by clang like the header, then
-          compared exactly (argument names and types, return types, constants, struct fields).
+  python  the cdef bindings/python/gen_cdef.py generates from the header (the built package's _cdef.py
+          and its API-mode module's declarations), parsed by clang like the header, then compared
+          exactly (argument names and types, return types, constants, struct fields); it must also
+          carry every constant and struct of the header.
   java    every FunctionDescriptor passed with an "aead_*" name in bindings/java/src/main (argument
           count, each layout against the C type's size and kind: JAVA_INT, JAVA_LONG, ADDRESS), and
           the int constants whose name is a header constant's without AEAD_ (AEAD_ERR_ in the
@@ -36,6 +38,7 @@ import ast
 import json
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -357,11 +360,21 @@ def check_rust(header):
 # ----------------------------------------------------------------------------------------- Python
 
 
-def check_python(_header):
-    path = "bindings/python/src/libaead/_cdef.py"
-    namespace = {}
-    exec(compile(open(os.path.join(REPO, path)).read(), path, "exec"), namespace)
-    funcs, consts, structs = clang_decls("#include <stddef.h>\n#include <stdint.h>\n" + namespace["CDEF"], path)
+def check_python(header):
+    # The generator itself, run on the header: a bug in it (a value computed wrong, a declaration
+    # mangled or dropped) fails here, not only in a build.
+    path = "bindings/python/gen_cdef.py"
+    gen = runpy.run_path(os.path.join(REPO, path), run_name="gen_cdef")
+    try:
+        cdef = gen["cdef_from_file"](HEADER)
+    except gen["HeaderError"] as e:
+        sys.exit("decls: python: %s cannot translate include/aead.h: %s" % (path, e))
+    funcs, consts, structs = clang_decls("#include <stddef.h>\n#include <stdint.h>\n" + cdef, path + "'s cdef")
+    _, hconsts, hstructs = header
+    for name in sorted(set(hconsts) - set(consts)):
+        fail("python", "%s's cdef lacks the constant %s (%s)" % (path, name, line_of("include/aead.h", name)))
+    for name in sorted(set(hstructs) - set(structs)):
+        fail("python", "%s's cdef lacks struct %s (%s)" % (path, name, line_of("include/aead.h", name)))
     return funcs, consts, structs, path
 
 

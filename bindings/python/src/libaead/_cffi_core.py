@@ -180,6 +180,115 @@ def _many(obj: Any, op: int, nonces: Optional[Sequence[Buffer]], datas: Sequence
         raise
 
 
+def _named(method: Any, name: str, doc: str) -> Any:
+    """A method that _one_shot or _into made, named and documented as CffiCore's own (the name shows in
+    the TypeError of a call with wrong arguments)."""
+    method.__name__, method.__qualname__, method.__doc__ = name, "CffiCore." + name, doc
+    return method
+
+
+def _one_shot(op: int, name: str, doc: str) -> Any:
+    """CffiCore.encrypt (op 1) and .decrypt (op 2), which return a new bytes object. One body for both:
+    op is fixed per method by the closure, not passed to a shared helper, because every Python-level
+    call costs tens of nanoseconds on a 64-byte operation. The argument conversions come first, then the
+    checks, in pyca/cryptography's order, so that the same bad input raises the same exception type."""
+    seal = op == 1
+
+    def method(self: Any, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
+        n_: Any = None
+        d_: Any = None
+        a_: Any = None
+        try:
+            n_ = nonce if type(nonce) is bytes else _from_buffer(nonce)
+            d_ = data if type(data) is bytes else _from_buffer(data)
+            a_ = (
+                _EMPTY if associated_data is None
+                else associated_data if type(associated_data) is bytes
+                else _from_buffer(associated_data)
+            )
+            nonce_len = len(n_)
+            if nonce_len not in self._nonce_sizes:
+                raise ValueError(self._nonce_msg)
+            n = len(d_)
+            if seal:
+                plain = n
+                out_len = n + self._tag
+            else:
+                plain = out_len = n - self._tag
+                if out_len < 0:
+                    _raise_for(self, _AUTH)
+            if plain > _LIMIT and plain > self._max_plaintext:
+                _raise_for(self, _TOO_LONG)
+            if self._ccm and ccm_too_long(nonce_len, plain):
+                raise ValueError(_CCM_LENGTH)
+            if _FRESH_BYTES and out_len != 1:
+                out = bytes(out_len)
+                r = _seal_open(self._ctx, op, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
+                if r < 0:
+                    _raise_for(self, r)
+                return out
+            scratch = bytearray(out_len)
+            r = _seal_open(self._ctx, op, n_, nonce_len, a_, len(a_), d_, n, _from_buffer(_U8_ARRAY, scratch, True),
+                           out_len)
+            if r < 0:
+                _raise_for(self, r)
+            return bytes(scratch)
+        except BaseException:
+            _release(n_, d_, a_)
+            raise
+
+    return _named(method, name, doc)
+
+
+def _into(op: int, name: str, doc: str) -> Any:
+    """CffiCore.encrypt_into (op 1) and .decrypt_into (op 2): as _one_shot, into the caller's buffer."""
+    seal = op == 1
+
+    def method(self: Any, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
+        n_: Any = None
+        d_: Any = None
+        a_: Any = None
+        out: Any = None
+        try:
+            n_ = nonce if type(nonce) is bytes else _from_buffer(nonce)
+            d_ = data if type(data) is bytes else _from_buffer(data)
+            a_ = (
+                _EMPTY if associated_data is None
+                else associated_data if type(associated_data) is bytes
+                else _from_buffer(associated_data)
+            )
+            try:
+                out = _from_buffer(_U8_ARRAY, buf, True)
+            except BufferError as e:
+                raise _buffer_error(buf, e) from None
+            nonce_len = len(n_)
+            if nonce_len not in self._nonce_sizes:
+                raise ValueError(self._nonce_msg)
+            n = len(d_)
+            if seal:
+                plain = n
+                out_len = n + self._tag
+            else:
+                plain = out_len = n - self._tag
+                if out_len < 0:
+                    _raise_for(self, _AUTH)
+            if plain > _LIMIT and plain > self._max_plaintext:
+                _raise_for(self, _TOO_LONG)
+            if self._ccm and ccm_too_long(nonce_len, plain):
+                raise ValueError(_CCM_LENGTH)
+            if len(out) != out_len:
+                raise _buffer_size(out_len)
+            r: int = _seal_open(self._ctx, op, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
+            if r < 0:
+                _raise_for(self, r)
+            return r
+        except BaseException:
+            _release(n_, d_, a_, out)
+            raise
+
+    return _named(method, name, doc)
+
+
 class CffiCore:
     """The per-call methods of the classes with a nonce argument (pyca's shape)."""
 
@@ -192,165 +301,15 @@ class CffiCore:
     _tag: int
     _ccm: bool
 
-    # The four methods below are written out in full (no shared helper) because every Python-level call
-    # costs tens of nanoseconds on a 64-byte operation. The argument conversions come first, then the
-    # checks, in pyca/cryptography's order, so that the same bad input raises the same exception type.
-
-    def encrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns ciphertext || tag."""
-        n_: Any = None
-        d_: Any = None
-        a_: Any = None
-        out: Any = None
-        try:
-            n_ = nonce if type(nonce) is bytes else _from_buffer(nonce)
-            d_ = data if type(data) is bytes else _from_buffer(data)
-            a_ = (
-                _EMPTY if associated_data is None
-                else associated_data if type(associated_data) is bytes
-                else _from_buffer(associated_data)
-            )
-            nonce_len = len(n_)
-            if nonce_len not in self._nonce_sizes:
-                raise ValueError(self._nonce_msg)
-            n = len(d_)
-            if n > _LIMIT and n > self._max_plaintext:
-                _raise_for(self, _TOO_LONG)
-            if self._ccm and ccm_too_long(nonce_len, n):
-                raise ValueError(_CCM_LENGTH)
-            out_len = n + self._tag
-            if _FRESH_BYTES:
-                out = bytes(out_len)
-                r = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
-                if r < 0:
-                    _raise_for(self, r)
-                return out  # type: ignore[no-any-return]
-            scratch = bytearray(out_len)
-            r = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, _from_buffer(_U8_ARRAY, scratch, True), out_len)
-            if r < 0:
-                _raise_for(self, r)
-            return bytes(scratch)
-        except BaseException:
-            _release(n_, d_, a_, out)
-            raise
-
-    def decrypt(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Verifies and returns the plaintext of ciphertext || tag; raises InvalidTag on any failure."""
-        n_: Any = None
-        d_: Any = None
-        a_: Any = None
-        out: Any = None
-        try:
-            n_ = nonce if type(nonce) is bytes else _from_buffer(nonce)
-            d_ = data if type(data) is bytes else _from_buffer(data)
-            a_ = (
-                _EMPTY if associated_data is None
-                else associated_data if type(associated_data) is bytes
-                else _from_buffer(associated_data)
-            )
-            nonce_len = len(n_)
-            if nonce_len not in self._nonce_sizes:
-                raise ValueError(self._nonce_msg)
-            n = len(d_)
-            out_len = n - self._tag
-            if out_len < 0:
-                _raise_for(self, _AUTH)
-            if out_len > _LIMIT and out_len > self._max_plaintext:
-                _raise_for(self, _TOO_LONG)
-            if self._ccm and ccm_too_long(nonce_len, out_len):
-                raise ValueError(_CCM_LENGTH)
-            if _FRESH_BYTES and out_len != 1:
-                out = bytes(out_len)
-                r = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
-                if r < 0:
-                    _raise_for(self, r)
-                return out  # type: ignore[no-any-return]
-            scratch = bytearray(out_len)
-            r = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, _from_buffer(_U8_ARRAY, scratch, True), out_len)
-            if r < 0:
-                _raise_for(self, r)
-            return bytes(scratch)
-        except BaseException:
-            _release(n_, d_, a_, out)
-            raise
-
-    def encrypt_into(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
-        """Writes ciphertext || tag into ``buf``, which must be exactly len(data) + the tag length; returns that
-        count. ``buf`` may be ``data``'s own storage (same start address) for in-place encryption."""
-        n_: Any = None
-        d_: Any = None
-        a_: Any = None
-        out: Any = None
-        try:
-            n_ = nonce if type(nonce) is bytes else _from_buffer(nonce)
-            d_ = data if type(data) is bytes else _from_buffer(data)
-            a_ = (
-                _EMPTY if associated_data is None
-                else associated_data if type(associated_data) is bytes
-                else _from_buffer(associated_data)
-            )
-            try:
-                out = _from_buffer(_U8_ARRAY, buf, True)
-            except BufferError as e:
-                raise _buffer_error(buf, e) from None
-            nonce_len = len(n_)
-            if nonce_len not in self._nonce_sizes:
-                raise ValueError(self._nonce_msg)
-            n = len(d_)
-            if n > _LIMIT and n > self._max_plaintext:
-                _raise_for(self, _TOO_LONG)
-            if self._ccm and ccm_too_long(nonce_len, n):
-                raise ValueError(_CCM_LENGTH)
-            out_len = n + self._tag
-            if len(out) != out_len:
-                raise _buffer_size(out_len)
-            r: int = _seal_open(self._ctx, 1, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
-            if r < 0:
-                _raise_for(self, r)
-            return r
-        except BaseException:
-            _release(n_, d_, a_, out)
-            raise
-
-    def decrypt_into(self, nonce: Buffer, data: Buffer, associated_data: Optional[Buffer], buf: Buffer) -> int:
-        """Verifies ciphertext || tag and writes the plaintext into ``buf``, which must be exactly
-        len(data) - the tag length; returns that count. On failure ``buf`` is left zeroed."""
-        n_: Any = None
-        d_: Any = None
-        a_: Any = None
-        out: Any = None
-        try:
-            n_ = nonce if type(nonce) is bytes else _from_buffer(nonce)
-            d_ = data if type(data) is bytes else _from_buffer(data)
-            a_ = (
-                _EMPTY if associated_data is None
-                else associated_data if type(associated_data) is bytes
-                else _from_buffer(associated_data)
-            )
-            try:
-                out = _from_buffer(_U8_ARRAY, buf, True)
-            except BufferError as e:
-                raise _buffer_error(buf, e) from None
-            nonce_len = len(n_)
-            if nonce_len not in self._nonce_sizes:
-                raise ValueError(self._nonce_msg)
-            n = len(d_)
-            out_len = n - self._tag
-            if out_len < 0:
-                _raise_for(self, _AUTH)
-            if out_len > _LIMIT and out_len > self._max_plaintext:
-                _raise_for(self, _TOO_LONG)
-            if self._ccm and ccm_too_long(nonce_len, out_len):
-                raise ValueError(_CCM_LENGTH)
-            if len(out) != out_len:
-                raise _buffer_size(out_len)
-            r: int = _seal_open(self._ctx, 2, n_, nonce_len, a_, len(a_), d_, n, out, out_len)
-            if r < 0:
-                _raise_for(self, r)
-            return r
-        except BaseException:
-            _release(n_, d_, a_, out)
-            raise
+    encrypt = _one_shot(1, "encrypt", "Returns ciphertext || tag.")
+    decrypt = _one_shot(2, "decrypt", "Verifies and returns the plaintext of ciphertext || tag; raises InvalidTag on "
+                        "any failure.")
+    encrypt_into = _into(1, "encrypt_into", "Writes ciphertext || tag into ``buf``, which must be exactly len(data) + "
+                         "the tag length; returns that count. ``buf`` may be ``data``'s own storage (same start "
+                         "address) for in-place encryption.")
+    decrypt_into = _into(2, "decrypt_into", "Verifies ciphertext || tag and writes the plaintext into ``buf``, which "
+                         "must be exactly len(data) - the tag length; returns that count. On failure ``buf`` is left "
+                         "zeroed.")
 
     def encrypt_many(self, nonces: Sequence[Buffer], datas: Sequence[Buffer],
                      associated_datas: Optional[Sequence[Optional[Buffer]]]) -> List[bytes]:

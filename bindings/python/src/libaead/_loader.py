@@ -3,10 +3,11 @@
 * "fast": ``libaead._fast`` (C, stable ABI) makes the per-call work; the compiled cffi module
   (``libaead._aead_cffi``) creates and frees contexts and answers the rare queries.
 * "api": the compiled cffi module for everything (LIBAEAD_NO_FAST=1, or ``_fast`` was not built).
-* "abi": ``ffi.dlopen`` from the same cdef (_cdef.CDEF), when no module was compiled (no compiler at
-  install time) or LIBAEAD_FORCE_ABI=1. It loads libaead.so.1 from, in order: $LIBAEAD_LIBRARY (a
-  path), the copy inside this package (the default wheel bundles it), the library directories
-  pkg-config gave at build time (LIBAEAD_SYSTEM=1 builds), then the dynamic linker's search.
+* "abi": ``ffi.dlopen`` from the same cdef (_cdef.CDEF, generated from include/aead.h at build time),
+  when no module was compiled (no compiler at install time) or LIBAEAD_FORCE_ABI=1. It loads
+  libaead.so.1 from, in order: $LIBAEAD_LIBRARY (a path), the copy inside this package (the default
+  wheel bundles it), the library directories pkg-config gave at build time (LIBAEAD_SYSTEM=1 builds),
+  then the dynamic linker's search.
 The compiled modules find the bundled libaead.so.1 by their rpath ($ORIGIN).
 """
 
