@@ -8,8 +8,8 @@ install_binding() {
     local vpy=$1 log=$2 repo venv stamp
     repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
     venv="$(dirname "$(dirname "$vpy")")"
-    stamp=$(cd "$repo" && { echo "$AEAD_BUILD_DIR"; find bindings/python/src bindings/python/setup.py \
-        bindings/python/ffi_build.py bindings/python/pyproject.toml include/aead.h -type f -not -name '*.pyc' \
+    stamp=$(cd "$repo" && { echo "$AEAD_BUILD_DIR"; find bindings/python/src bindings/python/*.py \
+        bindings/python/pyproject.toml include/aead.h -type f -not -name '*.pyc' \
         -not -path '*/__pycache__/*' -not -path '*.egg-info/*' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
     [ "$(cat "$venv/libaead.stamp" 2>/dev/null)" != "$stamp" ] || return 0
     echo "== libaead's Python binding into the venv (linked to $AEAD_BUILD_DIR)"
