@@ -11,6 +11,8 @@ die() { echo "$STAGE: $*" >&2; exit 1; }
 # The rustls-libaead crate's build folder (tls-interop, quic-interop), in the cache like the other crates':
 # a fresh clone then rebuilds only the path crates, not rustls, ring and quinn.
 RUSTLS_TARGET="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/cargo-target/rustls-libaead"
+# What earlier checkouts left there goes after days unread (tests/lib/prune_cargo_target.py).
+prune_rustls_target() { python3 "$LIB_DIR/prune_cargo_target.py" "$RUSTLS_TARGET"; }
 
 # interop_init STAGE TOOL...: the tools must be there, and the C library built in AEAD_BUILD_DIR (default
 # <repo>/build); pkg-config, the loader and the Rust crates (LIBAEAD_SYS_USE_PKG_CONFIG: no bundled copy

@@ -20,6 +20,7 @@ T=30 BIG=1048576 TINY=65536  # seconds any one process may run; bytes each way i
 JOBS=${AEAD_TLS_JOBS:-2}  # cases at a time: each is two processes that mostly wait on each other
 
 echo "== $(openssl version); library: $AEAD_BUILD_DIR"
+prune_rustls_target
 (cd "$CRATE" && export CARGO_TARGET_DIR="$RUSTLS_TARGET" && cargo build --locked --examples && cargo test --locked &&
     { ! cargo clippy --version >/dev/null 2>&1 || cargo clippy --locked --all-targets -- -D warnings; })
 (export CARGO_TARGET_DIR="$RUSTLS_TARGET" && python3 "$REPO/tests/snippets/rust.py" --crate "$CRATE" "$CRATE/README.md")
