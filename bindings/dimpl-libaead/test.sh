@@ -24,10 +24,7 @@ export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"
 # A target directory in the cache, shared by every clone: aws-lc-sys (minutes of C and cmake) is compiled
 # once per version, not once per checkout; cargo rebuilds what comes from this checkout's paths (what
 # earlier checkouts left there goes after days unread).
-if [ -z "${CARGO_TARGET_DIR:-}" ]; then
-    export CARGO_TARGET_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/cargo-target/dimpl-libaead"
-    python3 "$REPO/tests/lib/prune_cargo_target.py" "$CARGO_TARGET_DIR"
-fi
+source <(python3 "$REPO/tests/lib/prune_cargo_target.py" --cache-target dimpl-libaead)
 cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked

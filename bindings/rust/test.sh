@@ -38,10 +38,7 @@ export RUSTFLAGS="-D warnings"
 export RUSTDOCFLAGS="-D warnings"
 # Its own target folder in the cache, as the other crates' (tests/lib/common.sh): a fresh clone then
 # compiles the binding, not its dev-dependencies again; what earlier clones left there goes after days unread.
-if [ -z "${CARGO_TARGET_DIR:-}" ]; then
-    export CARGO_TARGET_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/libaead/cargo-target/rust"
-    python3 "$REPO/tests/lib/prune_cargo_target.py" "$CARGO_TARGET_DIR"
-fi
+source <(python3 "$REPO/tests/lib/prune_cargo_target.py" --cache-target rust)
 
 cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"

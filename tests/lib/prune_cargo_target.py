@@ -9,9 +9,12 @@ per checkout, so every run leaves its own copies of them behind. Each top-level 
 atime updates this prunes everything older, which costs one rebuild, not a wrong result.
 
 Usage: prune_cargo_target.py TARGET_DIR... [--days N]
+Or, sourced from bash: `source <(python3 prune_cargo_target.py --cache-target NAME)` sets CARGO_TARGET_DIR,
+unless it is set, to the cache's cargo-target/NAME and prunes that folder.
 """
 
 import os
+import shlex
 import shutil
 import sys
 import time
@@ -55,6 +58,15 @@ def prune(target, cutoff):
 
 
 def main(argv):
+    if argv[:1] == ["--cache-target"] and len(argv) == 2:
+        if not os.environ.get("CARGO_TARGET_DIR"):
+            cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+            target = os.path.join(cache, "libaead", "cargo-target", argv[1])
+            removed, freed = prune(target, time.time() - 4 * 86400)
+            if removed:
+                print("echo %s" % shlex.quote("prune: %s: %d entries unread for 4 days, %.0f MiB" % (target, removed, freed / 2**20)))
+            print("export CARGO_TARGET_DIR=%s" % shlex.quote(target))
+        return
     days = 4.0
     if "--days" in argv:
         i = argv.index("--days")
