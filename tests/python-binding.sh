@@ -5,7 +5,7 @@
 # (a stamp in the venv). The venv needs setuptools and cffi (--no-build-isolation). pip's output goes to
 # LOG, printed on failure. Returns non-zero on failure.
 install_binding() {
-    local vpy=$1 log=$2 repo venv stamp
+    local vpy=$1 log=$2 repo venv stamp base
     repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
     venv="$(dirname "$(dirname "$vpy")")"
     stamp=$(cd "$repo" && { echo "$AEAD_BUILD_DIR"; find bindings/python/src bindings/python/*.py \
@@ -13,7 +13,13 @@ install_binding() {
         -not -path '*/__pycache__/*' -not -path '*.egg-info/*' -print0 | sort -z | xargs -0 sha256sum; } | sha256sum | cut -c1-16)
     [ "$(cat "$venv/libaead.stamp" 2>/dev/null)" != "$stamp" ] || return 0
     echo "== libaead's Python binding into the venv (linked to $AEAD_BUILD_DIR)"
-    PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 LIBAEAD_REQUIRE_COMPILED=1 \
+    # setuptools folders of this stage's own (build_lib, build_temp, egg-info, through distutils'
+    # DIST_EXTRA_CONFIG): the stages that call this run side by side, and would otherwise share
+    # bindings/python/build/ and src/*.egg-info.
+    base="$repo/bindings/python/build/setuptools-$(basename "$(dirname "$venv")")"
+    mkdir -p "$base"
+    printf '[build]\nbuild_base = %s\n[egg_info]\negg_base = %s\n' "$base" "$base" >"$base.cfg"
+    DIST_EXTRA_CONFIG="$base.cfg" PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LIBAEAD_SYSTEM=1 LIBAEAD_REQUIRE_COMPILED=1 \
         timeout 600 "$vpy" -m pip install --quiet --force-reinstall --no-deps --no-build-isolation "$repo/bindings/python" \
         >"$log" 2>&1 || { cat "$log" >&2; return 1; }
     echo "$stamp" >"$venv/libaead.stamp"

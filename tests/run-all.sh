@@ -293,11 +293,11 @@ stage_valgrind() { meson test -C build --suite unit --wrap 'valgrind --error-exi
 # Stages joined by + run side by side (tests/lib/parallel.sh) in a run of every stage: each keeps about one
 # of CI's two cores busy, and they share no build folder, cache lock or port. Named on the command line,
 # stages run one after the other.
-all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large+rust-bundled go python rust java+dtls-interop
-            peers ssh node+tls-interop quic-interop go-vendored python-vendored+musl rust-vendored dimpl sanitizers fuzz
-            coverage valgrind release i386 cross-aarch64 cross-s390x)
-if [ "${1:-}" = --list ]; then
-    echo "${all_stages[@]//+/ }"
+all_stages=(build hygiene unit abi dlopen werror vendored vendored40 fips large+rust-bundled go python+rust-vendored rust
+            java+dtls-interop peers+dimpl ssh+quic-interop node+tls-interop go-vendored python-vendored+musl sanitizers
+            fuzz coverage valgrind release i386 cross-aarch64 cross-s390x)
+if [ "${1:-}" = --list ]; then  # as a run of every stage takes them: a pair is one argument (a+b)
+    echo "${all_stages[@]}"
     exit 0
 fi
 stages=("$@")

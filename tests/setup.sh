@@ -33,6 +33,8 @@ install() {
 }
 
 install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils ccache
+# rsync: the coverage stage copies the checkout to its fixed build path (tests/coverage/run.sh).
+install rsync
 # LLVM's linker for the werror matrix's clang + lld build (tests/run-all.sh werror).
 install lld
 # libsodium: the independent XChaCha20-Poly1305 of the differential suite (tests/meson.build).

@@ -48,36 +48,44 @@ if [ -n "$unformatted" ]; then echo "gofmt would change: $unformatted" >&2; exit
 (cd "$REPO" && go vet ./...)
 (cd bench && go vet ./...)
 
+# Each module's tests run once, verbose, into a log: its package lines are printed, and the counts below
+# are read from that log (not from a second run of the same tests).
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+gotest() {  # log name, go test arguments...
+    local log=$logs/$1
+    shift
+    go test -count=1 -v "$@" >"$log" 2>&1 || { cat "$log"; echo "FAIL: go test $*" >&2; exit 1; }
+    grep -E '^(ok|\?) ' "$log"
+}
+counts() {  # log name, what (for the failure), extended regex: the matching lines, unindented
+    grep -E "$3" "$logs/$1" | sed 's/^ *//' || { echo "FAIL: $2 printed no counts" >&2; exit 1; }
+}
+must_pass() {  # log name, test...
+    local log=$1 t
+    shift
+    for t in "$@"; do grep -q -- "--- PASS: $t " "$logs/$log" || { echo "FAIL: $t did not run" >&2; exit 1; }; done
+}
 echo "== go test ./... (the binding's packages)"
-go test -count=1 ./...
-echo "== conformance vectors, per file (the tests above; again with -v for their counts)"
-vec_out="$(go test -count=1 -v -run 'Wycheproof|NIST|Pyca|CAVP' . 2>&1)" || { echo "$vec_out"; exit 1; }
-grep -E "\.(json|rsp|txt)[: ]|cases" <<<"$vec_out" | sed 's/^ *//' || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }
-echo "== HPKE (package hpke): RFC 9180's and draft-ietf-hpke-pq's vectors, crypto/hpke both ways (the tests above; again with -v for their counts)"
-hpke_tests='TestRFC9180Vectors|TestPQVectors|TestPQKEMs|TestInteropCryptoHPKE|TestInteropCryptoHPKEPQ'
-hpke_out="$(go test -count=1 -v -run "^($hpke_tests)\$" ./hpke 2>&1)" || { echo "$hpke_out"; exit 1; }
-grep -E "rfc9180.json: [0-9]+ cases|hpke-pq.json: [0-9]+ cases|PQ KEMs: |interop crypto/hpke" <<<"$hpke_out" | sed 's/^ *//'
-for must in ${hpke_tests//|/ }; do  # the interop tests need Go 1.26 (crypto/hpke)
-    grep -q -- "--- PASS: $must" <<<"$hpke_out" || { echo "FAIL: $must did not run" >&2; exit 1; }
-done
+gotest binding ./...
+echo "== conformance vectors, per file (the tests above)"
+counts binding "the vector tests" '^ +(vectors|vectors_families|siv)_test\.go:[0-9]+: .*(\.(json|rsp|txt)[: ]|cases)'
+echo "== HPKE (package hpke): RFC 9180's and draft-ietf-hpke-pq's vectors, crypto/hpke both ways (the tests above)"
+counts binding "the HPKE tests" "rfc9180.json: [0-9]+ cases|hpke-pq.json: [0-9]+ cases|PQ KEMs: |interop crypto/hpke"
+must_pass binding TestRFC9180Vectors TestPQVectors TestPQKEMs TestInteropCryptoHPKE TestInteropCryptoHPKEPQ  # Go 1.26's crypto/hpke
+echo "== go test ./... (bench module: ChaCha20-Poly1305 vs x/crypto, peers agree; Tink and age streams)"
+(cd bench && gotest bench ./...)
 echo "== streaming AEAD (package stream): RFC 8188's examples; tink-go's AES-GCM-HKDF streaming and filippo.io/age's payload both ways (bench module)"
-stream_out="$(go test -count=1 -v -run '^TestRFC8188Examples$' ./stream 2>&1)" || { echo "$stream_out"; exit 1; }
-grep -E "RFC 8188 example [0-9]" <<<"$stream_out" | sed 's/^ *//'
-tink_out="$(cd bench && go test -count=1 -v -run '^TestStream(TinkInterop|TinkDamaged|AgeInterop)$' . 2>&1)" || { echo "$tink_out"; exit 1; }
-grep -E "interop Tink|damaged Tink|interop age" <<<"$tink_out" | sed 's/^ *//'
-for must in TestStreamTinkInterop TestStreamTinkDamaged TestStreamAgeInterop; do
-    grep -q -- "--- PASS: $must" <<<"$tink_out" || { echo "FAIL: $must did not run" >&2; exit 1; }
-done
+counts binding "the RFC 8188 examples" "RFC 8188 example [0-9]"
+counts bench "the stream interop tests" "interop Tink|damaged Tink|interop age"
+must_pass bench TestStreamTinkInterop TestStreamTinkDamaged TestStreamAgeInterop
 # The race detector checks the binding's Go code, the same on any libaead: once per stage, on the build
 # tree, not again on test-installed.sh's prefix (which runs every test above and below).
 if [ -z "${AEAD_PREFIX:-}" ]; then
-    echo "== go test -race ./... (the binding's packages)"
+    echo "== go test -race ./... (the binding's packages and the bench module)"
     go test -race -count=1 ./...
+    (cd bench && go test -race -count=1 ./...)
 fi
-
-echo "== go test ./... (bench module: ChaCha20-Poly1305 vs x/crypto, peers agree)"
-(cd bench && go test -count=1 ./...)
-[ -n "${AEAD_PREFIX:-}" ] || (cd bench && go test -race -count=1 ./...)
 
 echo "== zero allocations per Seal/Open (benchmarks, short run)"
 # Allocation counts, not bytes: allocs/op is the number of allocations divided by b.N, so a

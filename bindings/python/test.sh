@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python binding's tests, as a new user gets the package:
-#   1. For the vendored and then the system libcrypto (LIBAEAD_LIBCRYPTO=vendored|system: just one):
+#   1. For the vendored and the system libcrypto, side by side (LIBAEAD_LIBCRYPTO=vendored|system: just one):
 #      `pip wheel ./bindings/python` in a fresh venv (the wheel builds and bundles libaead.so.1 from
 #      this repository on that libcrypto), then that wheel
 #      installed into a second fresh venv and the whole suite run there from another directory, three
@@ -68,22 +68,30 @@ snippets() {  # kind, venv python
     "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$2" "$REPO/README.md" "$HERE/README.md" "$REPO/docs/hpke.md"
 }
 
-[ $SYSTEM_ONLY = 0 ] || KINDS=""
-for kind in $KINDS; do
+# Each kind's wheel build and venvs (mostly one pip process at a time) go beside the other kind's. Each
+# build gets setuptools folders of its own (build_lib, build_temp, bdist, egg-info; through distutils'
+# DIST_EXTRA_CONFIG): in one source folder the two builds would share build/ and src/*.egg-info.
+# (The meson build of libaead is build/libaead-<kind> already.)
+prepare() {  # kind
+    local kind=$1 wheel vpy=$TMP/venv-$1/bin/python base=$HERE/build/setuptools-$1
     echo "== pip wheel in a fresh venv (bundles libaead.so.1, libcrypto=$kind)"
     "$PY" -m venv "$TMP/build-venv-$kind"
+    mkdir -p "$base"
+    printf '[build]\nbuild_base = %s\n[egg_info]\negg_base = %s\n' "$base" "$base" >"$TMP/setup-$kind.cfg"
     # A failed compile must fail here, not silently fall back; -Werror on _fast.c.
-    LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 LIBAEAD_WERROR=1 nice -n 10 \
-        "$TMP/build-venv-$kind/bin/pip" wheel --quiet --no-deps -w "$TMP/wheels-$kind" "$HERE"
-    WHEEL="$(ls "$TMP/wheels-$kind"/libaead-*.whl)"
-    echo "   $(basename "$WHEEL"): $(unzip -Z1 "$WHEEL" | grep -E '\.so' | tr '\n' ' ')"
+    DIST_EXTRA_CONFIG="$TMP/setup-$kind.cfg" LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 LIBAEAD_WERROR=1 \
+        nice -n 10 "$TMP/build-venv-$kind/bin/pip" wheel --quiet --no-deps -w "$TMP/wheels-$kind" "$HERE"
+    wheel="$(ls "$TMP/wheels-$kind"/libaead-*.whl)"
+    echo "   $(basename "$wheel"): $(unzip -Z1 "$wheel" | grep -E '\.so' | tr '\n' ' ')"
     echo "== install the wheel into a second fresh venv"
     "$PY" -m venv "$TMP/venv-$kind"
-    VPY="$TMP/venv-$kind/bin/python"
-    "$VPY" -m pip install --quiet "$WHEEL" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
+    "$vpy" -m pip install --quiet "$wheel" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
     # libaead.stream's peers (Tink Python, http_ece), hash-pinned
-    "$VPY" -m pip install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
-done
+    "$vpy" -m pip install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
+}
+[ $SYSTEM_ONLY = 0 ] || KINDS=""
+for kind in $KINDS; do together "$kind wheel, built and installed" prepare "$kind"; done
+[ -z "$KINDS" ] || together_wait
 for kind in $KINDS; do
     VPY="$TMP/venv-$kind/bin/python"
     # HPKE's post-quantum KEMs: ML-KEM is in the vendored OpenSSL 3.5; in the system libcrypto from 3.5 on;

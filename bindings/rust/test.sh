@@ -43,9 +43,11 @@ source <(python3 "$REPO/tests/lib/prune_cargo_target.py" --cache-target rust)
 cd "$HERE"
 echo "== cargo $(cargo --version | cut -d' ' -f2), library: $AEAD_BUILD_DIR"
 cargo fetch --locked
-# The two HPKE tests that print counts run once, below, with their output shown.
+# The tests that print counts (HPKE, streaming, the conformance vectors) run once, below, with their
+# output shown.
 cargo test --locked --no-default-features --features alloc -- --skip rfc9180_vectors --skip interop_with_hpke_crate \
-    --skip hpke_pq_vectors --skip rfc8188_against_oracle --skip age_against_oracle --skip tink_against_oracle
+    --skip hpke_pq_vectors --skip rfc8188_against_oracle --skip age_against_oracle --skip tink_against_oracle \
+    --skip wycheproof --skip nist_cavp
 echo "== HPKE (tests/hpke.rs): RFC 9180's vectors and interop with the hpke crate, their counts shown"
 hpke_out="$(cargo test --locked --no-default-features --features alloc --test hpke \
     -- --nocapture --exact rfc9180_vectors interop_with_hpke_crate 2>&1)" || { echo "$hpke_out"; exit 1; }
@@ -64,7 +66,7 @@ stream_out="$(cargo test --locked --no-default-features --features alloc --test 
 grep -oE '(rfc8188|age|tink) oracle: .*|^test result.*' <<<"$stream_out"
 [ "$(grep -cE '(rfc8188|age|tink) oracle: ' <<<"$stream_out")" = 3 ] ||
     { echo "FAIL: tests/stream.rs did not print its oracle counts" >&2; echo "$stream_out"; exit 1; }
-echo "== conformance vectors, per file (those tests again, their counts shown)"
+echo "== conformance vectors, per file (tests/vectors.rs, families.rs, siv.rs), their counts shown"
 vec_out="$(cargo test --locked --no-default-features --features alloc --test vectors --test families --test siv \
     -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }
 grep -E '^(wycheproof|nist-cavp)/' <<<"$vec_out" || { echo "FAIL: the vector tests printed no counts" >&2; exit 1; }

@@ -7,8 +7,12 @@
 #   build-coverage-vendored  vendored 3.5: unit + memory on both dispatch paths, fips under the test provider
 # Counters are updated atomically (-fprofile-update=atomic): the concurrency suites run several threads
 # through the same lines, and plain counters would lose increments (or go negative) there.
+# The builds live in the cache at one fixed path, with the checkout's files copied beside them (only the
+# files whose bytes changed are rewritten): a coverage object records its absolute paths, so neither
+# ccache nor ninja could reuse one built in a fresh clone elsewhere, and both builds were made anew on
+# every run. A lock keeps two runs on one machine apart.
 # Prints per-file and total line and branch coverage, writes an HTML report to
-# build-coverage/coverage/index.html, and fails under the thresholds below.
+# build-coverage/coverage/index.html in the checkout, and fails under the thresholds below.
 # Branches: gcov's exception-edge branches (every call that may throw) and branches the compiler proved
 # unreachable are not counted (gcovr --exclude-throw-branches --exclude-unreachable-branches): the library's
 # boundary is noexcept and these are not decisions in our code.
@@ -29,6 +33,17 @@ if [ ! -x "$tools/bin/python3" ] || ! "$tools/bin/python3" -m gcovr --version >/
 fi
 gcovr=("$tools/bin/python3" -m gcovr)  # not bin/gcovr: its first line names the folder it was made in
 
+work=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/coverage
+mkdir -p "$work/src"
+exec 9>"$work.lock"
+flock 9
+# -c: a file is rewritten only when its bytes differ, so ninja rebuilds only what this checkout changed;
+# no -t: a rewritten file gets a new time. Ignored files (build folders, caches) stay out.
+rsync -rlc --delete --exclude=/.git --filter=':- .gitignore' "$repo/" "$work/src/" ||
+    { echo "coverage: could not copy the checkout to $work/src" >&2; exit 1; }
+report=$repo/build-coverage/coverage
+cd "$work/src"
+
 status=0
 run() {  # label, command...
     local label=$1 start=$SECONDS
@@ -44,7 +59,10 @@ build() {  # dir, meson options...
           meson setup "$dir" -Dbuildtype=debug -Db_coverage=true -Dfault_injection=true \
               -Dcpp_args=-fprofile-update=atomic -Dc_args=-fprofile-update=atomic "$@" >/dev/null; } &&
         meson compile -C "$dir" -j 2 >/dev/null &&
-        find "$dir" -name '*.gcda' -delete  # counts of this run only
+        ninja -C "$dir" -t cleandead >/dev/null &&
+        find "$dir" -name '*.gcda' -delete &&  # counts of this run only
+        # notes of an object whose source is gone (cleandead removed the object, not its notes)
+        find "$dir" -name '*.gcno' -exec sh -c 'for f; do [ -e "${f%.gcno}.o" ] || rm -f "$f"; done' sh {} +
 }
 # The EVP pass leaves out the conformance vectors (a third of the stage's time, and no line of lib/ or
 # shim/ that the other suites on that path miss). The contract and memory suites run once more with
@@ -62,25 +80,25 @@ fips() {  # dir: the fips, memory and dispatch tests with the FIPS test provider
         meson test -C "$1" fips memory dispatch --print-errorlogs --timeout-multiplier 4)
 }
 
-run "build (system libcrypto)" build build-coverage
-run "unit + memory, both dispatch paths (system libcrypto)" suites build-coverage
-run "fips test provider (system libcrypto)" fips build-coverage
-run "build (vendored OpenSSL 3.5)" build build-coverage-vendored -Dlibcrypto=vendored
-run "unit + memory, both dispatch paths (vendored 3.5)" suites build-coverage-vendored
-run "fips test provider (vendored 3.5)" fips build-coverage-vendored
+run "build (system libcrypto)" build "$work/build-coverage"
+run "unit + memory, both dispatch paths (system libcrypto)" suites "$work/build-coverage"
+run "fips test provider (system libcrypto)" fips "$work/build-coverage"
+run "build (vendored OpenSSL 3.5)" build "$work/build-coverage-vendored" -Dlibcrypto=vendored
+run "unit + memory, both dispatch paths (vendored 3.5)" suites "$work/build-coverage-vendored"
+run "fips test provider (vendored 3.5)" fips "$work/build-coverage-vendored"
 
-mkdir -p build-coverage/coverage
+mkdir -p "$report"
 # A build directory kept across a version change holds the old library's objects too (libaead.so.1.6.0.p
 # beside libaead.so.1.7.0.p): their notes would be merged with the new ones, so they go.
-for d in build-coverage build-coverage-vendored; do
+for d in "$work/build-coverage" "$work/build-coverage-vendored"; do
     find "$d" -maxdepth 1 -type d -name 'libaead.so.*.p' ! -name "libaead.so.$(meson introspect --projectinfo "$d" |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])').p" -exec rm -rf {} +
 done
 echo "--- coverage: lib/ and shim/ (without shim/openssl/), both builds merged"
-"${gcovr[@]}" --root "$repo" --filter 'lib/' --filter 'shim/' --exclude 'shim/openssl/' \
+"${gcovr[@]}" --root "$work/src" --filter 'lib/' --filter 'shim/' --exclude 'shim/openssl/' \
     --exclude-throw-branches --exclude-unreachable-branches --gcov-ignore-parse-errors=negative_hits.warn \
-    --txt - --html-details build-coverage/coverage/index.html \
+    --txt - --html-details "$report/index.html" \
     --print-summary --fail-under-line "$min_lines" --fail-under-branch "$min_branches" \
-    build-coverage build-coverage-vendored || status=1
+    "$work/build-coverage" "$work/build-coverage-vendored" || status=1
 echo "coverage: HTML report: build-coverage/coverage/index.html (thresholds: lines $min_lines%, branches $min_branches%)"
 exit $status

@@ -1,0 +1,5 @@
+//go:build !race
+
+package hpke
+
+const raceBuild = false
