@@ -54,6 +54,8 @@ trap 'rm -rf "$TMP"' EXIT
 # The suite runs (one process each) go two at a time (tests/lib/parallel.sh), each in a temporary
 # directory of its own; their output is printed in order once they are done.
 source "$REPO/tests/lib/parallel.sh"
+# shellcheck source=../../tests/python-binding.sh
+source "$REPO/tests/python-binding.sh"  # setuptools_config
 run_suite() {  # kind, venv python, expected backend, env assignments...; from a directory that is not the source
     local kind=$1 vpy=$2 expect=$3 marks=()
     shift 3
@@ -68,18 +70,16 @@ snippets() {  # kind, venv python
     "$PY" "$REPO/tests/snippets/run.py" --lang python --python "$2" "$REPO/README.md" "$HERE/README.md" "$REPO/docs/hpke.md"
 }
 
-# Each kind's wheel build and venvs (mostly one pip process at a time) go beside the other kind's. Each
-# build gets setuptools folders of its own (build_lib, build_temp, bdist, egg-info; through distutils'
-# DIST_EXTRA_CONFIG): in one source folder the two builds would share build/ and src/*.egg-info.
-# (The meson build of libaead is build/libaead-<kind> already.)
+# Each kind's wheel build and venvs (mostly one pip process at a time) go beside the other kind's, each
+# build with setuptools folders of its own (setuptools_config). (The meson build of libaead is
+# build/libaead-<kind> already.)
 prepare() {  # kind
-    local kind=$1 wheel vpy=$TMP/venv-$1/bin/python base=$HERE/build/setuptools-$1
+    local kind=$1 wheel vpy=$TMP/venv-$1/bin/python cfg
     echo "== pip wheel in a fresh venv (bundles libaead.so.1, libcrypto=$kind)"
     "$PY" -m venv "$TMP/build-venv-$kind"
-    mkdir -p "$base"
-    printf '[build]\nbuild_base = %s\n[egg_info]\negg_base = %s\n' "$base" "$base" >"$TMP/setup-$kind.cfg"
+    cfg=$(setuptools_config "$kind")
     # A failed compile must fail here, not silently fall back; -Werror on _fast.c.
-    DIST_EXTRA_CONFIG="$TMP/setup-$kind.cfg" LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 LIBAEAD_WERROR=1 \
+    DIST_EXTRA_CONFIG="$cfg" LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 LIBAEAD_WERROR=1 \
         nice -n 10 "$TMP/build-venv-$kind/bin/pip" wheel --quiet --no-deps -w "$TMP/wheels-$kind" "$HERE"
     wheel="$(ls "$TMP/wheels-$kind"/libaead-*.whl)"
     echo "   $(basename "$wheel"): $(unzip -Z1 "$wheel" | grep -E '\.so' | tr '\n' ' ')"
