@@ -25,8 +25,9 @@ macro, every #define's value as the compiler computes it. Then, per binding:
           header's AEAD_HPKE_MODE_*, _KEM_*, _KDF_*, _AEAD_*, but for ids tests/decls/omitted.txt lists
           for node with the reason).
 
-Every function the header declares must be declared (or called) by every binding, unless
-tests/decls/omitted.txt lists it for that binding with the reason; a binding-only name that looks like
+Every function the header declares must be declared (or called) by every binding, and every algorithm
+id, policy and error code defined by Java and Node (Rust's and Python's declarations carry every
+constant), unless tests/decls/omitted.txt lists it for that binding with the reason; a binding-only name that looks like
 the header's (AEAD_*) must be listed in tests/decls/extra.txt. Stale entries in either file fail too.
 
 The Go binding needs no check: cgo compiles the real header, so a wrong declaration cannot build.
@@ -52,6 +53,11 @@ BINDINGS = ("rust", "python", "java", "node")
 NOT_CONSTANTS = {"AEAD_H", "AEAD_API", "AEAD_NOEXCEPT"}
 
 failures = []
+# The members of each enum a text declares, by the enum's first constant: ENUMS[what][first] = [names].
+ENUMS = {}
+# The header's enums every binding must cover in full (or list what it leaves out in omitted.txt): the
+# algorithm ids, the policies and the error codes, by their first constant.
+COMPLETE_ENUMS = ("AEAD_AES_128_GCM", "AEAD_POLICY_NONE", "AEAD_ERR_AUTH")
 
 
 def fail(binding, msg):
@@ -161,6 +167,7 @@ def clang_decls(text, what):
             functions[name] = (c_type(ret), params)
         elif node["kind"] == "EnumDecl":
             last = -1
+            members = []
             for c in node.get("inner", []):
                 if c["kind"] != "EnumConstantDecl":
                     continue
@@ -170,6 +177,10 @@ def clang_decls(text, what):
                 cname = c["name"].replace("aead_decls_macro_", "")
                 if cname.startswith("AEAD_"):
                     constants[cname] = value
+                    if not c["name"].startswith("aead_decls_macro_"):
+                        members.append(cname)
+            if members:  # one of the text's own enums (not one made above for a macro): by its first name
+                ENUMS.setdefault(what, {})[members[0]] = members
         elif node["kind"] == "RecordDecl" and name.startswith("aead_"):
             fields = [(c["name"], c_type(c["type"]["qualType"]))
                       for c in node.get("inner", []) if c["kind"] == "FieldDecl"]
@@ -459,7 +470,7 @@ def check_java(header):
     return funcs, consts
 
 
-def compare_java(header, funcs, consts, omitted):
+def compare_java(header, funcs, consts, omitted, ids):
     hfuncs, hconsts, _ = header
     for name, (ret, args, where) in sorted(funcs.items()):
         here = "java: " + where
@@ -480,7 +491,7 @@ def compare_java(header, funcs, consts, omitted):
             fail(here, "%s returns %s in the descriptor; C type %s needs %s" % (name, ret, wret, layout_of(wret)))
     for name, (value, rel, local) in sorted(consts.items()):
         compare_constant("java", name, value, hconsts, rel, local)
-    completeness("java", hfuncs, funcs, omitted)
+    completeness("java", hfuncs, funcs, omitted, ids)
     return len(funcs), len(consts)
 
 
@@ -505,9 +516,10 @@ def check_node(header, omitted):
         called[name] = True
     index = "bindings/node/index.js"
     js = re.sub(r"//[^\n]*", "", open(os.path.join(REPO, index)).read())
-    consts = 0
+    consts, names = 0, set()
     for name, value in re.findall(r"^const (\w+) = (-?\d+);", js, re.M):
         consts += compare_constant("node", "AEAD_" + name, int(value), hconsts, index, name)
+        names.add("AEAD_" + name)
     for obj, prefix in (("ALG", "AEAD_"), ("POLICY", "AEAD_POLICY_")):
         m = re.search(r"^const %s = \{([^}]*)\}" % obj, js, re.M)
         if not m:
@@ -517,6 +529,7 @@ def check_node(header, omitted):
             if not compare_constant("node", prefix + key, int(value), hconsts, index, key):
                 fail("node", "%s %s.%s: include/aead.h has no %s" % (index, obj, key, prefix + key))
             consts += 1
+            names.add(prefix + key)
     for obj, prefix in (("Mode", "AEAD_HPKE_MODE_"), ("KemId", "AEAD_HPKE_KEM_"), ("KdfId", "AEAD_HPKE_KDF_"),
                         ("AeadId", "AEAD_HPKE_AEAD_")):
         m = re.search(r"^const %s = Object\.freeze\(\{([^}]*)\}" % obj, js, re.M)
@@ -540,7 +553,8 @@ def check_node(header, omitted):
         if not compare_constant("node", name, int(value), hconsts, index) and name != "AEAD_ERR_UNKNOWN":
             fail("node", "%s names %s, which include/aead.h does not define" % (index, name))
         consts += 1
-    return called, consts
+        names.add(name)
+    return called, consts, names
 
 
 # ------------------------------------------------------------------------------------ bookkeeping
@@ -559,6 +573,31 @@ def read_list(fname):
             continue
         entries[(parts[0], parts[1])] = n
     return entries
+
+
+def complete_enums():
+    """The header's constants of COMPLETE_ENUMS."""
+    enums = ENUMS.get("include/aead.h", {})
+    for first in COMPLETE_ENUMS:
+        if first not in enums:
+            fail("decls", "include/aead.h has no enum that starts with %s (tests/decls/check.py's COMPLETE_ENUMS)" % first)
+    return [n for first in COMPLETE_ENUMS for n in enums.get(first, [])]
+
+
+def ids_complete(binding, have, omitted):
+    """Each algorithm id, policy and error code of the header is one the binding defines (have: names),
+    or tests/decls/omitted.txt lists it for the binding with the reason. Returns how many it defines."""
+    count = 0
+    for name in complete_enums():
+        listed = (binding, name) in omitted
+        if name not in have and not listed:
+            fail(binding, "lacks the constant %s (%s): define it, or list it in tests/decls/omitted.txt with the "
+                          "reason" % (name, line_of("include/aead.h", name)))
+        elif name in have and listed:
+            fail(binding, "defines %s, which tests/decls/omitted.txt line %d says it leaves out" % (
+                name, omitted[(binding, name)]))
+        count += name in have
+    return count
 
 
 def completeness(binding, hfuncs, funcs, omitted, ids=()):
@@ -623,12 +662,25 @@ def main():
     for binding, reader in (("rust", check_rust), ("python", check_python)):
         f, c, s = compare_c_like(binding, header, reader(header), omitted, extra)
         summary.append("%s %d functions, %d constants, %d structs" % (binding, f, c, s))
-    jf, jc = compare_java(header, *check_java(header), omitted)
+    ids = complete_enums()
+    # Java's Algs.aes and Node's aesAlg take an AES family's 192- and 256-bit ids as its 128-bit id + 1, + 2.
+    for name in sorted(n for n in hconsts if n.startswith("AEAD_AES_128_")):
+        for bits, step in (("192", 1), ("256", 2)):
+            other = name.replace("_128_", "_%s_" % bits)
+            if hconsts.get(other) != hconsts[name] + step:
+                fail("decls", "include/aead.h: %s is not %s + %d, as the Java and Node bindings take it to be" % (
+                    other, name, step))
+    java_funcs, java_consts = check_java(header)
+    jf, jc = compare_java(header, java_funcs, java_consts, omitted, ids)
+    ji = ids_complete("java", java_consts, omitted)
     summary.append("java %d descriptors, %d constants" % (jf, jc))
-    called, nc = check_node(header, omitted)
+    called, nc, node_names = check_node(header, omitted)
     completeness("node", hfuncs, called, omitted,
-                 [n for n in hconsts if re.match(r"AEAD_HPKE_(MODE|KEM|KDF|AEAD)_", n)])
+                 ids + [n for n in hconsts if re.match(r"AEAD_HPKE_(MODE|KEM|KDF|AEAD)_", n)])
+    ni = ids_complete("node", node_names, omitted)
     summary.append("node %d functions called, %d constants" % (len(called), nc))
+    summary.append("of the %d algorithm ids, policies and error codes java defines %d, node %d, the rest "
+                   "listed" % (len(ids), ji, ni))
     print("decls: include/aead.h has %d functions, %d constants, %d structs; checked %s" % (
         len(hfuncs), len(hconsts), len(hstructs), "; ".join(summary)))
     return verdict("decls", failures, "every binding agrees with include/aead.h",
