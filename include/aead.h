@@ -439,7 +439,8 @@ enum {
  * front, so that nothing is learned (since 1.1).
  *
  * AEAD_POLICY_RANDOM_NONCE (since 1.1; AES-GCM, and since 1.2 XChaCha20-Poly1305, which draws 24-byte
- * nonces and has no seal limit: see the algorithms; ChaCha20-Poly1305 is AEAD_ERR_ARG). With AES-GCM: seal
+ * nonces and has no seal limit, and since 1.7 the AEGIS family, which draws its whole 16- or 32-byte nonce
+ * with a budget of 2^48 seals or none: see the algorithms; ChaCha20-Poly1305 is AEAD_ERR_ARG). With AES-GCM: seal
  * takes no nonce (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a
  * FIPS configuration: the FIPS provider's), writing nonce(12) || ciphertext || tag, i.e. in_len + 28
  * bytes; open takes nonce_len 0 and reads that layout (an input shorter than 28 bytes is AEAD_ERR_AUTH).
@@ -1147,7 +1148,7 @@ enum {
     AEAD_ERR_UNSUPPORTED = -13,      /* since 1.0; the algorithm is not available from the loaded providers */
     AEAD_ERR_NOMEM = -14,            /* since 1.0; an allocation failed */
     AEAD_ERR_CRYPTO = -15,           /* since 1.0; libcrypto reported an unexpected failure */
-    AEAD_ERR_NONCE_LIMIT = -16,      /* since 1.1; random-nonce seal: this context has made 2^32 seals (refused) */
+    AEAD_ERR_NONCE_LIMIT = -16,      /* since 1.1; random-nonce seal: made its 2^32 seals (AEGIS-128L/128X: 2^48) (refused) */
     AEAD_ERR_FORKED = -17,           /* since 1.2; seal on a context of a sequenced policy (TLS, QUIC, DTLS,
                                         counters, SSH) inherited across fork() (refused; open works; "Nonce policies") */
     AEAD_ERR_KEY_LIMIT = -18,        /* since 1.2; QUIC (since 1.4 also DTLS 1.3, TLS 1.3 AES-GCM): the key's
