@@ -509,7 +509,7 @@ TEST_CASE("AEGIS with random nonces: nonce(16 or 32) || ct || tag, fresh nonces;
             CHECK(test::seal(rnd, {}, aad, pt, out) == static_cast<int64_t>(total));
             const Bytes untouched(total, 0xEE);
             out = untouched;
-            CHECK(test::seal(rnd, {}, aad, pt, out) == (v.key == 16 ? AEAD_ERR_NONCE_LIMIT : static_cast<int64_t>(total)));
+            CHECK(test::seal(rnd, {}, aad, pt, out) == (v.key == 16 ? int64_t{AEAD_ERR_NONCE_LIMIT} : static_cast<int64_t>(total)));
             if (v.key == 16) CHECK(out == untouched);
 #endif
         }
