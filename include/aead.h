@@ -83,7 +83,13 @@ enum {
     AEAD_XCHACHA20_POLY1305 = 14, /* since 1.2; key 32 */
     AEAD_AES_128_SIV = 15,        /* since 1.3; key 32 */
     AEAD_AES_192_SIV = 16,        /* since 1.3; key 48 */
-    AEAD_AES_256_SIV = 17         /* since 1.3; key 64 */
+    AEAD_AES_256_SIV = 17,        /* since 1.3; key 64 */
+    AEAD_AEGIS_128L = 18,         /* since 1.7; key 16 */
+    AEAD_AEGIS_256 = 19,          /* since 1.7; key 32 */
+    AEAD_AEGIS_128X2 = 20,        /* since 1.7; key 16 */
+    AEAD_AEGIS_128X4 = 21,        /* since 1.7; key 16 */
+    AEAD_AEGIS_256X2 = 22,        /* since 1.7; key 32 */
+    AEAD_AEGIS_256X4 = 23         /* since 1.7; key 32 */
 };
 
 /* The families after AES-GCM and ChaCha20-Poly1305 (docs/algorithms.md). They take the same
@@ -139,6 +145,20 @@ enum {
  *   OpenSSL's provider (the default provider of OpenSSL 3.0 and later; no FIPS provider has SIV) does
  *   one operation per keyed state, so each call copies the keyed state: unlike the other families, a
  *   SIV call allocates inside libcrypto (docs/algorithms.md gives the count).
+ * AEAD_AEGIS_128L, _128X2, _128X4 (since 1.7; RFC 10032; key 16, nonce 16) and AEAD_AEGIS_256, _256X2,
+ *   _256X4 (since 1.7; RFC 10032; key 32, nonce 32): tag_len 0 (= 16), 16 or 32 (AEAD_AEGIS_MAX_TAG),
+ *   chosen at creation. Plaintext and AAD each at most 2^61 - 1 bytes (RFC 10032's P_MAX and A_MAX).
+ *   Not on OpenSSL: libaegis (Frank Denis's, MIT; compiled into libaead, hidden, with its own choice of
+ *   AES-NI / VAES / AVX-512 / ARM crypto / portable code at run time); aead_ctx_provider gives "libaegis".
+ *   Policies: NONE, and AEAD_POLICY_RANDOM_NONCE, which draws the algorithm's whole nonce (output
+ *   nonce(16 or 32) || ciphertext || tag) with at most 2^48 seals per context for the 128-bit-nonce
+ *   variants (RFC 10032's security considerations: random nonces up to 2^48 messages per key) and no
+ *   limit for the 256-bit ones. Not FIPS-approved: a context whose properties select a FIPS provider
+ *   (fips=yes, or a library context that defaults to it) is AEAD_ERR_UNSUPPORTED; aead_ctx_indicator is
+ *   always 0. Key material: the context keeps a copy of the key (cleansed by aead_ctx_free); libaegis
+ *   keeps no state between calls. Without hardware AES (portable code) AEGIS is slow and its
+ *   software AES (table lookups) is not guaranteed constant-time: prefer XChaCha20-Poly1305 there
+ *   (docs/algorithms.md).
  */
 
 /*
@@ -377,7 +397,7 @@ AEAD_API int64_t aead_seal_open_many_v(aead_ctx *ctx, int op, aead_record_v *rec
  * only some algorithms; any other pairing is AEAD_ERR_ARG when the context is created:
  *   AEAD_POLICY_NONE          every algorithm
  *   AEAD_POLICY_TLS12, _TLS13 AES-128/192/256-GCM, ChaCha20-Poly1305, AES-128/192/256-CCM
- *   AEAD_POLICY_RANDOM_NONCE  AES-128/192/256-GCM, XChaCha20-Poly1305
+ *   AEAD_POLICY_RANDOM_NONCE  AES-128/192/256-GCM, XChaCha20-Poly1305, (since 1.7) the AEGIS family
  *   AEAD_POLICY_QUIC          AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305
  *   AEAD_POLICY_DTLS12        AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, AES-128-CCM, AES-256-CCM
  *   AEAD_POLICY_DTLS13        AES-128-GCM, AES-256-GCM, ChaCha20-Poly1305, AES-128-CCM
@@ -419,7 +439,8 @@ enum {
  * front, so that nothing is learned (since 1.1).
  *
  * AEAD_POLICY_RANDOM_NONCE (since 1.1; AES-GCM, and since 1.2 XChaCha20-Poly1305, which draws 24-byte
- * nonces and has no seal limit: see the algorithms; ChaCha20-Poly1305 is AEAD_ERR_ARG). With AES-GCM: seal
+ * nonces and has no seal limit, and since 1.7 the AEGIS family, which draws its whole 16- or 32-byte nonce
+ * with a budget of 2^48 seals or none: see the algorithms; ChaCha20-Poly1305 is AEAD_ERR_ARG). With AES-GCM: seal
  * takes no nonce (nonce_len 0) and draws 12 bytes from the DRBG of the context's library context (under a
  * FIPS configuration: the FIPS provider's), writing nonce(12) || ciphertext || tag, i.e. in_len + 28
  * bytes; open takes nonce_len 0 and reads that layout (an input shorter than 28 bytes is AEAD_ERR_AUTH).
@@ -1082,6 +1103,7 @@ AEAD_API const char *aead_ctx_provider(const aead_ctx *ctx) AEAD_NOEXCEPT;
 #define AEAD_ONE_UPDATE_MAX 2147483647u
 #define AEAD_XCHACHA20_POLY1305_NONCE 24u /* since 1.2 */
 #define AEAD_SIV_MAX_COMPONENTS 126u      /* since 1.3; see AES-SIV under the algorithms */
+#define AEAD_AEGIS_MAX_TAG 32u            /* since 1.7; AEGIS's long tag (AEAD_MAX_TAG stays the others' 16) */
 
 /* Key-usage limits of AEAD_POLICY_QUIC, in seals and failed opens (since 1.2; "Nonce policies"). */
 #define AEAD_QUIC_AES_GCM_CONFIDENTIALITY_LIMIT (UINT64_C(1) << 23)
@@ -1126,7 +1148,7 @@ enum {
     AEAD_ERR_UNSUPPORTED = -13,      /* since 1.0; the algorithm is not available from the loaded providers */
     AEAD_ERR_NOMEM = -14,            /* since 1.0; an allocation failed */
     AEAD_ERR_CRYPTO = -15,           /* since 1.0; libcrypto reported an unexpected failure */
-    AEAD_ERR_NONCE_LIMIT = -16,      /* since 1.1; random-nonce seal: this context has made 2^32 seals (refused) */
+    AEAD_ERR_NONCE_LIMIT = -16,      /* since 1.1; random-nonce seal: made its 2^32 seals (AEGIS-128L/128X: 2^48) (refused) */
     AEAD_ERR_FORKED = -17,           /* since 1.2; seal on a context of a sequenced policy (TLS, QUIC, DTLS,
                                         counters, SSH) inherited across fork() (refused; open works; "Nonce policies") */
     AEAD_ERR_KEY_LIMIT = -18,        /* since 1.2; QUIC (since 1.4 also DTLS 1.3, TLS 1.3 AES-GCM): the key's

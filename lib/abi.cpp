@@ -180,7 +180,7 @@ AEAD_API const char *aead_strerror(int64_t code) noexcept {
         case AEAD_ERR_UNSUPPORTED: return "algorithm not available from the loaded OpenSSL providers (AES-GCM-SIV needs OpenSSL >= 3.2: build libaead with -Dlibcrypto=vendored; under fips=yes only AES-GCM and AES-CCM exist)";
         case AEAD_ERR_NOMEM: return "out of memory";
         case AEAD_ERR_CRYPTO: return "libcrypto failure";
-        case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: 2^32 seals made under this key (SP 800-38D limit); use a new key";
+        case AEAD_ERR_NONCE_LIMIT: return "random-nonce policy: the key's random nonces are spent (2^32 seals, SP 800-38D; AEGIS-128L/128X 2^48, RFC 10032); use a new key";
         case AEAD_ERR_KEY_LIMIT: return "QUIC, DTLS 1.3 or TLS 1.3 AES-GCM: this key reached its confidentiality or integrity limit (RFC 9001 section 6.6, RFC 9147 section 4.5.3, RFC 8446 section 5.5); update keys";
         case AEAD_ERR_REPLAY: return "replay window: record number already accepted, or older than the window (duplicate or replayed record)";
         case AEAD_ERR_AAD_MISMATCH: return "DTLS 1.2: the additional data's seq_num (epoch || sequence) differs from the nonce's";

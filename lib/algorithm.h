@@ -11,7 +11,7 @@
 namespace aead {
 
 // The AEAD families: each has its own nonce and tag rules (below) and its own way through the shim.
-enum class Family : uint8_t { gcm, chacha, ccm, gcm_siv, ocb, xchacha, siv };
+enum class Family : uint8_t { gcm, chacha, ccm, gcm_siv, ocb, xchacha, siv, aegis };
 
 struct Algorithm {
     int id;
@@ -29,6 +29,7 @@ inline constexpr uint64_t kGcmMaxAad = (uint64_t{1} << 61) - 1;  // SP 800-38D: 
 inline constexpr uint64_t kOneUpdateMax = INT_MAX;
 inline constexpr uint64_t kGcmSivMaxAad = uint64_t{1} << 36;  // RFC 8452 section 6
 inline constexpr uint64_t kOcbMax = uint64_t{1} << 36;         // 2^32 blocks of 16 bytes per message
+inline constexpr uint64_t kAegisMax = (uint64_t{1} << 61) - 1;  // RFC 10032: P_MAX and A_MAX (2^64 - 8 bits)
 
 inline constexpr Algorithm kAlgorithms[] = {
     {AEAD_AES_128_GCM, shim::Cipher::aes_128_gcm, 16, Family::gcm, true, AEAD_GCM_MAX_PLAINTEXT, kGcmMaxAad, 12},
@@ -51,6 +52,13 @@ inline constexpr Algorithm kAlgorithms[] = {
     {AEAD_AES_128_SIV, shim::Cipher::aes_128_siv, 32, Family::siv, false, kOneUpdateMax, kOneUpdateMax, 16},
     {AEAD_AES_192_SIV, shim::Cipher::aes_192_siv, 48, Family::siv, false, kOneUpdateMax, kOneUpdateMax, 16},
     {AEAD_AES_256_SIV, shim::Cipher::aes_256_siv, 64, Family::siv, false, kOneUpdateMax, kOneUpdateMax, 16},
+    // AEGIS (RFC 10032, libaegis): the nonce is as long as the key.
+    {AEAD_AEGIS_128L, shim::Cipher::aegis_128l, 16, Family::aegis, false, kAegisMax, kAegisMax, 16},
+    {AEAD_AEGIS_256, shim::Cipher::aegis_256, 32, Family::aegis, false, kAegisMax, kAegisMax, 32},
+    {AEAD_AEGIS_128X2, shim::Cipher::aegis_128x2, 16, Family::aegis, false, kAegisMax, kAegisMax, 16},
+    {AEAD_AEGIS_128X4, shim::Cipher::aegis_128x4, 16, Family::aegis, false, kAegisMax, kAegisMax, 16},
+    {AEAD_AEGIS_256X2, shim::Cipher::aegis_256x2, 32, Family::aegis, false, kAegisMax, kAegisMax, 32},
+    {AEAD_AEGIS_256X4, shim::Cipher::aegis_256x4, 32, Family::aegis, false, kAegisMax, kAegisMax, 32},
 };
 
 inline constexpr size_t kDefaultNonceSize = 12;
@@ -68,12 +76,13 @@ constexpr const Algorithm *find_algorithm(int id) noexcept {
 
 inline constexpr size_t kRandomNonceSize = 12;         // AEAD_POLICY_RANDOM_NONCE: 96 bits from the DRBG
 inline constexpr size_t kXChaChaRandomNonceSize = 24;  // ... and 192 for XChaCha20-Poly1305
-inline constexpr size_t kMaxRandomNonceSize = 24;
+inline constexpr size_t kMaxRandomNonceSize = 32;      // ... and AEGIS's whole nonce: 128 or 256 bits
 
 // AEAD_POLICY_RANDOM_NONCE exists for AES-GCM (Go's NewGCMWithRandomNonce, SP 800-38D section 8.2.2) and
 // XChaCha20-Poly1305 (192-bit nonces: what it is for); AEAD_POLICY_QUIC for QUIC's three AEADs (RFC 9001
 // section 5.3: no AES-192); the TLS policies for AES-GCM, ChaCha20-Poly1305 and AES-CCM (RFC 6655,
-// TLS_AES_128_CCM_SHA256). AES-GCM-SIV, AES-OCB3 and AES-SIV take caller nonces only.
+// TLS_AES_128_CCM_SHA256). AES-GCM-SIV, AES-OCB3 and AES-SIV take caller nonces only. AEGIS takes caller
+// nonces and random ones (RFC 10032's security considerations: both nonce sizes are meant for it).
 // The DTLS policies take the suites DTLS defines: AES-128/256-GCM, ChaCha20-Poly1305 and AES-128/256-CCM
 // for DTLS 1.2 (RFC 6655, RFC 7251), and TLS 1.3's for DTLS 1.3 (AES-128-CCM its only CCM). The counter
 // policies take the 12-byte-nonce AEADs of IG C.H and RFC 8439; SSH the two of RFC 5647.
@@ -93,6 +102,7 @@ constexpr bool valid_policy(const Algorithm &a, int policy) noexcept {
                    (policy == AEAD_POLICY_DTLS12 && a.id != AEAD_AES_192_CCM) ||
                    (policy == AEAD_POLICY_DTLS13 && a.id == AEAD_AES_128_CCM);
         case Family::xchacha:
+        case Family::aegis:
             return policy == AEAD_POLICY_NONE || policy == AEAD_POLICY_RANDOM_NONCE;
         case Family::gcm_siv:
         case Family::ocb:
@@ -117,8 +127,12 @@ constexpr uint64_t quic_forgery_limit(const Algorithm &a) noexcept {
 
 
 // Random-nonce seals allowed per key: 2^32 for 96-bit IVs (SP 800-38D section 8.3); XChaCha20-Poly1305's
-// 192-bit nonces have no such limit (a collision after 2^64 seals has probability about 2^-64).
+// 192-bit nonces have no such limit (a collision after 2^64 seals has probability about 2^-64). AEGIS:
+// 2^48 with 128-bit nonces (RFC 10032's security considerations; a collision then has probability about
+// 2^-33), none with 256-bit ones (after 2^64 seals about 2^-129).
+inline constexpr uint64_t kAegis128RandomSealLimit = uint64_t{1} << 48;
 constexpr uint64_t random_seal_limit(const Algorithm &a) noexcept {
+    if (a.family == Family::aegis) return a.nonce_size == 16 ? kAegis128RandomSealLimit : UINT64_MAX;
     return a.family == Family::xchacha ? UINT64_MAX : uint64_t{1} << 32;
 }
 
@@ -144,12 +158,15 @@ constexpr uint64_t forgery_limit(const Algorithm &a, int policy) noexcept {
 // The bytes that precede the ciphertext in a sealed message: the drawn nonce, for the random policy.
 constexpr size_t nonce_prefix_size(const Algorithm &a, int policy) noexcept {
     if (policy != AEAD_POLICY_RANDOM_NONCE) return 0;
+    if (a.family == Family::aegis) return a.nonce_size;  // the whole nonce: 16 or 32
     return a.family == Family::xchacha ? kXChaChaRandomNonceSize : kRandomNonceSize;
 }
 
 // AES-GCM with no policy: 4, 8 and 12..16 (SP 800-38D section 5.2.1.2); AES-CCM with no policy: 4..16
-// even (SP 800-38C, RFC 3610). Everything else: 16.
+// even (SP 800-38C, RFC 3610); AEGIS 16 or 32 under both its policies (RFC 10032). Everything else: 16.
+inline constexpr size_t kAegisLongTag = AEAD_AEGIS_MAX_TAG;
 constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexcept {
+    if (a.family == Family::aegis) return tag == kDefaultTagSize || tag == kAegisLongTag;
     // DTLS 1.2's AES-CCM_8 suites (RFC 6655, RFC 7251: the IoT ones) have 8-byte tags.
     if (policy == AEAD_POLICY_DTLS12 && a.family == Family::ccm) return tag == kDefaultTagSize || tag == 8;
     if (policy != AEAD_POLICY_NONE) return tag == kDefaultTagSize;
@@ -160,7 +177,7 @@ constexpr bool valid_tag_size(const Algorithm &a, int policy, size_t tag) noexce
 
 // Nonce lengths with no policy: AES-GCM 1..128 bytes (OpenSSL 3 refuses longer IVs), AES-CCM 7..13
 // (SP 800-38C: 15 - L with L = 2..8), AES-OCB3 1..15 (RFC 7253: at most 120 bits), XChaCha20-Poly1305
-// 24, AES-SIV 0 (none) up to one update, the others 12. The random policy: none (the library draws it); the TLS policies: 12.
+// 24, AES-SIV 0 (none) up to one update, AEGIS its 16 or 32, the others 12. The random policy: none (the library draws it); the TLS policies: 12.
 constexpr size_t min_nonce_size(const Algorithm &a, int policy) noexcept {
     if (policy == AEAD_POLICY_RANDOM_NONCE) return 0;
     if (policy != AEAD_POLICY_NONE) return kDefaultNonceSize;
@@ -170,6 +187,7 @@ constexpr size_t min_nonce_size(const Algorithm &a, int policy) noexcept {
         case Family::ocb: return 1;
         case Family::xchacha: return 24;
         case Family::siv: return 0;
+        case Family::aegis: return a.nonce_size;
         default: return kDefaultNonceSize;
     }
 }
@@ -182,6 +200,7 @@ constexpr size_t max_nonce_size(const Algorithm &a, int policy) noexcept {
         case Family::ocb: return 15;
         case Family::xchacha: return 24;
         case Family::siv: return kOneUpdateMax;
+        case Family::aegis: return a.nonce_size;
         default: return kDefaultNonceSize;
     }
 }

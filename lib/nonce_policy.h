@@ -61,7 +61,8 @@ public:
     uint64_t seal_limit() const noexcept { return seal_limit_; }
 
     // Random policy: reserves one of the seals a key may make (2^32 with random 96-bit IVs, SP 800-38D
-    // section 8.3; no limit for 192-bit ones). Returns 0 or AEAD_ERR_NONCE_LIMIT (nothing reserved).
+    // section 8.3; 2^48 with AEGIS's 128-bit nonces, RFC 10032; no limit for 192- and 256-bit ones).
+    // Returns 0 or AEAD_ERR_NONCE_LIMIT (nothing reserved).
     int reserve_random_seal() noexcept;
 
     // Test hooks of fault-injection builds (aead_test_set_random_seals, aead_test_set_usage).

@@ -14,7 +14,7 @@ using shim::Bytes;
 using Lease = aead::WorkerCache::Lease;
 
 // The nonce length of every policy that checks a caller's nonce (TLS 1.2 / 1.3, QUIC); the random policy
-// draws ctx.prefix bytes (12, or 24 for XChaCha20-Poly1305).
+// draws ctx.prefix bytes (12, 24 for XChaCha20-Poly1305, AEGIS's 16 or 32).
 constexpr size_t kPolicyNonceSize = 12;
 static_assert(aead::kRandomNonceSize == kPolicyNonceSize && aead::kDefaultNonceSize == kPolicyNonceSize);
 static_assert(aead::kMaxRandomNonceSize >= kPolicyNonceSize && aead::kSequencedNonceSize == kPolicyNonceSize);
@@ -107,7 +107,7 @@ template <int Op>
     Bytes a{aad, aad_len};
     // The nonce a policy decides on is the library's own copy, and that copy is what libcrypto gets: a
     // caller's buffer read twice could change in between (another thread, shared memory) and have a
-    // record sealed under a nonce that was never checked. Sequenced nonces are 12 bytes, random 12 or 24.
+    // record sealed under a nonce that was never checked. Sequenced nonces are 12 bytes, random 12, 16, 24 or 32.
     // DTLS 1.2's AAD is checked against the nonce, so it is copied too (13 bytes). A record number's
     // nonce is the library's already.
     uint8_t own_nonce[aead::kMaxRandomNonceSize];

@@ -20,6 +20,7 @@ struct CipherSource {
     std::array<std::atomic<int>, kFetchedCiphers> fips{};  // kProbeUnknown, or 1 + whether a FIPS provider's
     std::array<std::atomic<const Dispatch *>, kFetchedCiphers> dispatch{};  // NULL: undecided; &g_via_evp: EVP
     std::array<std::atomic<EVP_CIPHER *>, 3> hp_ciphers{};    // QUIC header protection, by HpCipher
+    std::atomic<int> fips_query{};  // kProbeUnknown, or 1 + whether the query selects FIPS providers
     CipherSource *next = nullptr;
 
     const char *query() const noexcept { return properties[0] != 0 ? properties : nullptr; }

@@ -212,6 +212,20 @@ Provenance cipher_provenance(CipherSource &src, int slot) noexcept {
 
 Provenance libcrypto_provenance(const Template &t) noexcept { return cipher_provenance(*t.source, t.row->slot); }
 
+// AES-128-ECB is the witness: every provider with AES has it, and the source fetches it once anyway (QUIC
+// header protection). None at all (fips=yes with no FIPS provider loaded, a provider that does not
+// exist) counts as FIPS and is asked again next time: a failed fetch may have been a want of memory.
+bool query_selects_fips(CipherSource &src) noexcept {
+    const int s = src.fips_query.load(std::memory_order_acquire);
+    if (s != 0) return s == 2;
+    const EVP_CIPHER *aes = fetched_hp_cipher(src, HpCipher::aes_128_ecb);
+    if (aes == nullptr) return true;
+    return remembered(src.fips_query, [&] {
+        return from_fips_provider(aes, EVP_CIPHER_get0_name(aes), EVP_CIPHER_fetch, EVP_CIPHER_get0_provider,
+                                  EVP_CIPHER_free);
+    });
+}
+
 
 // The library context's DRBG is set up once per process, so its provider is asked once too.
 bool drbg_is_fips() noexcept {

@@ -91,4 +91,9 @@ bool dispatch_forced_evp() noexcept;
 // Which provider made a source's cipher, and whether it is a FIPS provider.
 Provenance cipher_provenance(CipherSource &src, int slot) noexcept;
 
+// Whether a source's query selects FIPS providers' algorithms (fips=yes, or a library context whose
+// default properties have it): its AES-128-ECB comes from a FIPS provider, or no provider offers it. The
+// families libaead runs without libcrypto (AEGIS), which no FIPS provider has, are refused under it.
+bool query_selects_fips(CipherSource &src) noexcept;
+
 }  // namespace aead::shim

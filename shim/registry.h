@@ -19,31 +19,34 @@ extern const FamilyOps kGcmSivFamily;     // gcm_siv.cpp
 extern const FamilyOps kOcbFamily;        // ocb.cpp
 extern const FamilyOps kXChaChaFamily;    // xchacha.cpp
 extern const FamilyOps kSivFamily;        // siv.cpp
+extern const FamilyOps kAegisFamily;      // aegis.cpp: libaegis, no libcrypto cipher
 
-// The tag lengths an algorithm takes with no policy, one bit per length (bit n: n bytes).
-constexpr uint32_t tag_bits(size_t from, size_t to, size_t step) noexcept {
-    uint32_t bits = 0;
-    for (size_t n = from; n <= to; n += step) bits |= uint32_t{1} << n;
+// The tag lengths an algorithm takes with no policy, one bit per length (bit n: n bytes; up to 63).
+constexpr uint64_t tag_bits(size_t from, size_t to, size_t step) noexcept {
+    uint64_t bits = 0;
+    for (size_t n = from; n <= to; n += step) bits |= uint64_t{1} << n;
     return bits;
 }
-inline constexpr uint32_t kTag16 = tag_bits(16, 16, 1);
-inline constexpr uint32_t kGcmTags = tag_bits(4, 4, 1) | tag_bits(8, 8, 1) | tag_bits(12, 16, 1);  // SP 800-38D 5.2.1.2
-inline constexpr uint32_t kCcmTags = tag_bits(4, 16, 2);                                           // SP 800-38C, RFC 3610
+inline constexpr uint64_t kTag16 = tag_bits(16, 16, 1);
+inline constexpr uint64_t kGcmTags = tag_bits(4, 4, 1) | tag_bits(8, 8, 1) | tag_bits(12, 16, 1);  // SP 800-38D 5.2.1.2
+inline constexpr uint64_t kCcmTags = tag_bits(4, 16, 2);                                           // SP 800-38C, RFC 3610
+inline constexpr uint64_t kAegisTags = tag_bits(16, 16, 1) | tag_bits(32, 32, 1);                  // RFC 10032: 128 or 256 bits
 
 inline constexpr uint64_t kGcmMaxAad = (uint64_t{1} << 61) - 1;  // SP 800-38D: 2^64-1 bits
 // CCM, GCM-SIV and SIV take payload (and CCM its AAD) in one libcrypto update, whose EVP length is an int.
 inline constexpr uint64_t kOneUpdateMax = 0x7fffffff;
 inline constexpr uint64_t kGcmSivMaxAad = uint64_t{1} << 36;  // RFC 8452 section 6
 inline constexpr uint64_t kOcbMax = uint64_t{1} << 36;         // 2^32 blocks of 16 bytes per message
+inline constexpr uint64_t kAegisMax = (uint64_t{1} << 61) - 1;  // RFC 10032: P_MAX and A_MAX, 2^64 - 8 bits
 
 struct Row {
     int id;                  // AEAD_* (include/aead.h)
     Cipher cipher;           // shim.h's name for it: its index in kRows
-    const char *name;        // the provider's name for the cipher it runs on (fetched by it)
-    int slot;                // its place in a CipherSource: fetched once per slot (XChaCha20-Poly1305 shares ChaCha20-Poly1305's)
+    const char *name;        // the provider's name for the cipher it runs on (fetched by it); NULL: none (AEGIS)
+    int slot;                // its place in a CipherSource: fetched once per slot (XChaCha20-Poly1305 shares ChaCha20-Poly1305's); -1: none
     size_t key_size;         // bytes
     size_t nonce_min, nonce_max, nonce_usual;  // with no policy; usual: aead_nonce_size
-    uint32_t tags;           // tag lengths with no policy (tag_bits)
+    uint64_t tags;           // tag lengths with no policy (tag_bits)
     uint64_t max_plaintext;  // bytes (CCM: also bounded by the nonce length)
     uint64_t max_aad;        // bytes (SIV: per S2V component)
     const FamilyOps *ops;
@@ -70,6 +73,13 @@ inline constexpr Row kRows[] = {
     // On ChaCha20-Poly1305, keyed per call with an HChaCha20 subkey (xchacha.cpp).
     {AEAD_XCHACHA20_POLY1305, Cipher::xchacha20_poly1305, "ChaCha20-Poly1305", 3, 32, 24, 24, 24, kTag16,
      AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT, UINT64_MAX, &kXChaChaFamily},
+    // libaegis (aegis.cpp), no provider: no name, no slot. Nonce = key size; tags 16 or 32.
+    {AEAD_AEGIS_128L, Cipher::aegis_128l, nullptr, -1, 16, 16, 16, 16, kAegisTags, kAegisMax, kAegisMax, &kAegisFamily},
+    {AEAD_AEGIS_256, Cipher::aegis_256, nullptr, -1, 32, 32, 32, 32, kAegisTags, kAegisMax, kAegisMax, &kAegisFamily},
+    {AEAD_AEGIS_128X2, Cipher::aegis_128x2, nullptr, -1, 16, 16, 16, 16, kAegisTags, kAegisMax, kAegisMax, &kAegisFamily},
+    {AEAD_AEGIS_128X4, Cipher::aegis_128x4, nullptr, -1, 16, 16, 16, 16, kAegisTags, kAegisMax, kAegisMax, &kAegisFamily},
+    {AEAD_AEGIS_256X2, Cipher::aegis_256x2, nullptr, -1, 32, 32, 32, 32, kAegisTags, kAegisMax, kAegisMax, &kAegisFamily},
+    {AEAD_AEGIS_256X4, Cipher::aegis_256x4, nullptr, -1, 32, 32, 32, 32, kAegisTags, kAegisMax, kAegisMax, &kAegisFamily},
 };
 
 // QUIC header protection's ciphers, by HpCipher.
@@ -81,11 +91,17 @@ inline constexpr HpRow kHpRows[] = {{"AES-128-ECB", 16}, {"AES-256-ECB", 32}, {"
 
 constexpr const Row &row(Cipher c) noexcept { return kRows[static_cast<size_t>(c)]; }
 
-// Every row sits at its Cipher's index, and the fetched slots are exactly the rows that own one.
+// Every row sits at its Cipher's index, and the fetched slots are exactly the rows that own one; a row
+// with no provider name has no slot.
 constexpr bool rows_in_order() noexcept {
     int owners = 0;
     for (size_t i = 0; i < sizeof kRows / sizeof kRows[0]; ++i) {
-        if (static_cast<size_t>(kRows[i].cipher) != i || kRows[i].slot < 0 || kRows[i].slot >= kFetchedCiphers) return false;
+        if (static_cast<size_t>(kRows[i].cipher) != i) return false;
+        if (kRows[i].name == nullptr) {
+            if (kRows[i].slot != -1) return false;
+            continue;
+        }
+        if (kRows[i].slot < 0 || kRows[i].slot >= kFetchedCiphers) return false;
         if (static_cast<size_t>(kRows[i].slot) == i) ++owners;
     }
     return owners == kFetchedCiphers;

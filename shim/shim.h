@@ -8,16 +8,18 @@
 namespace aead::shim {
 
 // The algorithms, each a row of the registry (registry.h), in this order. xchacha20_poly1305 has no
-// fetched cipher of its own: it runs on ChaCha20-Poly1305's (and ChaCha20 for its subkey).
+// fetched cipher of its own: it runs on ChaCha20-Poly1305's (and ChaCha20 for its subkey). The AEGIS
+// rows run on no libcrypto cipher at all (libaegis, shim/aegis.cpp).
 enum class Cipher : int {
     aes_128_gcm, aes_192_gcm, aes_256_gcm, chacha20_poly1305,
     aes_128_ccm, aes_192_ccm, aes_256_ccm,
     aes_128_gcm_siv, aes_192_gcm_siv, aes_256_gcm_siv,
     aes_128_ocb, aes_192_ocb, aes_256_ocb,
     aes_128_siv, aes_192_siv, aes_256_siv,
-    xchacha20_poly1305
+    xchacha20_poly1305,
+    aegis_128l, aegis_256, aegis_128x2, aegis_128x4, aegis_256x2, aegis_256x4
 };
-inline constexpr int kFetchedCiphers = 16;  // every Cipher but xchacha20_poly1305
+inline constexpr int kFetchedCiphers = 16;  // the Ciphers before xchacha20_poly1305
 
 struct Bytes {
     const uint8_t *data;

@@ -42,12 +42,13 @@ struct Row {
 
 int rows_run = 0;
 
-void run_matrix(const char *name, aead_ctx *ctx, int op, size_t aad_len, const std::vector<Row> &rows) {
+void run_matrix(const char *name, aead_ctx *ctx, int op, size_t aad_len, const std::vector<Row> &rows,
+                size_t nonce_len = 12) {
     for (const Row &row : rows) {
         INFO(name << ": " << row.what);
         Arena a;
         for (size_t i = 0; i < 200; ++i) a.mem[Arena::kNonce + i] = static_cast<uint8_t>(i);  // nonce
-        Call c{ctx, op, a.at(Arena::kNonce), 12, a.at(Arena::kAad), aad_len, a.at(Arena::kIn), 64, a.at(Arena::kOut), 80};
+        Call c{ctx, op, a.at(Arena::kNonce), nonce_len, a.at(Arena::kAad), aad_len, a.at(Arena::kIn), 64, a.at(Arena::kOut), 80};
         if (op == AEAD_OPEN) {  // a valid record to open, sealed with a separate context of the same key
             c.in_len = 80;
             c.out_cap = 64;
@@ -118,7 +119,8 @@ std::vector<Row> common_rows(int op, size_t need, size_t in_len, uint64_t max_pl
                             c.in_len = static_cast<size_t>(max_plain + (op == AEAD_OPEN ? 17 : 1));
                         }, AEAD_ERR_TOO_LONG});
 #if SIZE_MAX > UINT32_MAX  // (a 32-bit size_t cannot state so long an AAD)
-    if (max_plain == AEAD_GCM_MAX_PLAINTEXT)  // GCM limits AAD to 2^61-1 bytes; ChaCha20-Poly1305 does not
+    // GCM and AEGIS (RFC 10032's A_MAX) limit AAD to 2^61-1 bytes; ChaCha20-Poly1305 does not.
+    if (max_plain == AEAD_GCM_MAX_PLAINTEXT || max_plain == (uint64_t{1} << 61) - 1)
         rows.push_back({"aad_len over the GCM limit", [=](Call &c, Arena &) { c.aad = poison; c.aad_len = uint64_t{1} << 61; },
                         AEAD_ERR_TOO_LONG});
 #endif
@@ -133,15 +135,21 @@ TEST_CASE("bad-input matrix: aead_seal_open", "[bad-inputs]") {
         int alg, policy;
         size_t key, aad;
         uint64_t max;
+        size_t nonce = 12;  // AEGIS: 16 or 32, and only that
     };
+    constexpr uint64_t kAegisMax = (uint64_t{1} << 61) - 1;
     for (const Setup s : {Setup{"AES-128-GCM", AEAD_AES_128_GCM, AEAD_POLICY_NONE, 16, 13, AEAD_GCM_MAX_PLAINTEXT},
                           Setup{"ChaCha20-Poly1305", AEAD_CHACHA20_POLY1305, AEAD_POLICY_NONE, 32, 13,
                                 AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT},
                           Setup{"TLS 1.2 AES-256-GCM", AEAD_AES_256_GCM, AEAD_POLICY_TLS12, 32, 13, AEAD_GCM_MAX_PLAINTEXT},
                           Setup{"TLS 1.3 ChaCha20-Poly1305", AEAD_CHACHA20_POLY1305, AEAD_POLICY_TLS13, 32, 5,
-                                AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT}}) {
+                                AEAD_CHACHA20_POLY1305_MAX_PLAINTEXT},
+                          Setup{"AEGIS-128L", AEAD_AEGIS_128L, AEAD_POLICY_NONE, 16, 13, kAegisMax, 16},
+                          Setup{"AEGIS-256X4", AEAD_AEGIS_256X4, AEAD_POLICY_NONE, 32, 13, kAegisMax, 32}}) {
+        const bool aegis = s.alg >= AEAD_AEGIS_128L && s.alg <= AEAD_AEGIS_256X4;
+        if (aegis && test::fips_stage()) continue;  // refused under fips=yes (tests/test_aegis.cpp)
         const Bytes key = test::random_bytes(s.key);
-        const bool gcm_free_nonce = s.alg != AEAD_CHACHA20_POLY1305 && s.policy == AEAD_POLICY_NONE;
+        const bool gcm_free_nonce = s.alg != AEAD_CHACHA20_POLY1305 && !aegis && s.policy == AEAD_POLICY_NONE;
         const bool tls = s.policy != AEAD_POLICY_NONE;
         for (const int op : {AEAD_SEAL, AEAD_OPEN}) {
             const size_t need = op == AEAD_SEAL ? 80 : 64, in_len = op == AEAD_SEAL ? 64 : 80;
@@ -153,6 +161,10 @@ TEST_CASE("bad-input matrix: aead_seal_open", "[bad-inputs]") {
             rows.push_back({"nonce_len 128", [](Call &c, Arena &) { c.nonce_len = 128; },
                             gcm_free_nonce ? (op == AEAD_SEAL ? 1 : AEAD_ERR_AUTH) : AEAD_ERR_NONCE_SIZE});
             rows.push_back({"nonce_len 129", [](Call &c, Arena &) { c.nonce_len = 129; }, AEAD_ERR_NONCE_SIZE});
+            if (aegis) {
+                rows.push_back({"nonce_len one less", [](Call &c, Arena &) { --c.nonce_len; }, AEAD_ERR_NONCE_SIZE});
+                rows.push_back({"nonce_len one more", [](Call &c, Arena &) { ++c.nonce_len; }, AEAD_ERR_NONCE_SIZE});
+            }
             rows.push_back({"aad_len one more", [](Call &c, Arena &) { ++c.aad_len; },
                             tls && op == AEAD_SEAL ? AEAD_ERR_AAD_SIZE : (op == AEAD_SEAL ? 1 : AEAD_ERR_AUTH)});
             rows.push_back({"aad_len one less", [](Call &c, Arena &) { --c.aad_len; },
@@ -178,13 +190,13 @@ TEST_CASE("bad-input matrix: aead_seal_open", "[bad-inputs]") {
                     row.change = [&, change](Call &c, Arena &a) {
                         test::Ctx sealer(s.alg, AEAD_POLICY_NONE, key);
                         Bytes record(80);
-                        REQUIRE(aead_seal_open(sealer, AEAD_SEAL, a.at(Arena::kNonce), 12, a.at(Arena::kAad), s.aad,
+                        REQUIRE(aead_seal_open(sealer, AEAD_SEAL, a.at(Arena::kNonce), s.nonce, a.at(Arena::kAad), s.aad,
                                                a.at(Arena::kIn), 64, record.data(), 80) == 80);
                         std::memcpy(a.at(Arena::kIn), record.data(), 80);
                         change(c, a);
                     };
                 }
-                run_matrix(s.name, ctx, op, s.aad, {row});
+                run_matrix(s.name, ctx, op, s.aad, {row}, s.nonce);
             }
         }
     }

@@ -80,14 +80,16 @@ TEST_CASE("families: 8 threads share one context", "[concurrency][families]") {
     const F all[] = {{AEAD_AES_128_CCM, 16, 7, 13, "AES-128-CCM"},
                      {AEAD_AES_256_GCM_SIV, 32, 12, 12, "AES-256-GCM-SIV"},
                      {AEAD_AES_192_OCB, 24, 1, 15, "AES-192-OCB"},
-                     {AEAD_XCHACHA20_POLY1305, 32, 24, 24, "XChaCha20-Poly1305"}};
+                     {AEAD_XCHACHA20_POLY1305, 32, 24, 24, "XChaCha20-Poly1305"},
+                     {AEAD_AEGIS_128L, 16, 16, 16, "AEGIS-128L"},
+                     {AEAD_AEGIS_256X4, 32, 32, 32, "AEGIS-256X4"}};
     for (const F &f : all) {
         INFO(f.name);
         const Bytes key = test::random_bytes(f.key);
         aead_ctx *shared = nullptr, *reference = nullptr;
         const int rc = aead_ctx_new_ex(&shared, f.alg, AEAD_POLICY_NONE, key.data(), key.size(), 0,
                                        test::test_properties(), nullptr, 0);
-        if (rc == AEAD_ERR_UNSUPPORTED) continue;  // GCM-SIV before 3.2, all but CCM under FIPS
+        if (rc == AEAD_ERR_UNSUPPORTED) continue;  // GCM-SIV before 3.2, all but CCM under FIPS (AEGIS too)
         REQUIRE(rc == 0);
         REQUIRE(aead_ctx_new_ex(&reference, f.alg, AEAD_POLICY_NONE, key.data(), key.size(), 0, test::test_properties(),
                                 nullptr, 0) == 0);

@@ -360,7 +360,10 @@ struct Fam {
 const Fam kFamilies[] = {{AEAD_AES_128_CCM, 16, 12},     {AEAD_AES_192_CCM, 24, 7},  {AEAD_AES_256_CCM, 32, 13},
                          {AEAD_AES_128_GCM_SIV, 16, 12}, {AEAD_AES_192_GCM_SIV, 24, 12}, {AEAD_AES_256_GCM_SIV, 32, 12},
                          {AEAD_AES_128_OCB, 16, 12},     {AEAD_AES_192_OCB, 24, 1},  {AEAD_AES_256_OCB, 32, 15},
-                         {AEAD_XCHACHA20_POLY1305, 32, 24}};
+                         {AEAD_XCHACHA20_POLY1305, 32, 24},
+                         {AEAD_AEGIS_128L, 16, 16},      {AEAD_AEGIS_256, 32, 32},   {AEAD_AEGIS_128X2, 16, 16},
+                         {AEAD_AEGIS_128X4, 16, 16},     {AEAD_AEGIS_256X2, 32, 32}, {AEAD_AEGIS_256X4, 32, 32}};
+bool is_aegis(int alg) { return alg >= AEAD_AEGIS_128L && alg <= AEAD_AEGIS_256X4; }
 
 }  // namespace
 
@@ -368,14 +371,14 @@ TEST_CASE("families: sizes, key sizes and the policies each takes", "[contract][
     for (const Fam &f : kFamilies) {
         INFO("alg " << f.alg);
         CHECK(aead_key_size(f.alg) == f.key);
-        CHECK(aead_nonce_size(f.alg) == (f.alg == AEAD_XCHACHA20_POLY1305 ? 24u : 12u));
+        CHECK(aead_nonce_size(f.alg) == (f.alg == AEAD_XCHACHA20_POLY1305 || is_aegis(f.alg) ? f.nonce : 12u));
         CHECK(aead_tag_size(f.alg) == 16);
         if (!have(f.alg)) continue;
         aead_ctx *c = reinterpret_cast<aead_ctx *>(uintptr_t{1});
         CHECK(make(&c, f.alg, AEAD_POLICY_NONE, f.key + 1, 0) == AEAD_ERR_KEY_SIZE);
         CHECK(c == nullptr);
-        const bool ccm = f.alg <= AEAD_AES_256_CCM, xchacha = f.alg == AEAD_XCHACHA20_POLY1305;
-        // TLS for CCM only; random nonces for XChaCha only; QUIC and the counter policies for none of them.
+        const bool ccm = f.alg <= AEAD_AES_256_CCM, xchacha = f.alg == AEAD_XCHACHA20_POLY1305 || is_aegis(f.alg);
+        // TLS for CCM only; random nonces for XChaCha and AEGIS only; QUIC and the counter policies for none of them.
         for (const int p : {int{AEAD_POLICY_TLS12}, int{AEAD_POLICY_TLS13}, int{AEAD_POLICY_RANDOM_NONCE}, int{AEAD_POLICY_QUIC},
                             int{AEAD_POLICY_COUNTER}, int{AEAD_POLICY_XOR_COUNTER}, int{AEAD_POLICY_SSH}}) {
             const bool ok = (ccm && (p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13)) || (xchacha && p == AEAD_POLICY_RANDOM_NONCE);
@@ -385,9 +388,9 @@ TEST_CASE("families: sizes, key sizes and the policies each takes", "[contract][
             CHECK((c != nullptr) == ok);
             aead_ctx_free(c);
         }
-        // Tags: CCM 4..16 even (0 = 16); the others 16 only.
-        for (size_t tag = 1; tag <= 18; ++tag) {
-            const bool ok = ccm ? tag >= 4 && tag <= 16 && tag % 2 == 0 : tag == 16;
+        // Tags: CCM 4..16 even (0 = 16); AEGIS 16 or 32; the others 16 only.
+        for (size_t tag = 1; tag <= 34; ++tag) {
+            const bool ok = ccm ? tag >= 4 && tag <= 16 && tag % 2 == 0 : tag == 16 || (is_aegis(f.alg) && tag == 32);
             c = nullptr;
             CHECK(make(&c, f.alg, AEAD_POLICY_NONE, f.key, tag) == (ok ? 0 : AEAD_ERR_TAG_SIZE));
             aead_ctx_free(c);
@@ -403,7 +406,7 @@ TEST_CASE("families: nonce lengths, in place, overlap, zeroed output on a forger
         const size_t lo = ccm ? 7 : ocb ? 1 : f.nonce, hi = ccm ? 13 : ocb ? 15 : f.nonce;
         test::Ctx ctx(f.alg, AEAD_POLICY_NONE, test::random_bytes(f.key));
         const Bytes aad = test::random_bytes(9), pt = test::random_bytes(77);
-        for (size_t n = 0; n <= 30; ++n) {
+        for (size_t n = 0; n <= 34; ++n) {
             const Bytes nonce = test::random_bytes(n);
             Bytes out(93, 0xEE);
             const int64_t r = test::seal(ctx, nonce, aad, pt, out);

@@ -189,9 +189,13 @@ TEST_CASE("FIPS stage: AES-CCM is approved; the other families are refused", "[f
             }
         }
         for (int alg : {AEAD_AES_128_GCM_SIV, AEAD_AES_256_GCM_SIV, AEAD_AES_128_OCB, AEAD_AES_256_OCB,
-                        AEAD_XCHACHA20_POLY1305})
+                        AEAD_XCHACHA20_POLY1305, AEAD_AEGIS_128L, AEAD_AEGIS_256, AEAD_AEGIS_128X2, AEAD_AEGIS_128X4,
+                        AEAD_AEGIS_256X2, AEAD_AEGIS_256X4})
             CHECK(make(alg, AEAD_POLICY_NONE, 0, props).rc == AEAD_ERR_UNSUPPORTED);
-        CHECK(make(AEAD_XCHACHA20_POLY1305, AEAD_POLICY_RANDOM_NONCE, 0, props).rc == AEAD_ERR_UNSUPPORTED);
+        for (int alg : {AEAD_XCHACHA20_POLY1305, AEAD_AEGIS_128L, AEAD_AEGIS_256X4})
+            CHECK(make(alg, AEAD_POLICY_RANDOM_NONCE, 0, props).rc == AEAD_ERR_UNSUPPORTED);
+        // AEGIS runs on libaegis, not on a provider: refused all the same, with a 32-byte tag too.
+        CHECK(make(AEAD_AEGIS_256, AEAD_POLICY_NONE, 32, props).rc == AEAD_ERR_UNSUPPORTED);
     }
     // A CCM round trip on the FIPS provider, against the oracle's computation on the same provider.
     const Bytes key = test::random_bytes(16), nonce = test::random_bytes(13), aad(7, 1), pt = test::random_bytes(100);
@@ -222,6 +226,9 @@ constexpr std::pair<int, const char *> kAlgNames[] = {
     {AEAD_AES_256_OCB, "AES-256-OCB"},         {AEAD_XCHACHA20_POLY1305, "XChaCha20-Poly1305"},
     {AEAD_AES_128_SIV, "AES-128-SIV"},         {AEAD_AES_192_SIV, "AES-192-SIV"},
     {AEAD_AES_256_SIV, "AES-256-SIV"},
+    {AEAD_AEGIS_128L, "AEGIS-128L"},           {AEAD_AEGIS_256, "AEGIS-256"},
+    {AEAD_AEGIS_128X2, "AEGIS-128X2"},         {AEAD_AEGIS_128X4, "AEGIS-128X4"},
+    {AEAD_AEGIS_256X2, "AEGIS-256X2"},         {AEAD_AEGIS_256X4, "AEGIS-256X4"},
 };
 constexpr std::pair<int, const char *> kPolicyNames[] = {
     {AEAD_POLICY_NONE, "NONE"},     {AEAD_POLICY_TLS12, "TLS12"},   {AEAD_POLICY_TLS13, "TLS13"},
@@ -231,7 +238,7 @@ constexpr std::pair<int, const char *> kPolicyNames[] = {
 };
 // Beyond the enums' ends, so that an algorithm or policy added to the library without a row is found.
 constexpr int kAlgIdEnd = 64, kPolicyEnd = 32;
-constexpr size_t kMaxTag = 16;
+constexpr size_t kMaxTag = 32;  // AEGIS's long tag
 
 std::string alg_name(int alg) {
     for (const auto &[id, name] : kAlgNames)

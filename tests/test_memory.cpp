@@ -592,7 +592,7 @@ TEST_CASE("DTLS 1.3: one-call protect and unprotect allocate nothing in the stea
     aead_ctx_free(rx);
 }
 
-// ---- ABI 1.2 families (AES-CCM, AES-GCM-SIV, AES-OCB3, XChaCha20-Poly1305) ----
+// ---- ABI 1.2 families (AES-CCM, AES-GCM-SIV, AES-OCB3, XChaCha20-Poly1305), and the later AES-SIV and AEGIS ----
 namespace {
 
 struct Family {
@@ -612,7 +612,10 @@ std::vector<Family> stage_families() {
                           {AEAD_XCHACHA20_POLY1305, 32, 24, AEAD_POLICY_NONE, "XChaCha20-Poly1305"},
                           {AEAD_XCHACHA20_POLY1305, 32, 0, AEAD_POLICY_RANDOM_NONCE, "XChaCha20-Poly1305 random"},
                           {AEAD_AES_128_SIV, 32, 16, AEAD_POLICY_NONE, "AES-128-SIV n16"},
-                          {AEAD_AES_256_SIV, 64, 0, AEAD_POLICY_NONE, "AES-256-SIV deterministic"}};
+                          {AEAD_AES_256_SIV, 64, 0, AEAD_POLICY_NONE, "AES-256-SIV deterministic"},
+                          {AEAD_AEGIS_128L, 16, 16, AEAD_POLICY_NONE, "AEGIS-128L"},
+                          {AEAD_AEGIS_256X4, 32, 32, AEAD_POLICY_NONE, "AEGIS-256X4"},
+                          {AEAD_AEGIS_128X2, 16, 0, AEAD_POLICY_RANDOM_NONCE, "AEGIS-128X2 random"}};
     std::vector<Family> v;
     for (const Family &f : all) {
         const Bytes key(f.key, 1);
@@ -627,11 +630,18 @@ std::vector<Family> stage_families() {
     return v;
 }
 
-// Seal then open one message on a family context (random policy: no nonce, 24 bytes in front).
+// The random policy's drawn nonce in front of a sealed message: 24 bytes (XChaCha20-Poly1305), or AEGIS's
+// whole nonce (16 or 32).
+size_t random_prefix(const Family &f) {
+    if (f.policy != AEAD_POLICY_RANDOM_NONCE) return 0;
+    return f.alg == AEAD_XCHACHA20_POLY1305 ? 24 : aead_nonce_size(f.alg);
+}
+
+// Seal then open one message on a family context (random policy: no nonce, the drawn one in front).
 struct FamilyCall {
     const Family &f;
     aead_ctx *ctx;
-    size_t pre() const { return f.policy == AEAD_POLICY_RANDOM_NONCE ? 24 : 0; }
+    size_t pre() const { return random_prefix(f); }
     int64_t seal(const Bytes &nonce, const Bytes &aad, const Bytes &pt, Bytes &out, bool batch) const {
         return call(ctx, AEAD_SEAL, f.policy, nonce, aad, pt, out, batch);
     }
@@ -649,7 +659,7 @@ void run_family_scenarios(const char *what, Arm arm, Fired fired) {
     const auto families = stage_families();
     for (const Family &f : families) {  // the families' ciphers are fetched once per process too
         test::Ctx c(f.alg, f.policy, Bytes(f.key, 1));
-        Bytes out(16 + (f.policy == AEAD_POLICY_RANDOM_NONCE ? 24 : 0));
+        Bytes out(16 + random_prefix(f));
         const Bytes nonce(f.nonce, 0), none;
         test::seal(c, f.policy == AEAD_POLICY_RANDOM_NONCE ? none : nonce, {}, {}, out);
     }
@@ -666,7 +676,7 @@ void run_family_scenarios(const char *what, Arm arm, Fired fired) {
         }
         const Bytes key = test::random_bytes(f.key), aad(f.policy == AEAD_POLICY_TLS13 ? 5 : 13, 1),
                     pt = test::random_bytes(100);
-        const size_t pre = f.policy == AEAD_POLICY_RANDOM_NONCE ? 24 : 0, sealed_len = 116 + pre;
+        const size_t pre = random_prefix(f), sealed_len = 116 + pre;
         for (long n = 1;; ++n) {
             INFO(what << " " << f.name << ": failing call #" << n);
             uint8_t seq = 0;

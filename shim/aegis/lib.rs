@@ -1,0 +1,1 @@
+// Empty: this manifest exists only to pin and fetch the aegis crate (fetch.sh).
