@@ -10,8 +10,13 @@
 # cargo is the ordinary client for crates.io: Cargo.toml beside this script pins the version, Cargo.lock
 # the checksum of the index (cargo fetch --locked checks the download against it); the .crate file is
 # checked again here before it is unpacked.
-# Usage: shim/aegis/fetch.sh           fetch what is missing, print the directory
-#        shim/aegis/fetch.sh --check   also verify every unpacked file against its MANIFEST.sha256
+# A release's source tarball carries the same files in shim/aegis/libaegis/ (meson dist runs this script
+# with --dist): when that copy is there and is of the pinned crate, it is used (checked against its
+# MANIFEST.sha256) and nothing is fetched, so the tarball builds offline and without cargo.
+# Usage: shim/aegis/fetch.sh            fetch what is missing, print the directory
+#        shim/aegis/fetch.sh --check    also verify every unpacked file against its MANIFEST.sha256
+#        shim/aegis/fetch.sh --into DIR copy the pinned sources (fetched if missing) into DIR, verified
+#        shim/aegis/fetch.sh --dist     the same into $MESON_DIST_ROOT/shim/aegis/libaegis (meson dist)
 # Cache: ${LIBAEAD_AEGIS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/aegis}/<version>-<sha256 prefix>
 # Progress and errors go to stderr; the exit code is non-zero if anything could not be fetched or checked.
 set -euo pipefail
@@ -29,10 +34,37 @@ root=${LIBAEAD_AEGIS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/aegis}
 dir="$root/$aegis_crate-${aegis_crate_sha256:0:12}"
 mkdir -p "$root"
 
-verify_unpacked() { (cd "$dir" && sha256sum --quiet --strict -c MANIFEST.sha256) >&2 || die "$dir differs from its MANIFEST.sha256"; }
+verify() { (cd "$1" && sha256sum --quiet --strict -c MANIFEST.sha256) >&2 || die "$1 differs from its MANIFEST.sha256"; }
+pinned_line="crates.io aegis $aegis_crate sha256 $aegis_crate_sha256: src/ (src/c/libaegis/src), LICENSE"
+mode=${1:-}
+into=
+case "$mode" in
+  ''|--check) ;;
+  --into) into=${2:?usage: $0 --into DIR} ;;
+  --dist) into=${MESON_DIST_ROOT:?--dist runs under meson dist}/shim/aegis/libaegis ;;
+  *) die "usage: $0 [--check | --into DIR | --dist]" ;;
+esac
+
+# A copy in the source tree (a release tarball's) of the pinned crate: that one, verified.
+intree="$here/libaegis"
+if [ -z "$into" ] && [ -f "$intree/MANIFEST.sha256" ]; then
+    [ "$(cat "$intree/SOURCES" 2>/dev/null)" = "$pinned_line" ] ||
+        die "$intree is not of aegis $aegis_crate (its SOURCES: $(cat "$intree/SOURCES" 2>/dev/null))"
+    verify "$intree"
+    echo "$intree"
+    exit 0
+fi
+
+copy_into() {  # the cache's tree into $into, verified there
+    rm -rf "$into" && mkdir -p "$into" && cp -a "$dir/." "$into/" || die "could not copy $dir to $into"
+    verify "$into"
+    say "aegis $aegis_crate's sources copied to $into"
+    echo "$into"
+}
 
 if [ -f "$dir/MANIFEST.sha256" ]; then
-    [ "${1:-}" != --check ] || verify_unpacked
+    [ "$mode" != --check ] || verify "$dir"
+    [ -z "$into" ] || { copy_into; exit 0; }
     echo "$dir"
     exit 0
 fi
@@ -40,7 +72,10 @@ fi
 # One fetch at a time (two build directories configured at once): a second caller waits for the first.
 exec 9>"$dir.lock"
 flock 9
-if [ -f "$dir/MANIFEST.sha256" ]; then echo "$dir"; exit 0; fi
+if [ -f "$dir/MANIFEST.sha256" ]; then
+    [ -z "$into" ] || { copy_into; exit 0; }
+    echo "$dir"; exit 0
+fi
 
 command -v cargo >/dev/null || die "cargo is needed to fetch the aegis crate (tests/setup.sh installs it)"
 say "cargo fetch: aegis $aegis_crate (crates.io)"
@@ -61,13 +96,12 @@ while read -r f; do
     case "$f" in ''|'#'*) continue ;; esac
     [ -f "$out/src/$f" ] || die "aegis $aegis_crate has no src/c/libaegis/src/$f (shim/aegis/sources.txt)"
 done <"$here/sources.txt"
-cat >"$out/SOURCES" <<EOF
-crates.io aegis $aegis_crate sha256 $aegis_crate_sha256: src/ (src/c/libaegis/src), LICENSE
-EOF
+echo "$pinned_line" >"$out/SOURCES"
 # The list that --check verifies; written last, so that its presence means a complete unpack.
 (cd "$out" && find . -type f ! -name MANIFEST.sha256 | sort | xargs sha256sum >"$tmp/MANIFEST.sha256")
 mv "$tmp/MANIFEST.sha256" "$out/"
 rm -rf "$dir"
 mv "$out" "$dir"
 say "$(find "$dir" -type f | wc -l) files in $dir"
+[ -z "$into" ] || { copy_into; exit 0; }
 echo "$dir"
