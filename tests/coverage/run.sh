@@ -16,7 +16,12 @@
 # Branches: gcov's exception-edge branches (every call that may throw) and branches the compiler proved
 # unreachable are not counted (gcovr --exclude-throw-branches --exclude-unreachable-branches): the library's
 # boundary is noexcept and these are not decisions in our code.
+# docs/testing.md's per-file table is made from tests/coverage/summary.json (bench/tables.py); each run
+# checks that the summary names the files it measured (tests/coverage/summary.py). After adding or
+# removing a file of lib/ or shim/: tests/coverage/run.sh --record, then python3 bench/tables.py.
 set -uo pipefail
+record=0
+[ "${1:-}" = --record ] && record=1
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 min_lines=${LIBAEAD_COVERAGE_MIN_LINES:-99}
@@ -97,8 +102,17 @@ done
 echo "--- coverage: lib/ and shim/ (without shim/openssl/), both builds merged"
 "${gcovr[@]}" --root "$work/src" --filter 'lib/' --filter 'shim/' --exclude 'shim/openssl/' \
     --exclude-throw-branches --exclude-unreachable-branches --gcov-ignore-parse-errors=negative_hits.warn \
-    --txt - --html-details "$report/index.html" \
+    --txt - --html-details "$report/index.html" --json-summary "$report/summary.json" \
     --print-summary --fail-under-line "$min_lines" --fail-under-branch "$min_branches" \
     "$work/build-coverage" "$work/build-coverage-vendored" || status=1
+if [ $record = 1 ]; then
+    [ $status = 0 ] || { echo "coverage: not recorded: the run failed" >&2; exit 1; }
+    vendored=$(sed -n 's/^# *define OPENSSL_FULL_VERSION_STR "\(.*\)"$/\1/p' \
+        "$(bash shim/openssl/build.sh 3.5 | tail -1)/include/openssl/opensslv.h")
+    python3 "$repo/tests/coverage/summary.py" --record "$report/summary.json" \
+        "OpenSSL $(pkg-config --modversion libcrypto)" "OpenSSL $vendored" || status=1
+else
+    python3 "$repo/tests/coverage/summary.py" --check "$report/summary.json" || status=1
+fi
 echo "coverage: HTML report: build-coverage/coverage/index.html (thresholds: lines $min_lines%, branches $min_branches%)"
 exit $status
