@@ -5,6 +5,8 @@
 // libaegis's one-shot calls keep their whole state on the stack. libaegis picks its implementation for
 // the CPU (AES-NI, VAES/AVX2, AVX-512, ARM crypto, portable) in aegis_init, run once per process before
 // the first template is made.
+// libaegis under libaead's own names (shim/aegis/prefix.h), as its sources are compiled.
+#include "aegis/prefix.h"
 #include <aegis.h>
 
 #include "family_ops.h"
