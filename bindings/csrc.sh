@@ -2,7 +2,9 @@
 # The one copy of libaead's core for a binding that compiles it itself (the Node addon's csrc/, the Rust
 # crate's csrc/; the Go module compiles the repository's own files, see bindings/go/csrc.sh): the sources that sources.txt lists, sources.txt itself,
 # every header of include/, lib/ and shim/, LICENSE, and build_config.h, which carries meson.build's version
-# (the one place it is kept) as the defines meson passes. Copies are generated, never edited by hand.
+# (the one place it is kept) as the defines meson passes; and aegis/, libaegis's sources from the pinned
+# aegis crate (shim/aegis/fetch.sh --into: src/, its LICENSE, SOURCES, MANIFEST.sha256), with
+# shim/aegis/sources.txt naming the files to compile. Copies are generated, never edited by hand.
 #   bash bindings/csrc.sh DIR            # (re)generate DIR
 #   bash bindings/csrc.sh --check DIR    # exit 1 unless DIR holds exactly what it would generate
 #   bash bindings/csrc.sh --version      # meson.build's project version
@@ -18,7 +20,7 @@ version() {  # meson.build's `version : 'X.Y.Z'` in its project() call
 }
 sources() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$REPO/sources.txt"; }
 files() {  # every file of the copy but build_config.h, relative to the repository root
-    { sources; echo sources.txt; echo LICENSE
+    { sources; echo sources.txt; echo LICENSE; echo shim/aegis/sources.txt
       (cd "$REPO" && git ls-files -- 'include/*.h' 'lib/*.h' 'shim/*.h'); } | LC_ALL=C sort -u
 }
 build_config() {
@@ -36,11 +38,12 @@ generate() {
         cp "$REPO/$f" "$dir/$f"
     done
     build_config >"$dir/build_config.h"
+    bash "$REPO/shim/aegis/fetch.sh" --into "$dir/aegis" >/dev/null
 }
 check() {
     local dir=$1 want got f
     want="$( { files; echo build_config.h; } | LC_ALL=C sort)"
-    got="$(cd "$dir" 2>/dev/null && find . -type f | sed 's|^\./||' | LC_ALL=C sort)"
+    got="$(cd "$dir" 2>/dev/null && find . -type f -not -path './aegis/*' | sed 's|^\./||' | LC_ALL=C sort)"
     if [ "$want" != "$got" ]; then
         echo "csrc.sh: $dir does not hold exactly the core's files (< wanted, > found):" >&2
         diff <(echo "$want") <(echo "$got") >&2 || true
@@ -50,6 +53,12 @@ check() {
         cmp -s "$REPO/$f" "$dir/$f" || { echo "csrc.sh: $dir/$f differs from the repository's $f" >&2; return 1; }
     done
     cmp -s <(build_config) "$dir/build_config.h" || { echo "csrc.sh: $dir/build_config.h is not meson.build's version" >&2; return 1; }
+    # aegis/: the pinned crate's sources, each file as its manifest says, and nothing else
+    cmp -s <(bash "$REPO/shim/aegis/fetch.sh" | tail -1 | xargs -I{} cat {}/SOURCES) "$dir/aegis/SOURCES" ||
+        { echo "csrc.sh: $dir/aegis is not the pinned aegis crate's libaegis" >&2; return 1; }
+    (cd "$dir/aegis" && sha256sum --quiet --strict -c MANIFEST.sha256 &&
+        [ "$(find . -type f ! -name MANIFEST.sha256 | wc -l)" = "$(wc -l <MANIFEST.sha256)" ]) ||
+        { echo "csrc.sh: $dir/aegis differs from its MANIFEST.sha256" >&2; return 1; }
     echo "csrc.sh: $dir holds the core of libaead $(version) ($(echo "$want" | wc -l) files)"
 }
 

@@ -186,6 +186,30 @@ mod bundled {
         (artifacts.include_dir().to_path_buf(), artifacts.lib_dir().to_path_buf())
     }
 
+    /// libaegis (the AEGIS family) from the copy's aegis/: the C files shim/aegis/sources.txt lists, as
+    /// meson.build compiles them: -O3, hidden, under libaead's own names (shim/aegis/prefix.h), its own
+    /// warnings not ours. Linked after aead_bundled, whose shim/aegis.cpp calls it.
+    fn aegis(root: &Path) {
+        let list = std::fs::read_to_string(root.join("shim/aegis/sources.txt")).expect("read shim/aegis/sources.txt");
+        let mut c = cc::Build::new();
+        c.opt_level(3)
+            .flag("-fvisibility=hidden")
+            .flag("-include")
+            .flag(root.join("shim/aegis/prefix.h").to_str().expect("a UTF-8 path"))
+            .flag_if_supported("-Wno-unknown-pragmas")
+            .include(root.join("aegis/src/include"))
+            .warnings(false)
+            .cargo_warnings(false);
+        // 32-bit x86: GCC's AVX-512 FP16 headers need SSE2 (as in meson.build).
+        if env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "x86") {
+            c.flag("-msse2");
+        }
+        for line in list.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()) {
+            c.file(root.join("aegis/src").join(line));
+        }
+        c.compile("aegis_bundled");
+    }
+
     /// Include directories of the libcrypto to compile shim/ against, and the link lines to emit
     /// after the static library (so the linker resolves its libcrypto references).
     fn libcrypto() -> (Vec<PathBuf>, Vec<String>) {
@@ -262,8 +286,10 @@ mod bundled {
         for dir in &crypto_includes {
             cc.include(dir);
         }
+        cc.include(root.join("aegis/src/include"));
         cc.files(sources(&root));
         cc.compile("aead_bundled");
+        aegis(&root);
         for line in crypto_link {
             println!("{line}");
         }
