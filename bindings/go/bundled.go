@@ -11,8 +11,10 @@ package aead
 // Build with -tags libaead_system to link an installed libaead (pkg-config package "aead") instead.
 
 /*
-#cgo CPPFLAGS: -I${SRCDIR}/../../include
+#cgo CPPFLAGS: -I${SRCDIR}/../../include -I${SRCDIR}/../../shim/aegis/libaegis/src/include
 #cgo CXXFLAGS: -std=c++20 -O2 -fno-exceptions -fno-rtti -fvisibility=hidden -fvisibility-inlines-hidden
+#cgo CFLAGS: -O3 -fvisibility=hidden -w
+#cgo 386 CFLAGS: -msse2
 #cgo pkg-config: libcrypto
 */
 import "C"

@@ -9,6 +9,9 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$GO_BINDING_DIR"
+# The bundled build compiles libaegis from shim/aegis/libaegis/, which a release commit carries and a
+# checkout gets here (git-ignored), verified against the pinned aegis crate.
+bash "$GO_BINDING_DIR/../../shim/aegis/fetch.sh" --into "$GO_BINDING_DIR/../../shim/aegis/libaegis" >/dev/null
 
 echo "== Go $(go version | cut -d' ' -f3-), libaead $(pkg-config --modversion aead) from the $AEAD_SOURCE"
 if vendored_libcrypto; then
