@@ -50,9 +50,6 @@ trim=0
 if [ -n "$cross_cc" ] && [ "${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}" != "$(uname -m)" ]; then
     # (the list in this order, ml-kem in its old place: the cross builds' cache key is unchanged)
     trim_flags=("${trim_flags[@]:0:16}" no-ml-kem "${trim_flags[@]:16}")
-elif [ -n "$cross_cc" ]; then
-    trim=0  # another compiler for this CPU (musl's zig cc): trimmed only as LIBAEAD_OPENSSL_LEAN says
-    [ "${LIBAEAD_OPENSSL_LEAN:-0}" = 1 ] && trim=1
 fi
 [ "$trim" = 1 ] && flags+=("${trim_flags[@]}")
 cpu=${LIBAEAD_OPENSSL_HOST_CPU:-$(uname -m)}

@@ -27,8 +27,8 @@ macro, every #define's value as the compiler computes it. Then, per binding:
 
 Every function the header declares must be declared (or called) by every binding, and every algorithm
 id, policy and error code defined by Java and Node (Rust's and Python's declarations carry every
-constant), unless tests/decls/omitted.txt lists it for that binding with the reason; a binding-only name that looks like
-the header's (AEAD_*) must be listed in tests/decls/extra.txt. Stale entries in either file fail too.
+constant), unless tests/decls/omitted.txt lists it for that binding with the reason; a binding-only name
+that looks like the header's (AEAD_*) must be listed in tests/decls/extra.txt. Stale entries in either file fail too.
 
 The Go binding needs no check: cgo compiles the real header, so a wrong declaration cannot build.
 
@@ -584,32 +584,29 @@ def complete_enums():
     return [n for first in COMPLETE_ENUMS for n in enums.get(first, [])]
 
 
-def ids_complete(binding, have, omitted):
-    """Each algorithm id, policy and error code of the header is one the binding defines (have: names),
+def ids_complete(binding, ids, have, omitted):
+    """Each algorithm id, policy and error code of the header (ids) is one the binding defines (have: names),
     or tests/decls/omitted.txt lists it for the binding with the reason. Returns how many it defines."""
-    count = 0
-    for name in complete_enums():
+    required(binding, ids, have, omitted, "the constant ", "define")
+    return sum(name in have for name in ids)
+
+
+def required(binding, names, have, omitted, kind, verb):
+    """Each of names is in have or listed in omitted.txt for the binding, never both (kind, verb: the
+    failure's words, e.g. "the constant ", "define")."""
+    for name in sorted(names):
         listed = (binding, name) in omitted
         if name not in have and not listed:
-            fail(binding, "lacks the constant %s (%s): define it, or list it in tests/decls/omitted.txt with the "
-                          "reason" % (name, line_of("include/aead.h", name)))
+            fail(binding, "lacks %s%s (%s): %s it, or list it in tests/decls/omitted.txt with the reason" % (
+                kind, name, line_of("include/aead.h", name), verb))
         elif name in have and listed:
-            fail(binding, "defines %s, which tests/decls/omitted.txt line %d says it leaves out" % (
-                name, omitted[(binding, name)]))
-        count += name in have
-    return count
+            fail(binding, "%ss %s, which tests/decls/omitted.txt line %d says it leaves out" % (
+                verb, name, omitted[(binding, name)]))
 
 
 def completeness(binding, hfuncs, funcs, omitted, ids=()):
     """ids: the header's constants the binding may also list as left out (node's HPKE ids)."""
-    for name in sorted(hfuncs):
-        listed = (binding, name) in omitted
-        if name not in funcs and not listed:
-            fail(binding, "lacks %s (%s): declare it, or list it in tests/decls/omitted.txt with the reason" % (
-                name, line_of("include/aead.h", name)))
-        elif name in funcs and listed:
-            fail(binding, "declares %s, which tests/decls/omitted.txt line %d says it leaves out" % (
-                name, omitted[(binding, name)]))
+    required(binding, hfuncs, funcs, omitted, "", "declare")
     for (b, name), line in omitted.items():
         if b == binding and name not in hfuncs and name not in ids:
             fail(binding, "tests/decls/omitted.txt line %d lists %s, which include/aead.h does not declare" % (line, name))
@@ -672,12 +669,12 @@ def main():
                     other, name, step))
     java_funcs, java_consts = check_java(header)
     jf, jc = compare_java(header, java_funcs, java_consts, omitted, ids)
-    ji = ids_complete("java", java_consts, omitted)
+    ji = ids_complete("java", ids, java_consts, omitted)
     summary.append("java %d descriptors, %d constants" % (jf, jc))
     called, nc, node_names = check_node(header, omitted)
     completeness("node", hfuncs, called, omitted,
                  ids + [n for n in hconsts if re.match(r"AEAD_HPKE_(MODE|KEM|KDF|AEAD)_", n)])
-    ni = ids_complete("node", node_names, omitted)
+    ni = ids_complete("node", ids, node_names, omitted)
     summary.append("node %d functions called, %d constants" % (len(called), nc))
     summary.append("of the %d algorithm ids, policies and error codes java defines %d, node %d, the rest "
                    "listed" % (len(ids), ji, ni))
