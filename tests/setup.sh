@@ -37,6 +37,9 @@ install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev va
 install rsync
 # LLVM's linker for the werror matrix's clang + lld build (tests/run-all.sh werror).
 install lld
+# qemu-user: the unit stage runs the AEGIS suite on libaegis's portable and AES-NI code under qemu-x86_64
+# CPU models (tests/run-all.sh), and the cross stages run their targets' programs with it.
+install qemu-user
 # libsodium: the independent XChaCha20-Poly1305 of the differential suite (tests/meson.build).
 install libsodium-dev
 # -Dlibcrypto=vendored: cargo fetches the openssl-src crate; OpenSSL's own build needs perl and make.

@@ -3,10 +3,16 @@
 // sizes aead.h gives each variant and the codes for wrong ones, the random-nonce policy, and the refusal
 // under a FIPS query.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "aegis_ref.h"
 #include "catch_compat.h"
 #include "checks.h"
 #include "support.h"
@@ -365,6 +371,104 @@ TEST_CASE("AEGIS: RFC 10032's test vectors, every variant, 128- and 256-bit tags
     }
     CHECK(sealed == 2 * 18);
     CHECK(refused == 2 * 8);
+}
+
+TEST_CASE("AEGIS: the test oracle (tests/aegis_ref.h) reproduces RFC 10032's vectors", "[aegis][vectors]") {
+    int checked = 0;
+    for (const Vector &v : kVectors) {
+        for (const size_t tag_len : {size_t{16}, size_t{32}}) {
+            INFO(v.name << ", tag " << tag_len);
+            const Bytes key = from_hex(v.key), nonce = from_hex(v.nonce), ad = from_hex(v.ad), ct = from_hex(v.ct);
+            const Bytes tag = from_hex(tag_len == 16 ? v.tag128 : v.tag256);
+            Bytes msg;
+            CHECK(aegis_ref::open(v.alg, key.data(), nonce.data(), ad.data(), ad.size(), ct.data(), ct.size(),
+                                  tag.data(), tag.size(), &msg) == v.valid);
+            if (v.valid) {
+                CHECK(msg == from_hex(v.msg));
+                CHECK(aegis_ref::seal(v.alg, key.data(), nonce.data(), ad.data(), ad.size(), msg.data(), msg.size(),
+                                      tag_len) == cat(ct, tag));
+            }
+            ++checked;
+        }
+    }
+    CHECK(checked == 2 * 26);
+}
+
+// libaegis against the oracle on random input: every variant and tag length, lengths across each
+// variant's block (32, 64, 128 bytes for 128L/X2/X4; 16, 32, 64 for 256/X2/X4) and bulk boundaries.
+// AEAD_TEST_AEGIS_CASES sets the cases per variant and tag (default 150); the CPU-path runs under qemu
+// (tests/aegis-cpu-paths.sh) use the default.
+TEST_CASE("AEGIS: random keys, nonces, AD and messages agree with the oracle, both ways; a flipped bit is refused",
+          "[aegis][differential]") {
+    if (!offered()) return;
+    const char *env = std::getenv("AEAD_TEST_AEGIS_CASES");
+    const int per = env != nullptr ? std::atoi(env) : 150;
+    REQUIRE(per > 0);
+    int cases = 0;
+    for (const Variant &var : kVariants) {
+        for (const size_t tag_len : {size_t{16}, size_t{32}}) {
+            const Bytes key = test::random_bytes(var.key);
+            test::Ctx ctx(var.alg, AEAD_POLICY_NONE, key, tag_len);
+            for (int i = 0; i < per; ++i) {
+                // Mostly short (the partial-block paths), one in 16 up to 64 KiB.
+                const size_t len = i % 16 == 15 ? test::random_below(65537) : test::random_below(1100);
+                const Bytes nonce = test::random_bytes(var.key), ad = test::random_bytes(test::random_below(300));
+                const Bytes msg = test::random_bytes(len);
+                INFO(var.name << ", tag " << tag_len << ", message " << len << ", AD " << ad.size());
+                const Bytes want = aegis_ref::seal(var.alg, key.data(), nonce.data(), ad.data(), ad.size(), msg.data(),
+                                                   msg.size(), tag_len);
+                Bytes out(len + tag_len), back(len, 0xEE);
+                REQUIRE(test::seal(ctx, nonce, ad, msg, out) == static_cast<int64_t>(out.size()));
+                REQUIRE(out == want);
+                REQUIRE(test::open(ctx, nonce, ad, want, back) == static_cast<int64_t>(len));
+                REQUIRE(back == msg);
+                Bytes forged = want;
+                forged[test::random_below(static_cast<uint32_t>(forged.size()))] ^=
+                    static_cast<uint8_t>(1u << test::random_below(8));
+                Bytes unused;
+                CHECK_FALSE(aegis_ref::open(var.alg, key.data(), nonce.data(), ad.data(), ad.size(), forged.data(), len,
+                                            forged.data() + len, tag_len, &unused));
+                CHECK(test::open(ctx, nonce, ad, forged, back) == AEAD_ERR_AUTH);
+                ++cases;
+            }
+        }
+    }
+    CHECK(cases == per * 12);
+    std::printf("AEGIS against the oracle: %d cases (6 variants x 2 tag lengths x %d), 0 disagreements\n", cases, per);
+}
+
+// Which of libaegis's implementations this CPU gets, by libaegis's own rule (its cpu.c and each
+// variant's pick_best_implementation, x86): no AES-NI or no AVX (with the OS's XSAVE support): the
+// portable code; VAES with AVX-512F: AVX-512 for the X4 variants (VAES/AVX2 for X2, AES-NI for 128L/256);
+// VAES with AVX2: VAES/AVX2 for the X variants; else AES-NI. tests/aegis-cpu-paths.sh runs this suite
+// under qemu-x86_64 CPU models and names the path each must get (AEAD_TEST_AEGIS_PATH): a model that did
+// not give the features meant fails here, so each path is known to have run the vectors and the oracle.
+std::string aegis_x86_path() {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return "portable";
+    const bool aesni = (c >> 25 & 1) != 0, osxsave = (c >> 27 & 1) != 0, avx_cpu = (c >> 28 & 1) != 0;
+    unsigned xcr0 = 0, hi = 0;
+    if (osxsave) __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
+    const bool avx = avx_cpu && osxsave && (xcr0 & 6) == 6;
+    unsigned b7 = 0, c7 = 0;
+    if (__get_cpuid_count(7, 0, &a, &b7, &c7, &d) == 0) b7 = c7 = 0;
+    const bool avx2 = avx && (b7 >> 5 & 1) != 0, vaes = avx && aesni && (c7 >> 9 & 1) != 0;
+    const bool avx512f = avx2 && (b7 >> 16 & 1) != 0 && (xcr0 & 0xe0) == 0xe0;
+    if (!aesni || !avx) return "portable";
+    if (vaes && avx512f) return "avx512";
+    if (vaes && avx2) return "vaes-avx2";
+    return "aes-ni";
+#else
+    return "not x86";
+#endif
+}
+
+TEST_CASE("AEGIS: the CPU path libaegis takes here is the one asked for", "[aegis][cpu]") {
+    const std::string path = aegis_x86_path();
+    std::printf("AEGIS: libaegis's implementation on this CPU: %s\n", path.c_str());
+    const char *want = std::getenv("AEAD_TEST_AEGIS_PATH");
+    if (want != nullptr) CHECK(path == want);
 }
 
 TEST_CASE("AEGIS: key, nonce and tag sizes; wrong ones are refused and write nothing", "[aegis][contract]") {

@@ -34,7 +34,7 @@ fuzz_dtls_modes=(dtls12 dtls13 quic-window)
 fuzz_stream_modes=(stream-tink stream-age stream-rfc8188)
 # One target per family and per sequencing policy (AEAD_FUZZ_FOCUS, fuzz_seal_open.cpp), the unfocused
 # harness, and the DTLS modes.
-fuzz_targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv tls12 tls13 random-nonce counter xor-counter ssh
+fuzz_targets=(all gcm chacha20-poly1305 ccm gcm-siv ocb xchacha20-poly1305 siv aegis tls12 tls13 random-nonce counter xor-counter ssh
     "${fuzz_dtls_modes[@]}" "${fuzz_stream_modes[@]}")
 # The checked-in seed folder of a target (written by make_corpus.py).
 fuzz_seeds_of() { case "$1" in dtls12 | dtls13 | quic-window | stream-*) echo "tests/fuzz/corpus-$1" ;; *) echo tests/fuzz/corpus ;; esac; }

@@ -29,13 +29,16 @@
 //    rules, the same oracle checks (GCM-SIV where the libcrypto has it, else AEAD_ERR_UNSUPPORTED at creation),
 //    and calls made through aead_seal_open_many (one record), whose result must be what the single
 //    call's would be.
+//  - Since 1.7 the AEGIS family (18..23): nonce = key size, tags 16 or 32, NONE and the random-nonce
+//    policy (the drawn 16- or 32-byte nonce leads the output); its oracle is tests/aegis_ref.h, AEGIS
+//    written again from RFC 10032 (libaegis is libaead's implementation, so not an oracle of itself).
 //  - ABI 1.3: AES-SIV (SIV || ciphertext, S2V over [aad, nonce if any]; in place means out + 16 == in for
 //    seals, out == in + 16 for opens; an empty message AEAD_ERR_UNSUPPORTED below OpenSSL 3.5), and calls
 //    made through aead_seal_open_v with the AAD as its one component, which must be the flat call's.
 //
 // Focus (AEAD_FUZZ_FOCUS, read once at start; tests/fuzz/run.sh runs one target per value): the header's
 // algorithm byte then picks only among one family's algorithms (gcm, chacha20-poly1305, ccm, gcm-siv,
-// ocb, xchacha20-poly1305, siv), or the policy byte is fixed to one sequencing policy and the algorithm
+// ocb, xchacha20-poly1305, siv, aegis), or the policy byte is fixed to one sequencing policy and the algorithm
 // byte picks among the algorithms that policy takes (tls12, tls13, random-nonce, counter, xor-counter,
 // ssh). Every check above
 // applies unchanged; the fuzzer's effort goes to one family or one policy. Unset or "all": no focus.
@@ -53,6 +56,8 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+
+#include "../aegis_ref.h"
 
 #include <algorithm>
 #include <array>
@@ -136,19 +141,20 @@ constexpr uint64_t kMax64 = UINT64_MAX;
 
 // ABI 1.2 adds AES-CCM (5..7), AES-GCM-SIV (8..10, OpenSSL >= 3.2), AES-OCB3 (11..13), XChaCha20-Poly1305 (14);
 // ABI 1.3 AES-SIV (15..17).
-bool alg_valid(int alg) { return alg >= AEAD_AES_128_GCM && alg <= AEAD_AES_256_SIV; }
+bool alg_valid(int alg) { return alg >= AEAD_AES_128_GCM && alg <= AEAD_AEGIS_256X4; }
 bool is_gcm(int alg) { return alg == AEAD_AES_128_GCM || alg == AEAD_AES_192_GCM || alg == AEAD_AES_256_GCM; }
 bool is_ccm(int alg) { return alg >= AEAD_AES_128_CCM && alg <= AEAD_AES_256_CCM; }
 bool is_gcm_siv(int alg) { return alg >= AEAD_AES_128_GCM_SIV && alg <= AEAD_AES_256_GCM_SIV; }
 bool is_ocb(int alg) { return alg >= AEAD_AES_128_OCB && alg <= AEAD_AES_256_OCB; }
 bool is_xchacha(int alg) { return alg == AEAD_XCHACHA20_POLY1305; }
 bool is_siv(int alg) { return alg >= AEAD_AES_128_SIV && alg <= AEAD_AES_256_SIV; }
+bool is_aegis(int alg) { return alg >= AEAD_AEGIS_128L && alg <= AEAD_AEGIS_256X4; }
 // OpenSSL before 3.5 skips an empty SIV payload: libaead refuses empty SIV messages there.
 bool siv_takes_empty() { return OPENSSL_version_major() > 3 || OPENSSL_version_minor() >= 5; }
 bool policy_valid(int alg, int p) {
     if (p == AEAD_POLICY_NONE) return true;
     if (is_ccm(alg)) return p == AEAD_POLICY_TLS12 || p == AEAD_POLICY_TLS13;
-    if (is_xchacha(alg)) return p == AEAD_POLICY_RANDOM_NONCE;
+    if (is_xchacha(alg) || is_aegis(alg)) return p == AEAD_POLICY_RANDOM_NONCE;
     if (is_gcm_siv(alg) || is_ocb(alg) || is_siv(alg)) return false;
     if (p == AEAD_POLICY_COUNTER || p == AEAD_POLICY_XOR_COUNTER) return true;  // AES-GCM, ChaCha20-Poly1305
     if (p == AEAD_POLICY_SSH) return alg == AEAD_AES_128_GCM || alg == AEAD_AES_256_GCM;
@@ -161,12 +167,15 @@ bool tls_policy(int p) {
 }
 // Counter policies whose counter counts from the first seal's (or the IV's) value: fixed || start + n.
 bool offset_policy(int p) { return p == AEAD_POLICY_COUNTER || p == AEAD_POLICY_SSH; }
-// Bytes before the ciphertext: the drawn nonce (random-nonce policy: 12, or 24 for XChaCha20-Poly1305),
+// Bytes before the ciphertext: the drawn nonce (random-nonce policy: 12, or 24 for XChaCha20-Poly1305,
+// AEGIS's 16 or 32),
 // or AES-SIV's synthetic IV (16; its contexts have no tag after the ciphertext: Fuzz::tag is 0).
 int g_alg = 0;  // the algorithm of the input being run (prefix_of's second input)
+size_t key_size_of(int alg);
 size_t prefix_of(int policy) {
     if (is_siv(g_alg)) return 16;
-    return policy == AEAD_POLICY_RANDOM_NONCE ? (is_xchacha(g_alg) ? 24 : 12) : 0;
+    if (policy != AEAD_POLICY_RANDOM_NONCE) return 0;
+    return is_xchacha(g_alg) ? 24 : (is_aegis(g_alg) ? key_size_of(g_alg) : 12);
 }
 // aead_ctx_new_ex: the IV lengths each policy takes.
 bool iv_valid(int alg, int policy, size_t n) {
@@ -180,12 +189,14 @@ bool iv_valid(int alg, int policy, size_t n) {
 size_t key_size_of(int alg) {
     if (!alg_valid(alg)) return 0;
     if (alg == AEAD_CHACHA20_POLY1305 || is_xchacha(alg)) return 32;
+    if (is_aegis(alg)) return alg == AEAD_AEGIS_128L || alg == AEAD_AEGIS_128X2 || alg == AEAD_AEGIS_128X4 ? 16 : 32;
     if (is_siv(alg)) return size_t{32} + 16 * static_cast<size_t>(alg - AEAD_AES_128_SIV);
     const int by_key = is_gcm(alg) ? alg - AEAD_AES_128_GCM : (alg - AEAD_AES_128_CCM) % 3;
     return size_t{16} + 8 * static_cast<size_t>(by_key);
 }
 bool tag_valid(int alg, int policy, size_t tag) {
     if (tag == 16) return true;
+    if (is_aegis(alg)) return tag == 32;  // under both its policies
     if (policy != AEAD_POLICY_NONE) return false;
     if (is_ccm(alg)) return tag >= 4 && tag <= 16 && tag % 2 == 0;
     if (!is_gcm(alg)) return false;
@@ -199,6 +210,7 @@ bool nonce_valid(int alg, int policy, size_t n) {
     if (is_ocb(alg)) return n >= 1 && n <= 15;
     if (is_xchacha(alg)) return n == 24;
     if (is_siv(alg)) return n <= AEAD_ONE_UPDATE_MAX;
+    if (is_aegis(alg)) return n == key_size_of(alg);
     return n == 12;
 }
 // The AAD length a sequenced seal must have; 0: any.
@@ -215,7 +227,7 @@ size_t tls_aad_size(int policy) {
 struct Focus {
     const char *name;
     int policy;
-    std::array<int, 7> algs;
+    std::array<int, 10> algs;
     size_t n;
 };
 constexpr Focus kFocus[] = {
@@ -226,6 +238,7 @@ constexpr Focus kFocus[] = {
     {"ocb", -1, {AEAD_AES_128_OCB, AEAD_AES_192_OCB, AEAD_AES_256_OCB}, 3},
     {"xchacha20-poly1305", -1, {AEAD_XCHACHA20_POLY1305}, 1},
     {"siv", -1, {AEAD_AES_128_SIV, AEAD_AES_192_SIV, AEAD_AES_256_SIV}, 3},
+    {"aegis", -1, {AEAD_AEGIS_128L, AEAD_AEGIS_256, AEAD_AEGIS_128X2, AEAD_AEGIS_128X4, AEAD_AEGIS_256X2, AEAD_AEGIS_256X4}, 6},
     {"tls12", AEAD_POLICY_TLS12,
      {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305, AEAD_AES_128_CCM,
       AEAD_AES_192_CCM, AEAD_AES_256_CCM}, 7},
@@ -233,7 +246,8 @@ constexpr Focus kFocus[] = {
      {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305, AEAD_AES_128_CCM,
       AEAD_AES_192_CCM, AEAD_AES_256_CCM}, 7},
     {"random-nonce", AEAD_POLICY_RANDOM_NONCE,
-     {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_XCHACHA20_POLY1305}, 4},
+     {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_XCHACHA20_POLY1305, AEAD_AEGIS_128L, AEAD_AEGIS_256,
+      AEAD_AEGIS_128X2, AEAD_AEGIS_128X4, AEAD_AEGIS_256X2, AEAD_AEGIS_256X4}, 10},
     {"counter", AEAD_POLICY_COUNTER, {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305}, 4},
     {"xor-counter", AEAD_POLICY_XOR_COUNTER,
      {AEAD_AES_128_GCM, AEAD_AES_192_GCM, AEAD_AES_256_GCM, AEAD_CHACHA20_POLY1305}, 4},
@@ -314,6 +328,7 @@ const char *const kOracleNames[kOracles] = {"AES-128-GCM", "AES-192-GCM", "AES-2
                                             "AES-256-OCB", "ChaCha20-Poly1305", "AES-128-SIV", "AES-192-SIV",
                                             "AES-256-SIV"};
 // NULL when the libcrypto lacks the mode (GCM-SIV before 3.2): then aead_ctx_new must say UNSUPPORTED.
+// Only for the OpenSSL families (AEGIS's oracle is aegis_ref).
 const EVP_CIPHER *oracle_cipher_or_null(int alg) {
     static EVP_CIPHER *ciphers[kOracles] = {};
     static bool fetched = [] {
@@ -373,6 +388,8 @@ void oracle_init(EVP_CIPHER_CTX *c, int alg, const Bytes &key_in, const Bytes &n
 // Seal: returns ct || tag[:tag_len]. CCM gets its length first; CCM and GCM-SIV always get the payload
 // update (their tag is made there); OCB3 may hold back output until final.
 Bytes oracle_seal(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad, const Bytes &pt, size_t tag_len) {
+    if (is_aegis(alg))
+        return aegis_ref::seal(alg, key.data(), nonce.data(), aad.data(), aad.size(), pt.data(), pt.size(), tag_len);
     std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
     CHECK(c != nullptr, "oracle: EVP_CIPHER_CTX_new");
     Bytes out(pt.size() + 16 + 16);
@@ -414,6 +431,12 @@ bool oracle_open(int alg, const Bytes &key, const Bytes &nonce, const Bytes &aad
                  size_t tag_len, Bytes &pt) {
     CHECK(in_len >= tag_len, "oracle_open: input shorter than the tag");
     const size_t ct_len = in_len - tag_len;
+    if (is_aegis(alg)) {
+        const bool ok = aegis_ref::open(alg, key.data(), nonce.data(), aad.data(), aad.size(), in, ct_len, in + ct_len,
+                                        tag_len, &pt);
+        if (!ok) pt.assign(ct_len, 0);
+        return ok;
+    }
     std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
     CHECK(c != nullptr, "oracle: EVP_CIPHER_CTX_new");
     pt.assign(ct_len + 16, 0);
@@ -1001,11 +1024,13 @@ struct Fuzz {
 
     void run(Reader &r) {
         const uint8_t a = r.u8(), p = r.u8(), ks = r.u8(), ts = r.u8(), nops_b = r.u8();
-        static constexpr int kBadAlgs[4] = {0, AEAD_AEGIS_256X4 + 1, -1, INT_MAX};  // (18..23: AEGIS, not yet fuzzed here)
+        static constexpr int kBadAlgs[4] = {0, AEAD_AEGIS_256X4 + 1, -1, INT_MAX};
         const unsigned ac = a & 15;
-        // 0..13: the first 14 algorithms; 14, 15 and bit 5: an unknown one; bit 6 (bit 5 clear): AES-SIV.
+        // 0..13: the first 14 algorithms; 14, 15 and bit 5: an unknown one; bit 6 (bit 5 clear): AES-SIV;
+        // bits 5 and 6 with 0..11: AEGIS.
         alg = ac < 14 && (a & 32) == 0 ? static_cast<int>(ac) + 1 : kBadAlgs[ac & 3];
         if ((a & 0x60) == 0x40) alg = AEAD_AES_128_SIV + static_cast<int>(ac % 3);
+        if ((a & 0x60) == 0x60 && ac < 12) alg = AEAD_AEGIS_128L + static_cast<int>(ac % 6);
         const unsigned pc = p & 7;
         policy = pc < 6 ? static_cast<int>(pc % 3) : (pc == 6 ? AEAD_POLICY_RANDOM_NONCE : (a & 16 ? 5 : -1));
         if (pc < 6 && (p >> 3 & 3) == 3) policy = AEAD_POLICY_COUNTER + static_cast<int>(pc % 3);  // 7, 8, 9
@@ -1039,7 +1064,7 @@ struct Fuzz {
                 s.add(AEAD_ERR_TAG_SIZE);
             if (!iv_valid(alg, policy, iv.size())) s.add(AEAD_ERR_NONCE_SIZE);
             // GCM-SIV before OpenSSL 3.2: the one refusal when everything else is right.
-            if (s.empty() && oracle_cipher_or_null(alg) == nullptr) s.add(AEAD_ERR_UNSUPPORTED);
+            if (s.empty() && !is_aegis(alg) && oracle_cipher_or_null(alg) == nullptr) s.add(AEAD_ERR_UNSUPPORTED);
         }
         static int sentinel;
         ctx = reinterpret_cast<aead_ctx *>(&sentinel);

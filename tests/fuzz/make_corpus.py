@@ -232,6 +232,17 @@ def synthetic():
             seeds.append((f"syn-tag{tag:02x}-alg{alg}-pol{pol}",
                           header(alg, pol, key[alg], tag=tag, nops=2) + op(SEAL, n12, bytes(5), rec)
                           + op(OPEN, n12, bytes(5), reuse=True)))
+    # AEGIS (alg byte 0x60 | 0..5: AEGIS-128L, -256, -128X2, -128X4, -256X2, -256X4): each variant with
+    # both tags, seal and open across its block sizes; the random-nonce policy; a wrong nonce size.
+    for v, klen in enumerate((16, 32, 16, 16, 32, 32)):
+        k, n = bytes(range(7, 7 + klen)), bytes(range(100, 100 + klen))
+        for tag in (16, 32):
+            hdr = header(0, NONE, k, tag=tag, nops=4, alg_byte=0x60 | v)
+            ops = [op(SEAL, n, aad, rec), op(OPEN, n, aad, reuse=True), op(SEAL, n, b"", bytes(range(200)), rt=1),
+                   op(SEAL, n[:-1], aad, rec)]
+            seeds.append((f"syn-aegis{v}-tag{tag}", hdr + b"".join(ops)))
+            hdr = header(0, 6, k, tag=tag, nops=2, alg_byte=0x60 | v)
+            seeds.append((f"syn-aegis{v}-tag{tag}-random", hdr + op(SEAL, b"", aad, rec, rt=1) + op(SEAL, n, aad, rec)))
     # Refused contexts: unknown algorithm / policy, wrong key sizes, NULL key.
     for name, hdr in (("badalg", header(AES128, NONE, b"", alg_byte=12)),
                       ("badalg-max", header(AES128, NONE, b"", alg_byte=15)),

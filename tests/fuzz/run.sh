@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harness (clang, ASan + UBSan) and runs its twenty targets: each first once over
+# Builds the libFuzzer harness (clang, ASan + UBSan) and runs its twenty-one targets: each first once over
 # its checked-in corpus (seeds and campaign inputs) and the saved crashes (regression), then
 # coverage-guided for its share of SECONDS (default 120) on a temporary copy of that corpus.
 # Usage, from anywhere: bash tests/fuzz/run.sh [SECONDS]
