@@ -23,7 +23,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 
-ALL=(c c-evp policy-cost c-quic go python rust rustls java java-stream stream node dimpl pion hpke)
+ALL=(c c-evp c-aegis policy-cost c-quic go python rust rustls java java-stream stream node dimpl pion hpke)
 invocation="bash bench/all.sh${*:+ $*}"
 quick=0
 out=
@@ -62,8 +62,8 @@ builds() {
     # The benchmarks are built with the tests (-Dtests=true, meson's default), but only they are compiled.
     [ -e "$sys_build/build.ninja" ] || meson setup "$sys_build" -Dbuildtype=release
     [ -e "$ven_build/build.ninja" ] || meson setup "$ven_build" -Dbuildtype=release -Dlibcrypto=vendored
-    meson compile -C "$sys_build" -j 2 aead-bench aead-quic-bench aead-hpke-bench >/dev/null
-    meson compile -C "$ven_build" -j 2 aead-bench aead-quic-bench aead-hpke-bench >/dev/null
+    meson compile -C "$sys_build" -j 2 aead-bench aead-quic-bench aead-hpke-bench aead-aegis-bench >/dev/null
+    meson compile -C "$ven_build" -j 2 aead-bench aead-quic-bench aead-hpke-bench aead-aegis-bench >/dev/null
     builds_ready=1
 }
 
@@ -101,6 +101,16 @@ bench_c_evp() {
         outs+=("bench/results/$name.json")
     done
     record c-evp "AEAD_DISPATCH=evp build/bench/aead-bench --cpu$(q ' --quick') --json FILE" "${outs[@]}"
+}
+
+bench_c_aegis() {  # AEGIS against libaead's AES-128-GCM and ChaCha20-Poly1305, on both libcryptos
+    builds
+    local kind b
+    for kind in system vendored; do
+        b=$sys_build; [ $kind = system ] || b=$ven_build
+        "$b/bench/aead-aegis-bench" $(q --quick) --json "$(dest bench/results/aegis-$kind.json)"
+    done
+    record c-aegis "build/bench/aead-aegis-bench$(q ' --quick')" bench/results/aegis-system.json bench/results/aegis-vendored.json
 }
 
 bench_policy_cost() {
