@@ -152,7 +152,22 @@ def families_rust_json_rows(doc):
             yield "Families, Rust: libaead / RustCrypto time (seal)", f"{family}, {ours}", r["size"], r["ratio"]
 
 
+def aegis_rows(doc):
+    # bench/aegis.c: GB/s per algorithm and size; the AEGIS lines (libaegis, the same on either libcrypto)
+    # from the vendored run only, AES-128-GCM from both.
+    crypto = short_crypto(doc["libcrypto"])
+    vendored = not crypto.startswith("OpenSSL 3.0")
+    for r in doc["rows"]:
+        name = r["algorithm"]
+        if name == "AES-128-GCM" or (vendored and name in ("ChaCha20-Poly1305", "AEGIS-128L", "AEGIS-128X2",
+                                                           "AEGIS-128X4", "AEGIS-256")):
+            line = f"libaead {name}, {'libaegis' if name.startswith('AEGIS') else crypto}"
+            yield "C library: AEGIS (aead-aegis-bench, seal)", line, r["size"], r["size"] / r["gbps"]
+
+
 def rows_of(doc):
+    if isinstance(doc, dict) and doc.get("rows") and "ratio_to_aes_128_gcm" in doc["rows"][0]:
+        return aegis_rows(doc)
     if isinstance(doc, str):
         return families_rust_rows(doc)
     if isinstance(doc, dict) and doc.get("benchmark", "").endswith("families.rs"):

@@ -9,7 +9,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$repo/docs/bench.png}
 shift || true
 shopt -s nullglob
-[ $# -gt 0 ] || set -- "$repo"/bench/results/{c-system,c-vendored,rustls-system-3.0}.json \
+[ $# -gt 0 ] || set -- "$repo"/bench/results/{c-system,c-vendored,rustls-system-3.0,aegis-system,aegis-vendored}.json \
     "$repo"/bindings/go/bench/results/{system-3.0,vendored-3.5}.json \
     "$repo"/bindings/java/bench/results/jmh.json "$repo"/bindings/node/bench/results/bench.json \
     "$repo"/bindings/python/bench/results/{system,vendored,quic-vendored}.json \
