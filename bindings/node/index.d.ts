@@ -112,8 +112,9 @@ export class AESGCMForSSH extends CounterNonceAEAD {}
 
 /** The library draws each nonce: encrypt returns nonce || ciphertext || tag. */
 declare abstract class RandomNonceAEAD extends Closable {
-  /** Bytes added by encrypt: nonce + tag (28 for AES-GCM, 40 for XChaCha20-Poly1305). */
+  /** Bytes added by encrypt: nonce + tag (28 for AES-GCM, 40 for XChaCha20-Poly1305; AEGIS 32 to 64). */
   readonly overhead: number;
+  readonly tagLength: number;
   encrypt(data: BufferSource, associatedData?: BufferSource | null): Buffer;
   decrypt(data: BufferSource, associatedData?: BufferSource | null): Buffer;
   encryptInto(data: BufferSource, associatedData: BufferSource | null | undefined, out: BufferSource, offset?: number): number;
@@ -125,6 +126,39 @@ export class AESGCMRandomNonce extends RandomNonceAEAD {
 export class XChaCha20Poly1305RandomNonce extends RandomNonceAEAD {
   constructor(key: BufferSource);
 }
+
+/** AEGIS (RFC 10032): the caller's nonce, as many bytes as the key (16 or 32). tagLength 16 (default) or 32. */
+declare abstract class AEGIS extends PlainAEAD {
+  constructor(key: BufferSource, tagLength?: 16 | 32);
+  /** A random key of the variant's size. */
+  static generateKey(): Buffer;
+}
+/** AEGIS-128L: key and nonce 16 bytes. */
+export class AEGIS128L extends AEGIS {}
+/** AEGIS-256: key and nonce 32 bytes. */
+export class AEGIS256 extends AEGIS {}
+/** AEGIS-128X2 (two AEGIS-128L lanes, for VAES/AVX2): key and nonce 16 bytes. */
+export class AEGIS128X2 extends AEGIS {}
+/** AEGIS-128X4 (four lanes, for AVX-512): key and nonce 16 bytes. */
+export class AEGIS128X4 extends AEGIS {}
+/** AEGIS-256X2: key and nonce 32 bytes. */
+export class AEGIS256X2 extends AEGIS {}
+/** AEGIS-256X4: key and nonce 32 bytes. */
+export class AEGIS256X4 extends AEGIS {}
+
+/** AEGIS with the whole nonce drawn by the library: encrypt returns nonce || ciphertext || tag. The 16-byte
+ *  nonces of AEGIS-128L/128X allow 2^48 encryptions per object (then NonceError, AEAD_ERR_NONCE_LIMIT); the
+ *  32-byte ones of AEGIS-256/256X have no limit. tagLength 16 (default) or 32. */
+declare abstract class AEGISRandomNonce extends RandomNonceAEAD {
+  constructor(key: BufferSource, tagLength?: 16 | 32);
+  static generateKey(): Buffer;
+}
+export class AEGIS128LRandomNonce extends AEGISRandomNonce {}
+export class AEGIS256RandomNonce extends AEGISRandomNonce {}
+export class AEGIS128X2RandomNonce extends AEGISRandomNonce {}
+export class AEGIS128X4RandomNonce extends AEGISRandomNonce {}
+export class AEGIS256X2RandomNonce extends AEGISRandomNonce {}
+export class AEGIS256X4RandomNonce extends AEGISRandomNonce {}
 
 /** QUIC packet protection (RFC 9001): nonce = iv XOR packet number, increasing on encrypt. */
 declare abstract class QuicAEAD extends Closable {

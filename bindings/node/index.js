@@ -15,6 +15,7 @@ const ALG = {
   AES_128_GCM_SIV: 8, AES_192_GCM_SIV: 9, AES_256_GCM_SIV: 10,
   AES_128_OCB: 11, AES_192_OCB: 12, AES_256_OCB: 13,
   XCHACHA20_POLY1305: 14, AES_128_SIV: 15, AES_192_SIV: 16, AES_256_SIV: 17,
+  AEGIS_128L: 18, AEGIS_256: 19, AEGIS_128X2: 20, AEGIS_128X4: 21, AEGIS_256X2: 22, AEGIS_256X4: 23,
 };
 const POLICY = { NONE: 0, TLS12: 1, TLS13: 2, RANDOM_NONCE: 3, QUIC: 4, COUNTER: 7, XOR_COUNTER: 8, SSH: 9 };
 
@@ -315,10 +316,14 @@ class AESGCMForSSH extends NonceAEAD {
 /** Random-nonce AEAD: the library draws each nonce; encrypt(data, aad) returns nonce || ciphertext || tag. */
 class RandomNonceAEAD extends Base {
   #overhead;
-  constructor(alg, key, nonceSize, what) {
-    super(alg, POLICY.RANDOM_NONCE, key, 16, null, what);
-    this.#overhead = nonceSize + TAG;
+  #tag;
+  constructor(alg, key, nonceSize, what, tagLength = TAG) {
+    if (!Number.isInteger(tagLength)) throw new TypeError(`${what}: tagLength must be an integer`);
+    super(alg, POLICY.RANDOM_NONCE, key, tagLength, null, what);
+    this.#tag = tagLength === 0 ? TAG : tagLength;
+    this.#overhead = nonceSize + this.#tag;
   }
+  get tagLength() { return this.#tag; }
   get overhead() { return this.#overhead; }
   encrypt(data, associatedData) { return seal(this, null, data, associatedData, this.#overhead, `${this.constructor.name}.encrypt`); }
   decrypt(data, associatedData) { return open(this, null, data, associatedData, this.#overhead, `${this.constructor.name}.decrypt`); }
@@ -335,6 +340,29 @@ class AESGCMRandomNonce extends RandomNonceAEAD {
 class XChaCha20Poly1305RandomNonce extends RandomNonceAEAD {
   constructor(key) { super(ALG.XCHACHA20_POLY1305, key, 24, 'XChaCha20Poly1305RandomNonce'); }
 }
+
+/** AEGIS (RFC 10032; on libaegis inside libaead, not on libcrypto): per variant a class taking the caller's
+ *  nonce (AEGIS128L, ...) and one drawing it (AEGIS128LRandomNonce, ...). Key and nonce are 16 bytes
+ *  (AEGIS-128L, -128X2, -128X4) or 32 (AEGIS-256, -256X2, -256X4); tagLength 16 (default) or 32. */
+function aegisClasses(name, alg, keySize) {
+  const randomName = `${name}RandomNonce`;
+  return {
+    [name]: class extends PlainAEAD {
+      constructor(key, tagLength = TAG) { super(alg, POLICY.NONE, key, tagLength, null, name); }
+      static generateKey() { return crypto.randomBytes(keySize); }
+    },
+    [randomName]: class extends RandomNonceAEAD {
+      constructor(key, tagLength = TAG) { super(alg, key, keySize, randomName, tagLength); }
+      static generateKey() { return crypto.randomBytes(keySize); }
+    },
+  };
+}
+const { AEGIS128L, AEGIS128LRandomNonce } = aegisClasses('AEGIS128L', ALG.AEGIS_128L, 16);
+const { AEGIS256, AEGIS256RandomNonce } = aegisClasses('AEGIS256', ALG.AEGIS_256, 32);
+const { AEGIS128X2, AEGIS128X2RandomNonce } = aegisClasses('AEGIS128X2', ALG.AEGIS_128X2, 16);
+const { AEGIS128X4, AEGIS128X4RandomNonce } = aegisClasses('AEGIS128X4', ALG.AEGIS_128X4, 16);
+const { AEGIS256X2, AEGIS256X2RandomNonce } = aegisClasses('AEGIS256X2', ALG.AEGIS_256X2, 32);
+const { AEGIS256X4, AEGIS256X4RandomNonce } = aegisClasses('AEGIS256X4', ALG.AEGIS_256X4, 32);
 
 /** QUIC packet protection (RFC 9001): nonce = iv XOR packet number, checked to increase on encrypt. */
 class QuicAEAD extends Base {
@@ -1004,6 +1032,9 @@ module.exports = {
   AESGCMForTLS12, AESGCMForTLS13, ChaCha20Poly1305ForTLS12, ChaCha20Poly1305ForTLS13,
   AESGCMRandomNonce, XChaCha20Poly1305RandomNonce, AESGCMForQUIC, ChaCha20Poly1305ForQUIC,
   AESGCMCounterNonce, AESGCMXORCounterNonce, AESGCMForSSH,
+  AEGIS128L, AEGIS256, AEGIS128X2, AEGIS128X4, AEGIS256X2, AEGIS256X4,
+  AEGIS128LRandomNonce, AEGIS256RandomNonce, AEGIS128X2RandomNonce, AEGIS128X4RandomNonce,
+  AEGIS256X2RandomNonce, AEGIS256X4RandomNonce,
   AeadError, AuthenticationError, NonceError, KeyLimitError, UnsupportedAlgorithmError,
   CipherSuite, SenderContext, RecipientContext, ReplayError, Mode, KemId, KdfId, AeadId, HPKE_MAX_SEQUENCE,
   TinkEncryptStream, TinkDecryptStream, AgeEncryptStream, AgeDecryptStream, RFC8188EncryptStream, RFC8188DecryptStream,

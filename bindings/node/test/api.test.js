@@ -21,7 +21,9 @@ test('ESM and CommonJS export the same objects', async () => {
   for (const name of ['AESGCM', 'ChaCha20Poly1305', 'AESCCM', 'AESGCMSIV', 'AESOCB3', 'XChaCha20Poly1305', 'AESSIV',
     'AESGCMForTLS12', 'AESGCMForTLS13', 'ChaCha20Poly1305ForTLS12', 'ChaCha20Poly1305ForTLS13', 'AESGCMRandomNonce',
     'XChaCha20Poly1305RandomNonce', 'AESGCMForQUIC', 'ChaCha20Poly1305ForQUIC', 'AESGCMCounterNonce',
-    'AESGCMXORCounterNonce', 'AESGCMForSSH', 'AuthenticationError', 'NonceError',
+    'AESGCMXORCounterNonce', 'AESGCMForSSH', 'AEGIS128L', 'AEGIS256', 'AEGIS128X2', 'AEGIS128X4', 'AEGIS256X2',
+    'AEGIS256X4', 'AEGIS128LRandomNonce', 'AEGIS256RandomNonce', 'AEGIS128X2RandomNonce', 'AEGIS128X4RandomNonce',
+    'AEGIS256X2RandomNonce', 'AEGIS256X4RandomNonce', 'AuthenticationError', 'NonceError',
     'CipherSuite', 'SenderContext', 'RecipientContext', 'ReplayError']) {
     assert.strictEqual(typeof L[name], 'function', name);
     assert.strictEqual(esm[name], L[name], name);
