@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # JMH: AES-128-GCM seal of 64 B, 1 KiB and 16 KiB through the JCA providers (SunJCE, ACCP 2.5.0,
 # Conscrypt 2.9.0, Bouncy Castle 1.87, LibAead; Cipher re-initialised per message) and through the direct
-# API, in one JMH run, with allocation per operation (-prof gc). Short by default (1 fork, 2 x 1 s warm-up,
+# API, and the direct API's seal of AES-128-GCM, ChaCha20-Poly1305, AEGIS-128L, -128X2, -128X4 and
+# AEGIS-256 side by side (AlgBench; their ratios to AES-128-GCM printed), in one JMH run, with allocation
+# per operation (-prof gc). Short by default (1 fork, 2 x 1 s warm-up,
 # 3 x 1 s measurement); JMH_ARGS overrides. Installs the binding into ~/.m2 first (mvn install -DskipTests).
 # Prints JMH's summary and a table; JMH's JSON stays in bench/target/result.json (and is copied to
 # $JAVA_BENCH_JSON when set).
@@ -50,6 +52,16 @@ for r in json.load(open(sys.argv[1])):
     err = f"{err:.0f}" if isinstance(err, (int, float)) else ""  # "NaN" (a string) after one iteration
     print(f"| {r['benchmark'].rsplit('.', 2)[-2]}.{r['benchmark'].rsplit('.', 1)[-1]} | {params} | {m['score']:.0f} | "
           f"{err} | {'' if alloc is None else f'{alloc:.0f}'} |")
+# AlgBench: each family's seal time over AES-128-GCM's at the same size (below 1: faster).
+alg = {(r["params"]["alg"], int(r["params"]["size"])): r["primaryMetric"]["score"]
+       for r in json.load(open(sys.argv[1])) if r["benchmark"].endswith("AlgBench.sealInto")}
+sizes = sorted({n for _, n in alg})
+if alg:
+    print("\n| direct API sealInto | " + " | ".join(f"{n} B" for n in sizes) + " |")
+    print("|---|" + "---:|" * len(sizes))
+    for a in dict.fromkeys(a for a, _ in alg):
+        print(f"| {a} | " + " | ".join(f"{alg[a, n]:,.0f} ns ({alg[a, n] / alg['AES-128-GCM', n]:.2f})"
+                                        if (a, n) in alg and ("AES-128-GCM", n) in alg else "-" for n in sizes) + " |")
 EOF
 if [ -n "${JAVA_BENCH_JSON:-}" ]; then
     mkdir -p "$(dirname "$JAVA_BENCH_JSON")"

@@ -3,7 +3,8 @@
 # checkout around it depends on org.libaead:libaead by coordinates, is built with Maven, and runs on the
 # module path (--enable-native-access=org.libaead) and on the class path (ALL-UNNAMED), each with no
 # warning on stderr and no system property: the library comes out of the jar. Its META-INF/ holds
-# LICENSE, NOTICE and LICENSE-OpenSSL.txt, the NOTICE naming the OpenSSL the library runs on.
+# LICENSE, NOTICE and LICENSE-OpenSSL.txt, the NOTICE naming the OpenSSL the library runs on, and
+# LICENSE-libaegis.txt (the library compiles libaegis in: AEGIS, which the scratch program runs).
 # The scratch project's Maven plugins (the versions the binding's build uses) come from ~/.m2 through a
 # file:// mirror, so the scratch local repository holds only what that project resolved.
 # Usage: test-release.sh [path/to/libaead-<version>.jar]   (default: target/libaead-<pom version>.jar)
@@ -54,8 +55,10 @@ import java.util.Arrays;
 import java.util.ServiceLoader;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.libaead.AeadContext;
+import org.libaead.Aegis128L;
 import org.libaead.AesGcm;
 
 public class Main {
@@ -75,6 +78,13 @@ public class Main {
         Cipher sun = Cipher.getInstance("AES/GCM/NoPadding", "SunJCE");
         sun.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, nonce));
         if (!Arrays.equals(sun.doFinal(msg), sealed)) throw new AssertionError("SunJCE differs");
+        try (Aegis128L a = new Aegis128L(key)) {  // the jar's library carries libaegis
+            if (!a.indicator().provider().equals("libaegis")) throw new AssertionError("AEGIS from " + a.indicator().provider());
+            if (!Arrays.equals(a.open(key, null, a.seal(key, null, msg)), msg)) throw new AssertionError("AEGIS round trip");
+            c = Cipher.getInstance("AEGIS-128L", p);
+            c.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AEGIS"), new IvParameterSpec(key));
+            if (!Arrays.equals(c.doFinal(a.seal(key, null, msg)), msg)) throw new AssertionError("AEGIS provider differs");
+        }
         System.out.println("ok " + AeadContext.libraryVersion() + " (module " + Main.class.getModule().getName() + ")");
     }
 }
@@ -100,3 +110,9 @@ mkdir "$TMP/meta"
 ran=$(cd "$TMP" && "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$dep:$TMP/app/target/classes" scratch.Main 2>/dev/null)
 notice=$(bash "$HERE/../../tests/release/check-notice.sh" jar "$TMP/meta/META-INF" "$ran") || exit 1
 echo "ok: META-INF: $notice"
+# libaegis's MIT licence, byte-identical to the pinned aegis crate's (docs/releasing.md).
+(cd "$TMP/meta" && "$JAVA_HOME/bin/jar" xf "$jar" META-INF/LICENSE-libaegis.txt)
+aegis=$(bash "$HERE/../../shim/aegis/fetch.sh" | tail -n 1)
+cmp -s "$TMP/meta/META-INF/LICENSE-libaegis.txt" "$aegis/LICENSE" ||
+    { echo "release: the jar's META-INF/LICENSE-libaegis.txt is not the pinned aegis crate's LICENSE" >&2; exit 1; }
+echo "ok: META-INF: LICENSE-libaegis.txt = the pinned aegis crate's LICENSE"

@@ -7,7 +7,7 @@
 #   1b. A JCA suite we did not write (Apache Commons Crypto's GcmCipherTest, its tests jar from Maven Central,
 #      sha256-pinned) on the LibAead provider alone; its counts are printed, any failure but two known,
 #      documented differences fails the stage.
-#   2. The API, thread, counter-nonce, HPKE, streaming and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build
+#   2. The API, AEGIS, thread, counter-nonce, HPKE, streaming and AES-GCM / ChaCha20-Poly1305 vector tests again on the meson build
 #      tree's libaead.so.1 ($AEAD_BUILD_DIR, default <repo>/build), selected by -Dlibaead.library, when it exists
 #      (on the system OpenSSL 3.0, HPKE's PQ vectors: 2 pass, 11 refused).
 #   3. test-release.sh: the jar from a scratch Maven repository, by coordinates, in a scratch project run on
@@ -106,9 +106,9 @@ sys.exit(1 if bad or tests != 9 or skipped else 0)
 PY
 
 if [ -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
-    echo "== 2. the suite's API, thread, counter-nonce, HPKE, streaming and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
+    echo "== 2. the suite's API, AEGIS, thread, counter-nonce, HPKE, streaming and GCM/ChaCha20 vector tests on $AEAD_BUILD_DIR/libaead.so.1 (-Dlibaead.library)"
     if ! "${MVN[@]}" surefire:test -Dlibaead.library="$AEAD_BUILD_DIR/libaead.so.1" \
-        -Dtest='ApiTest,ConcurrencyTest,CounterNonceTest,HpkeTest,HpkePqTest,StreamingAeadTest,VectorsTest#wycheproofAesGcm+wycheproofChaCha20Poly1305+nistCavpGcm' \
+        -Dtest='ApiTest,AegisTest,ConcurrencyTest,CounterNonceTest,HpkeTest,HpkePqTest,StreamingAeadTest,VectorsTest#wycheproofAesGcm+wycheproofChaCha20Poly1305+nistCavpGcm' \
         >"$log" 2>&1; then
         grep -E 'ERROR|FAIL|Tests run' "$log" | head -60
         exit 1

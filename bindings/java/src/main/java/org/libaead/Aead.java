@@ -19,7 +19,8 @@ import javax.crypto.AEADBadTagException;
 public abstract sealed class Aead extends AeadContext
         permits AesGcm, ChaCha20Poly1305, AesCcm, AesGcmSiv, AesOcb3, XChaCha20Poly1305, AesSiv,
                 AesGcmForTls12, AesGcmForTls13, ChaCha20Poly1305ForTls12, ChaCha20Poly1305ForTls13, AesGcmForQuic,
-                ChaCha20Poly1305ForQuic, AesGcmCounterNonce, AesGcmXorCounterNonce, AesGcmForSsh {
+                ChaCha20Poly1305ForQuic, AesGcmCounterNonce, AesGcmXorCounterNonce, AesGcmForSsh,
+                Aegis128L, Aegis256, Aegis128X2, Aegis128X4, Aegis256X2, Aegis256X4 {
 
     Aead(int alg, int policy, byte[] key, int tagLength, int overhead, String properties, byte[] iv) {
         super(alg, policy, key, tagLength, overhead, properties, iv);

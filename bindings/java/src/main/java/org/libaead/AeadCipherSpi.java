@@ -31,7 +31,9 @@ import javax.crypto.spec.IvParameterSpec;
 final class AeadCipherSpi extends CipherSpi {
     enum Family {
         GCM("GCM", 12, true), CHACHA("None", 12, false), CCM("CCM", 12, true), GCM_SIV("GCM-SIV", 12, true),
-        OCB("OCB", 12, true), XCHACHA("None", 24, false);
+        OCB("OCB", 12, true), XCHACHA("None", 24, false),
+        AEGIS_128L("None", 16, false), AEGIS_256("None", 32, false), AEGIS_128X2("None", 16, false),
+        AEGIS_128X4("None", 16, false), AEGIS_256X2("None", 32, false), AEGIS_256X4("None", 32, false);
 
         final String mode;
         final int defaultIv;
@@ -41,6 +43,18 @@ final class AeadCipherSpi extends CipherSpi {
             this.mode = mode;
             this.defaultIv = defaultIv;
             this.aes = aes;
+        }
+
+        boolean aegis() {
+            return switch (this) {
+                case AEGIS_128L, AEGIS_256, AEGIS_128X2, AEGIS_128X4, AEGIS_256X2, AEGIS_256X4 -> true;
+                default -> false;
+            };
+        }
+
+        /** What the error messages call it: the mode, or an AEGIS variant's name (its mode is "None"). */
+        String label() {
+            return aegis() ? name().replace('_', '-') : mode;
         }
     }
 
@@ -192,7 +206,7 @@ final class AeadCipherSpi extends CipherSpi {
             if (family == Family.CHACHA || family == Family.XCHACHA) {
                 throw new InvalidKeyException("Matching key and nonce from previous initialization");
             }
-            throw new InvalidAlgorithmParameterException("Cannot reuse iv for " + family.mode + " encryption");
+            throw new InvalidAlgorithmParameterException("Cannot reuse iv for " + family.label() + " encryption");
         }
         if (aead == null || aeadTag != newTag || !MessageDigest.isEqual(k, aeadKey)) {
             Aead fresh;
@@ -230,6 +244,12 @@ final class AeadCipherSpi extends CipherSpi {
             case OCB -> new AesOcb3(k, properties);
             case CHACHA -> new ChaCha20Poly1305(k, properties);
             case XCHACHA -> new XChaCha20Poly1305(k, properties);
+            case AEGIS_128L -> new Aegis128L(k, tag, properties);
+            case AEGIS_256 -> new Aegis256(k, tag, properties);
+            case AEGIS_128X2 -> new Aegis128X2(k, tag, properties);
+            case AEGIS_128X4 -> new Aegis128X4(k, tag, properties);
+            case AEGIS_256X2 -> new Aegis256X2(k, tag, properties);
+            case AEGIS_256X4 -> new Aegis256X4(k, tag, properties);
         };
     }
 
@@ -258,10 +278,11 @@ final class AeadCipherSpi extends CipherSpi {
         boolean ok = switch (family) {
             case GCM -> bits >= 96 && bits <= 128 && bits % 8 == 0;
             case CCM -> bits >= 32 && bits <= 128 && bits % 16 == 0;
+            case AEGIS_128L, AEGIS_256, AEGIS_128X2, AEGIS_128X4, AEGIS_256X2, AEGIS_256X4 -> bits == 128 || bits == 256;
             default -> bits == 128;
         };
         if (!ok) {
-            throw new InvalidAlgorithmParameterException("unsupported tag length " + bits + " bits for " + family.mode);
+            throw new InvalidAlgorithmParameterException("unsupported tag length " + bits + " bits for " + family.label());
         }
     }
 
@@ -273,9 +294,10 @@ final class AeadCipherSpi extends CipherSpi {
             case OCB -> n >= 1 && n <= 15;
             case GCM_SIV, CHACHA -> n == 12;
             case XCHACHA -> n == 24;
+            case AEGIS_128L, AEGIS_256, AEGIS_128X2, AEGIS_128X4, AEGIS_256X2, AEGIS_256X4 -> n == family.defaultIv;
         };
         if (!ok) {
-            throw new InvalidAlgorithmParameterException("invalid IV length " + n + " for " + family.mode);
+            throw new InvalidAlgorithmParameterException("invalid IV length " + n + " for " + family.label());
         }
     }
 

@@ -11,8 +11,11 @@ import java.util.Map;
  *
  * <p>Ciphers: {@code AES/GCM/NoPadding} (and {@code AES_128/GCM/NoPadding}, {@code AES_256/GCM/NoPadding}),
  * {@code ChaCha20-Poly1305} (aliases {@code ChaCha20/Poly1305/NoPadding}, {@code CHACHA20-POLY1305}),
- * {@code AES/CCM/NoPadding}, {@code AES/GCM-SIV/NoPadding}, {@code AES/OCB/NoPadding} and
- * {@code XChaCha20-Poly1305}. {@code new LibAeadProvider("fips=yes")} (or {@code Security} configuration
+ * {@code AES/CCM/NoPadding}, {@code AES/GCM-SIV/NoPadding}, {@code AES/OCB/NoPadding},
+ * {@code XChaCha20-Poly1305} and the AEGIS family (RFC 10032): {@code AEGIS-128L}, {@code AEGIS-256},
+ * {@code AEGIS-128X2}, {@code AEGIS-128X4}, {@code AEGIS-256X2}, {@code AEGIS-256X4} (an
+ * {@code IvParameterSpec}, or a {@code GCMParameterSpec} of 128 or 256 bits for the tag length).
+ * {@code new LibAeadProvider("fips=yes")} (or {@code Security} configuration
  * {@code LibAead fips=yes}) passes that OpenSSL property query to every context and registers only the
  * FIPS-approved family, AES-GCM.
  *
@@ -46,6 +49,12 @@ public final class LibAeadProvider extends Provider {
             add(AeadCipherSpi.Family.GCM_SIV, "AES/GCM-SIV/NoPadding", 0, List.of());
             add(AeadCipherSpi.Family.OCB, "AES/OCB/NoPadding", 0, List.of());
             add(AeadCipherSpi.Family.XCHACHA, "XChaCha20-Poly1305", 32, List.of("XCHACHA20-POLY1305"));
+            add(AeadCipherSpi.Family.AEGIS_128L, "AEGIS-128L", 16, List.of());
+            add(AeadCipherSpi.Family.AEGIS_256, "AEGIS-256", 32, List.of());
+            add(AeadCipherSpi.Family.AEGIS_128X2, "AEGIS-128X2", 16, List.of());
+            add(AeadCipherSpi.Family.AEGIS_128X4, "AEGIS-128X4", 16, List.of());
+            add(AeadCipherSpi.Family.AEGIS_256X2, "AEGIS-256X2", 32, List.of());
+            add(AeadCipherSpi.Family.AEGIS_256X4, "AEGIS-256X4", 32, List.of());
         }
         putService(new KemService(this));
     }

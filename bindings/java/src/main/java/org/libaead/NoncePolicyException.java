@@ -14,7 +14,7 @@ public final class NoncePolicyException extends AeadException {
     public static final int NONCE_EXHAUSTED = -11;
     /** AEAD_ERR_NONCE_PREFIX: the fixed part of the nonce differs from the context's. */
     public static final int NONCE_PREFIX = -12;
-    /** AEAD_ERR_NONCE_LIMIT: a random-nonce AES-GCM context has made 2^32 seals. */
+    /** AEAD_ERR_NONCE_LIMIT: a random-nonce AES-GCM context has made 2^32 seals (an AEGIS-128L or -128X one 2^48). */
     public static final int NONCE_LIMIT = -16;
     /** AEAD_ERR_FORKED: a TLS, QUIC, counter-nonce or SSH context inherited across fork() refuses to seal. */
     public static final int FORKED = -17;

@@ -11,9 +11,15 @@ import javax.crypto.AEADBadTagException;
  * {@code Into} forms, which behave the same (in place here means the ciphertext lands where the
  * plaintext was: seal with in at out + nonce size, open with out at in + nonce size).
  */
-public abstract sealed class RandomNonceAead extends AeadContext permits AesGcmRandomNonce, XChaCha20Poly1305RandomNonce {
+public abstract sealed class RandomNonceAead extends AeadContext permits AesGcmRandomNonce, XChaCha20Poly1305RandomNonce,
+        Aegis128LRandomNonce, Aegis256RandomNonce, Aegis128X2RandomNonce, Aegis128X4RandomNonce, Aegis256X2RandomNonce,
+        Aegis256X4RandomNonce {
     RandomNonceAead(int alg, byte[] key, int nonceSize, String properties) {
-        super(alg, Native.POLICY_RANDOM_NONCE, key, 16, nonceSize + 16, properties, null);
+        this(alg, key, nonceSize, 16, properties);
+    }
+
+    RandomNonceAead(int alg, byte[] key, int nonceSize, int tagLength, String properties) {
+        super(alg, Native.POLICY_RANDOM_NONCE, key, tagLength, nonceSize + tagLength, properties, null);
     }
 
     /** Seals: returns nonce || ciphertext || tag. */

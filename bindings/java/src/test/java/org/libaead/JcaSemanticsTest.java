@@ -48,6 +48,8 @@ class JcaSemanticsTest {
             case "AES/GCM-SIV/NoPadding" -> new Alg(name, "AES", 32, false, false);
             case "AES/OCB/NoPadding" -> new Alg(name, "AES", 16, false, false);
             case "XChaCha20-Poly1305" -> new Alg(name, "XChaCha20", 32, false, false);
+            case "AEGIS-128L", "AEGIS-128X2" -> new Alg(name, "AEGIS", 16, false, false);
+            case "AEGIS-256", "AEGIS-256X4" -> new Alg(name, "AEGIS", 32, false, false);
             default -> throw new IllegalArgumentException(name);
         };
     }
@@ -61,7 +63,7 @@ class JcaSemanticsTest {
     }
 
     private static int ivLen(String name) {
-        return name.startsWith("XChaCha") ? 24 : 12;
+        return name.startsWith("XChaCha") ? 24 : name.startsWith("AEGIS") ? alg(name).keyLen : 12;
     }
 
     @ParameterizedTest
@@ -83,7 +85,7 @@ class JcaSemanticsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"AES/GCM/NoPadding", "ChaCha20-Poly1305", "AES/CCM/NoPadding", "AES/OCB/NoPadding",
-            "XChaCha20-Poly1305", "AES/GCM-SIV/NoPadding"})
+            "XChaCha20-Poly1305", "AES/GCM-SIV/NoPadding", "AEGIS-128L", "AEGIS-256", "AEGIS-128X2", "AEGIS-256X4"})
     void secondEncryptDoFinalAndAadAfterUpdateAreIllegalState(String name) throws Exception {
         Alg a = alg(name);
         for (Provider p : providers(a)) {
@@ -102,7 +104,7 @@ class JcaSemanticsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"AES/GCM/NoPadding", "ChaCha20-Poly1305", "AES/CCM/NoPadding", "AES/OCB/NoPadding",
-            "XChaCha20-Poly1305", "AES/GCM-SIV/NoPadding"})
+            "XChaCha20-Poly1305", "AES/GCM-SIV/NoPadding", "AEGIS-128L", "AEGIS-256", "AEGIS-128X2", "AEGIS-256X4"})
     void decryptionReleasesNothingBeforeTheTagVerifies(String name) throws Exception {
         Alg a = alg(name);
         SecretKeySpec key = new SecretKeySpec(bytes(a.keyLen), a.keyAlg);
@@ -226,7 +228,8 @@ class JcaSemanticsTest {
     void namesAliasesAndKeySizes() throws Exception {
         for (String n : new String[] {"AES/GCM/NoPadding", "AES_128/GCM/NoPadding", "AES_256/GCM/NoPadding",
                 "ChaCha20-Poly1305", "ChaCha20/Poly1305/NoPadding", "CHACHA20-POLY1305", "AES/CCM/NoPadding",
-                "AES/GCM-SIV/NoPadding", "AES/OCB/NoPadding", "XChaCha20-Poly1305"}) {
+                "AES/GCM-SIV/NoPadding", "AES/OCB/NoPadding", "XChaCha20-Poly1305", "AEGIS-128L", "AEGIS-256",
+                "AEGIS-128X2", "AEGIS-128X4", "AEGIS-256X2", "AEGIS-256X4", "aegis-128l", "AEGIS-256X4/None/NoPadding"}) {
             assertEquals("LibAead", Cipher.getInstance(n, LIBAEAD).getProvider().getName(), n);
         }
         Cipher c = Cipher.getInstance("AES_128/GCM/NoPadding", LIBAEAD);
@@ -250,6 +253,7 @@ class JcaSemanticsTest {
         assertNotNull(fips.getService("Cipher", "AES/GCM/NoPadding"));
         assertNull(fips.getService("Cipher", "ChaCha20-Poly1305"));
         assertNull(fips.getService("Cipher", "AES/OCB/NoPadding"));
+        assertNull(fips.getService("Cipher", "AEGIS-128L"));
     }
 
     @Test
