@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The npm tarball as a user gets it (the release stage's npm check):
 #   1. `npm pack`: the tarball carries the prebuilt linux-x64 addon (vendored OpenSSL 3.5, hidden),
-#      the C++ sources for the fallback build (csrc/), LICENSE, NOTICE and LICENSE-OpenSSL.txt, no tests;
+#      the C++ sources for the fallback build (csrc/), LICENSE, NOTICE, LICENSE-OpenSSL.txt and LICENSE-libaegis.txt, no tests;
 #   2. installed into a scratch project with no C/C++ compiler or make on PATH: the prebuild must load
 #      (node-gyp-build builds nothing), a seal/open round trip runs, and the NOTICE names the OpenSSL
 #      version the prebuild reports (tests/release/check-notice.sh);
@@ -25,7 +25,7 @@ tarball="$DIST/$(npm pack --silent --pack-destination "$DIST" | tail -n 1)"
 list="$(tar tzf "$tarball")"
 for f in package/prebuilds/linux-x64/libaead.node package/csrc/include/aead.h package/csrc/lib/seal_open.cpp \
     package/csrc/shim/template.cpp package/csrc/build_config.h package/csrc/sources.txt package/scripts/sources.js package/binding.gyp package/src/addon.cc \
-    package/index.js package/index.mjs package/index.d.ts package/LICENSE package/NOTICE package/LICENSE-OpenSSL.txt; do
+    package/index.js package/index.mjs package/index.d.ts package/LICENSE package/NOTICE package/LICENSE-OpenSSL.txt package/LICENSE-libaegis.txt; do
     grep -qx "$f" <<<"$list" || fail "$f is not in $(basename "$tarball")"
 done
 ! grep -q -E '^package/(test|node_modules|build)/' <<<"$list" || fail "the tarball carries tests, node_modules or build/"

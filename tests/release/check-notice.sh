@@ -4,7 +4,9 @@
 #   LICENSE-OpenSSL.txt  byte-identical to LICENSE.txt of the OpenSSL source shim/openssl/fetch-source.sh
 #                        fetches for that version's series (the pinned openssl-src crate);
 #   NOTICE               names "OpenSSL <x.y.z>", the version the artifact's own library reports at run
-#                        time, and the copyright line of that source's crypto/cversion.c.
+#                        time, and the copyright line of that source's crypto/cversion.c;
+#   LICENSE-libaegis.txt byte-identical to the LICENSE of the pinned aegis crate (shim/aegis/fetch.sh):
+#                        every libaead since 1.7 has libaegis compiled in.
 # Usage: check-notice.sh <label> <directory holding the three files> "<aead_version() of the artifact>"
 # Prints one line; exits non-zero naming what is wrong.
 set -euo pipefail
@@ -14,8 +16,10 @@ dir=${2:?usage: check-notice.sh <label> <dir> <runtime version>}
 runtime=${3:?usage: check-notice.sh <label> <dir> <runtime version>}
 fail() { echo "check-notice: $label: FAIL: $*" >&2; exit 1; }
 
-for f in LICENSE NOTICE LICENSE-OpenSSL.txt; do [ -s "$dir/$f" ] || fail "no $f beside the library"; done
+for f in LICENSE NOTICE LICENSE-OpenSSL.txt LICENSE-libaegis.txt; do [ -s "$dir/$f" ] || fail "no $f beside the library"; done
 cmp -s "$dir/LICENSE" "$REPO/LICENSE" || fail "LICENSE differs from the repository's"
+aegis=$(bash "$REPO/shim/aegis/fetch.sh" | tail -n 1) || fail "cannot fetch the pinned libaegis"
+cmp -s "$dir/LICENSE-libaegis.txt" "$aegis/LICENSE" || fail "LICENSE-libaegis.txt is not the pinned libaegis's LICENSE"
 # The version the library runs on, as OpenSSL_version() states it ("OpenSSL 3.5.5 27 Jan 2026").
 ran=$(grep -Eo 'OpenSSL [0-9]+\.[0-9]+\.[0-9]+' <<<"$runtime" | head -1) ||
     fail "the artifact's library names no OpenSSL version: $runtime"
@@ -31,4 +35,4 @@ cmp -s "$dir/LICENSE-OpenSSL.txt" "$src/LICENSE.txt" || fail "LICENSE-OpenSSL.tx
 copyright=$(sed -n 's/^ \* \(Copyright [0-9-]* The OpenSSL Project Authors\..*\)$/\1/p' "$src/crypto/cversion.c" | head -1)
 [ -n "$copyright" ] && grep -qxF "$copyright" "$dir/NOTICE" || fail "NOTICE lacks OpenSSL's copyright line ($copyright)"
 grep -q 'LICENSE-OpenSSL.txt' "$dir/NOTICE" || fail "NOTICE does not point at LICENSE-OpenSSL.txt"
-echo "check-notice: $label: NOTICE names $ran (the library reports: $runtime); LICENSE-OpenSSL.txt = $ran's LICENSE.txt; LICENSE ok"
+echo "check-notice: $label: NOTICE names $ran (the library reports: $runtime); LICENSE-OpenSSL.txt = $ran's LICENSE.txt; LICENSE and LICENSE-libaegis.txt ok"
