@@ -10,6 +10,8 @@
 # against pyhpke and pyca's hpke.Suite: results in bench/results/hpke-python.json; use it with one of LIBCRYPTOS).
 # BENCH=stream runs only bench/bench_stream.py (streaming AEAD against Tink Python and http_ece, with the
 # test suite's hash-pinned requirements-stream.txt: results in bench/results/stream-python.json).
+# BENCH=aegis runs only bench/bench_aegis.py (the AEGIS family beside libaead's AES-128-GCM and
+# ChaCha20-Poly1305, and libsodium's AEGIS through PyNaCl: results in bench/results/aegis-<kind>.json).
 # BENCH_RESULTS names another results folder.
 # Usage: bash bindings/python/bench.sh [bench.py options, e.g. --rounds 9 --gil]
 #        LIBCRYPTOS=vendored bash bindings/python/bench.sh --quick
@@ -17,7 +19,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PY="${PYTHON:-python3}"
-PYNACL=1.6.2  # the families' XChaCha20-Poly1305 peer (libsodium)
+PYNACL=1.6.2  # the families' XChaCha20-Poly1305 peer and AEGIS's (libsodium)
 PYHPKE=0.6.5  # HPKE's peer (BENCH=hpke), as in test.sh
 unset LD_LIBRARY_PATH PKG_CONFIG_PATH OPENSSL_CONF
 export PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -35,6 +37,13 @@ for kind in ${LIBCRYPTOS:-vendored system}; do
         [[ " $* " != *" --quick "* ]] || rounds=1
         "$TMP/$kind/bin/pip" install --quiet "pyhpke==$PYHPKE"
         (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_hpke.py" --rounds $rounds --json "$RESULTS/hpke-python.json")
+        continue
+    fi
+    if [ "$what" = aegis ]; then  # AEGIS beside AES-128-GCM, ChaCha20-Poly1305 and libsodium's AEGIS
+        rounds=7
+        [[ " $* " != *" --quick "* ]] || rounds=1
+        "$TMP/$kind/bin/pip" install --quiet "pynacl==$PYNACL"
+        (cd "$TMP" && "$TMP/$kind/bin/python" "$HERE/bench/bench_aegis.py" --rounds $rounds --json "$RESULTS/aegis-$kind.json")
         continue
     fi
     if [ "$what" = stream ]; then  # streaming AEAD against Tink Python and http_ece

@@ -85,7 +85,8 @@ prepare() {  # kind
     echo "   $(basename "$wheel"): $(unzip -Z1 "$wheel" | grep -E '\.so' | tr '\n' ' ')"
     echo "== install the wheel into a second fresh venv"
     "$PY" -m venv "$TMP/venv-$kind"
-    "$vpy" -m pip install --quiet "$wheel" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5"
+    # PyNaCl: libsodium, the XChaCha20-Poly1305 and AEGIS-128L/-256 peer (1.6 binds AEGIS)
+    "$vpy" -m pip install --quiet "$wheel" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5" "pynacl==1.6.2"
     # libaead.stream's peers (Tink Python, http_ece), hash-pinned
     "$vpy" -m pip install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
 }

@@ -1,6 +1,7 @@
 """The library 1.2 families under the FIPS stage and outside it, without pyca (see test_fips.py for why):
 AES-CCM is served by the FIPS provider (approved seals and opens, SP 800-38C); AES-OCB3, AES-GCM-SIV,
-AES-SIV (library 1.3) and XChaCha20-Poly1305 are in no FIPS provider and are refused cleanly with UnsupportedAlgorithm."""
+AES-SIV (library 1.3), XChaCha20-Poly1305 and the AEGIS family (library 1.7) are in no FIPS provider and are
+refused cleanly with UnsupportedAlgorithm."""
 
 import pytest
 
@@ -9,6 +10,9 @@ from conftest import FIPS
 
 NOT_IN_FIPS = [("AESOCB3", 16), ("AESGCMSIV", 16), ("XChaCha20Poly1305", 32), ("XChaCha20Poly1305RandomNonce", 32),
                ("AESSIV", 32)]
+NOT_IN_FIPS += [(name + form, 16 if name.startswith("Aegis128") else 32)
+                for name in ("Aegis128L", "Aegis256", "Aegis128X2", "Aegis128X4", "Aegis256X2", "Aegis256X4")
+                for form in ("", "RandomNonce")]
 
 
 def test_ccm_and_the_refused_families():

@@ -1,5 +1,5 @@
 """libaead: AES-GCM, ChaCha20-Poly1305, AES-CCM, AES-GCM-SIV, AES-OCB3, AES-SIV and XChaCha20-Poly1305
-through libaead (OpenSSL 3).
+through libaead (OpenSSL 3), and the AEGIS family (libaegis inside libaead).
 
 ``AESGCM``, ``ChaCha20Poly1305``, ``AESCCM``, ``AESGCMSIV``, ``AESOCB3`` and ``AESSIV`` are drop-in
 replacements for the classes of the same name in ``cryptography.hazmat.primitives.ciphers.aead``
@@ -31,6 +31,9 @@ exception types and messages. ``XChaCha20Poly1305`` (24-byte nonce, libsodium's 
   ``AESGCMForSSH`` (RFC 5647, with ``.usage`` and its rekey point) check on encryption that the counter
   strictly increases and the fixed field never changes (library 1.5; Go's FIPS module's
   NewGCMWithCounterNonce, NewGCMWithXORCounterNonce and NewGCMForSSH, but thread- and fork-safe);
+* ``Aegis128L``, ``Aegis256``, ``Aegis128X2``, ``Aegis128X4``, ``Aegis256X2``, ``Aegis256X4`` (RFC 10032, the
+  names of PyPI's ``pyaegis``) in pyca's shape, with a 16- or 32-byte tag (``tag_length``, default 32 as
+  pyaegis), and their ``...RandomNonce`` forms (output nonce || ciphertext || tag); not FIPS-approved;
 * ``properties=`` (an OpenSSL property query such as ``"fips=yes"``) and ``.indicator`` (provider,
   FIPS-approved seals and opens) on every class.
 
@@ -78,6 +81,18 @@ __all__ = [
     "AESGCMXORCounterNonce",
     "AESOCB3",
     "AESSIV",
+    "Aegis128L",
+    "Aegis128LRandomNonce",
+    "Aegis128X2",
+    "Aegis128X2RandomNonce",
+    "Aegis128X4",
+    "Aegis128X4RandomNonce",
+    "Aegis256",
+    "Aegis256RandomNonce",
+    "Aegis256X2",
+    "Aegis256X2RandomNonce",
+    "Aegis256X4",
+    "Aegis256X4RandomNonce",
     "ChaCha20Poly1305",
     "ChaCha20Poly1305CounterNonce",
     "ChaCha20Poly1305ForTLS12",
@@ -175,6 +190,8 @@ class _Common:
     _unsupported: str = ""  # pyca's UnsupportedAlgorithm message when the libcrypto lacks the algorithm
     _too_long_msg: str = ""  # the OverflowError message for AEAD_ERR_TOO_LONG when not the generic one
     _siv: bool = False       # AESSIV: the compiled core binds differently
+    _own_tag: bool = False   # the tag length is the object's (a slot), chosen at construction (AESCCM, AEGIS)
+    _nonce_limit_msg: str = ""  # NonceLimitError's message when not AES-GCM's (2**32 random 96-bit nonces)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -206,13 +223,15 @@ class _Common:
             self._construction_failed(rc, iv is not None, properties)
         ctx = _ffi.gc(ctx_out[0], _lib.aead_ctx_free)
         object.__setattr__(self, "_ctx", ctx)
-        if cls._ccm:
-            object.__setattr__(self, "_tag", tag_len)  # AESCCM's slot: its tag_length
+        random_nonce = cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE
+        if cls._own_tag:
+            object.__setattr__(self, "_tag", tag_len)
+            if random_nonce:  # the drawn nonce and this object's tag
+                object.__setattr__(self, "OVERHEAD", getattr(cls, "NONCE_SIZE") + tag_len)
         if cls._siv:
             self._siv_bound(ctx)  # type: ignore[attr-defined]  # AESSIV's
         elif _fast is not None:
-            random_nonce = cls._policy == _lib.AEAD_POLICY_RANDOM_NONCE
-            overhead = getattr(cls, "OVERHEAD") if random_nonce else tag_len
+            overhead = getattr(self, "OVERHEAD") if random_nonce else tag_len
             bind = self._bind  # type: ignore[attr-defined]  # defined by _fast.Core
             bind(ctx, int(_ffi.cast("uintptr_t", ctx)), cls._nonce_sizes.start, cls._nonce_sizes.stop - 1,
                  random_nonce, min(cls._max_plaintext, sys.maxsize >> 1), overhead, cls._ccm)
@@ -456,6 +475,7 @@ class AESCCM(_AESMixin, _AEAD):
     __slots__ = ("_tag",)
     _final = True
     _ccm = True
+    _own_tag = True
     _nonce_sizes = range(7, 14)
     _nonce_msg = "Nonce must be between 7 and 13 bytes"
     _max_plaintext = int(_lib.AEAD_ONE_UPDATE_MAX)
@@ -713,3 +733,191 @@ class AESGCMForSSH(_AESMixin, _CounterNonce):
         u = _ffi.new("aead_usage *")
         _lib.aead_ctx_usage_ex(self._ctx, u, _ffi.sizeof("aead_usage"))
         return SSHUsage(int(u.seals), int(u.forgeries), int(u.rekey_after))
+
+
+# ---- library 1.7: the AEGIS family (RFC 10032), named as PyPI's pyaegis names it ----
+
+_AEGIS_TAGS = (16, 32)
+_AEGIS_MAX = (1 << 61) - 1  # RFC 10032's P_MAX and A_MAX (bytes)
+
+
+# Each public class's variant, from its name (less "RandomNonce"): the algorithm id and the RFC's name.
+_AEGIS_VARIANTS = {
+    "Aegis128L": (_lib.AEAD_AEGIS_128L, "AEGIS-128L"), "Aegis128X2": (_lib.AEAD_AEGIS_128X2, "AEGIS-128X2"),
+    "Aegis128X4": (_lib.AEAD_AEGIS_128X4, "AEGIS-128X4"), "Aegis256": (_lib.AEAD_AEGIS_256, "AEGIS-256"),
+    "Aegis256X2": (_lib.AEAD_AEGIS_256X2, "AEGIS-256X2"), "Aegis256X4": (_lib.AEAD_AEGIS_256X4, "AEGIS-256X4"),
+}
+
+
+class _AegisMixin:
+    """What the AEGIS classes share: the key check, ``tag_length`` (16 or 32; 32 by default, as pyaegis),
+    ``generate_key()``. KEY_SIZE and NONCE_SIZE (= KEY_SIZE) come from _Aegis128 / _Aegis256; the algorithm
+    from the class's name, so that a variant's two classes cannot disagree."""
+
+    __slots__ = ()
+    _alg: int
+    _name: str
+    KEY_SIZE: int
+    NONCE_SIZE: int
+    _tag: int
+    _own_tag = True
+    _max_plaintext = _AEGIS_MAX
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__name__.replace("RandomNonce", "")
+        if name in _AEGIS_VARIANTS:
+            alg, label = _AEGIS_VARIANTS[name]
+            cls._alg, cls._name = int(alg), name
+            setattr(cls, "_unsupported", "%s is not available from FIPS providers (not an approved algorithm)" % label)
+
+    def __new__(cls, key: Buffer, tag_length: Optional[int] = 32, *, properties: Optional[str] = None) -> Any:
+        # None is the default too (pyca's AESCCM reads None as its default)
+        tag_len = 32 if tag_length is None else _tag_length_arg(tag_length)
+        k_: Any = key if type(key) is bytes else _ffi.from_buffer(key)
+        cls._algorithm(len(k_))
+        if tag_len not in _AEGIS_TAGS:
+            raise ValueError("tag_length must be 16 or 32")
+        return cls._make(key, None, properties, tag_len)  # type: ignore[attr-defined]
+
+    @classmethod
+    def _algorithm(cls, key_len: int) -> int:
+        if key_len != cls.KEY_SIZE:
+            raise ValueError("%s key must be %d bytes." % (cls._name, cls.KEY_SIZE))
+        return cls._alg
+
+    @classmethod
+    def generate_key(cls) -> bytes:
+        """A random key of KEY_SIZE bytes (os.urandom)."""
+        return os.urandom(cls.KEY_SIZE)
+
+    @property
+    def tag_length(self) -> int:
+        """This object's tag length in bytes: 16 or 32."""
+        return self._tag
+
+
+class _Aegis128(_AegisMixin):
+    """The 128-bit variants: key and nonce 16 bytes; the random-nonce form allows 2**48 encryptions per key."""
+
+    __slots__ = ()
+    KEY_SIZE = NONCE_SIZE = 16
+    _nonce_sizes = range(16, 17)
+    _nonce_msg = "Nonce must be 16 bytes"
+    _nonce_limit_msg = ("{cls}: 2**48 encryptions with this key reached, the limit for random 128-bit nonces "
+                        "(RFC 10032, security considerations): use a new key")
+
+
+class _Aegis256(_AegisMixin):
+    """The 256-bit variants: key and nonce 32 bytes; random nonces without a limit."""
+
+    __slots__ = ()
+    KEY_SIZE = NONCE_SIZE = 32
+    _nonce_sizes = range(32, 33)
+    _nonce_msg = "Nonce must be 32 bytes"
+
+
+class _AegisAEAD(_AEAD):
+    """An AEGIS class with a nonce argument: the tag length is the object's."""
+
+    __slots__ = ("_tag",)
+
+
+class _AegisRandomNonce(_RandomNonce):
+    """An AEGIS class whose nonces the library draws: OVERHEAD is per object (NONCE_SIZE + tag_length)."""
+
+    __slots__ = ("_tag", "OVERHEAD")
+    _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
+
+
+class Aegis128L(_Aegis128, _AegisAEAD):
+    """AEGIS-128L (RFC 10032): key 16 bytes, nonce 16 bytes, tag 16 or 32 bytes (``tag_length``, default 32
+    as pyaegis). ``encrypt(nonce, data, associated_data)`` returns ciphertext || tag. The caller guarantees
+    nonce uniqueness (random 128-bit nonces: at most 2**48 messages per key). Not available from FIPS
+    providers."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis128X2(_Aegis128, _AegisAEAD):
+    """AEGIS-128X2 (RFC 10032, two AEGIS-128L lanes in parallel; not interoperable with AEGIS-128L): sizes and
+    methods as Aegis128L."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis128X4(_Aegis128, _AegisAEAD):
+    """AEGIS-128X4 (RFC 10032, four AEGIS-128L lanes): sizes and methods as Aegis128L."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis256(_Aegis256, _AegisAEAD):
+    """AEGIS-256 (RFC 10032): key 32 bytes, nonce 32 bytes (random nonces are safe at any volume), tag 16 or
+    32 bytes (``tag_length``, default 32). Same methods as Aegis128L. Not available from FIPS providers."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis256X2(_Aegis256, _AegisAEAD):
+    """AEGIS-256X2 (RFC 10032, two AEGIS-256 lanes): sizes and methods as Aegis256."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis256X4(_Aegis256, _AegisAEAD):
+    """AEGIS-256X4 (RFC 10032, four AEGIS-256 lanes): sizes and methods as Aegis256."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis128LRandomNonce(_Aegis128, _AegisRandomNonce):
+    """AEGIS-128L whose 16-byte nonces the library draws: ``encrypt(data, associated_data)`` returns
+    nonce(16) || ciphertext || tag and ``decrypt`` reads that layout; ``OVERHEAD`` (per object) is 16 +
+    tag_length. After 2**48 encryptions the object refuses with :class:`NonceLimitError`."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis128X2RandomNonce(_Aegis128, _AegisRandomNonce):
+    """AEGIS-128X2 with library-drawn nonces: as Aegis128LRandomNonce."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis128X4RandomNonce(_Aegis128, _AegisRandomNonce):
+    """AEGIS-128X4 with library-drawn nonces: as Aegis128LRandomNonce."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis256RandomNonce(_Aegis256, _AegisRandomNonce):
+    """AEGIS-256 whose 32-byte nonces the library draws: ``encrypt(data, associated_data)`` returns
+    nonce(32) || ciphertext || tag; ``OVERHEAD`` (per object) is 32 + tag_length. 256-bit random nonces
+    never collide in practice: no encryption limit."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis256X2RandomNonce(_Aegis256, _AegisRandomNonce):
+    """AEGIS-256X2 with library-drawn nonces: as Aegis256RandomNonce."""
+
+    __slots__ = ()
+    _final = True
+
+
+class Aegis256X4RandomNonce(_Aegis256, _AegisRandomNonce):
+    """AEGIS-256X4 with library-drawn nonces: as Aegis256RandomNonce."""
+
+    __slots__ = ()
+    _final = True

@@ -383,7 +383,7 @@ class CffiRandomNonceCore:
     OVERHEAD: int
 
     def encrypt(self, data: Buffer, associated_data: Optional[Buffer]) -> bytes:
-        """Returns nonce (NONCE_SIZE bytes) || ciphertext || tag(16)."""
+        """Returns nonce (NONCE_SIZE bytes) || ciphertext || tag (16 bytes; Aegis*: tag_length)."""
         result: bytes = _random_nonce_call(self, 1, data, associated_data, _NO_BUF)
         return result
 

@@ -41,7 +41,8 @@ class NonceReuseError(ValueError):
 
 class NonceLimitError(NonceReuseError):
     """AESGCMRandomNonce: this key has made 2**32 encryptions, the limit for random 96-bit nonces
-    (NIST SP 800-38D section 8.3). Make a new object with a new key."""
+    (NIST SP 800-38D section 8.3); the random-nonce classes of AEGIS-128L/128X2/128X4: 2**48 (RFC 10032).
+    Make a new object with a new key."""
 
 
 class ForkedContextError(NonceReuseError):
@@ -174,7 +175,7 @@ def _exception(obj: Any, code: int) -> BaseException:
     elif code == _lib.AEAD_ERR_FORKED:
         message = _FORKED.format(cls=cls)
     elif code == _lib.AEAD_ERR_NONCE_LIMIT:
-        message = _NONCE_LIMIT.format(cls=cls)
+        message = (obj._nonce_limit_msg or _NONCE_LIMIT).format(cls=cls)
     elif code == _lib.AEAD_ERR_AAD_SIZE and obj._tls_aad_rule:
         message = obj._tls_aad_rule.format(cls=cls)
     elif code == _lib.AEAD_ERR_NONCE_SIZE:

@@ -924,15 +924,15 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
 /* The same functions under two signatures (the text signatures feed inspect.signature): with a nonce
  * argument (pyca's shape) and without (AEAD_POLICY_RANDOM_NONCE draws it). */
 static PyMethodDef Core_methods[] = {
-    SINGLE_METHODS(Core, "nonce, data, associated_data", "ciphertext || tag", " (16 bytes; AESCCM: its tag_length)",
+    SINGLE_METHODS(Core, "nonce, data, associated_data", "ciphertext || tag", " (16 bytes; AESCCM, Aegis*: tag_length)",
                    "the tag length"),
     MANY_METHODS(Core, "nonces, datas, associated_datas", "ciphertexts"),
     BIND_AND_END(Core_bind),
 };
 
 static PyMethodDef RandomNonceCore_methods[] = {
-    SINGLE_METHODS(Core, "data, associated_data", "nonce || ciphertext || tag", " (nonce: NONCE_SIZE bytes, tag: 16)",
-                   "OVERHEAD bytes"),
+    SINGLE_METHODS(Core, "data, associated_data", "nonce || ciphertext || tag",
+                   " (nonce: NONCE_SIZE bytes, tag: 16; Aegis*: tag_length)", "OVERHEAD bytes"),
     MANY_METHODS(Core, "datas, associated_datas", "outputs"),
     BIND_AND_END(Core_bind),
 };
