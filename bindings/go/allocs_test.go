@@ -39,12 +39,12 @@ func TestZeroAllocs(t *testing.T) {
 			_ = err
 		}
 	}
-	// The random-nonce AEADs (AES-GCM, XChaCha20-Poly1305): Seal, Open, in place both ways,
+	// The random-nonce AEADs (AES-GCM, XChaCha20-Poly1305, AEGIS): Seal, Open, in place both ways,
 	// failing Open.
-	for _, c := range []constructor{
+	for _, c := range append([]constructor{
 		{"NewGCMWithRandomNonce", NewGCMWithRandomNonce, 16, 0},
 		{"NewXChaCha20Poly1305WithRandomNonce", NewXChaCha20Poly1305WithRandomNonce, 32, 0},
-	} {
+	}, aegisRandomConstructors...) {
 		g, err := c.new(make([]byte, c.key))
 		if err != nil {
 			t.Fatal(err)

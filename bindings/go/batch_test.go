@@ -17,6 +17,7 @@ func TestBatchMatchesSingleCalls(t *testing.T) {
 	cases := append(allConstructors[:6:6], constructor{"NewGCMWithRandomNonce", NewGCMWithRandomNonce, 16, 0},
 		constructor{"NewXChaCha20Poly1305WithRandomNonce", NewXChaCha20Poly1305WithRandomNonce, 32, 0})
 	cases = append(cases, familyConstructors...)
+	cases = append(cases, aegisConstructors...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			key := randBytes(r, c.key)

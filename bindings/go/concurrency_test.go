@@ -12,14 +12,15 @@ import (
 )
 
 // TestConcurrentSharedAEAD: 8 goroutines share one AEAD and mix Seal, Open and failing Open on
-// random sizes, on AES-GCM, ChaCha20-Poly1305 and one AEAD of each 1.2 family; every result is
+// random sizes, on AES-GCM, ChaCha20-Poly1305, one AEAD of each 1.2 family and two AEGIS; every result is
 // checked (GCM against crypto/cipher, the others by opening
 // and by a tampered Open). Run it with -race too.
 func TestConcurrentSharedAEAD(t *testing.T) {
 	const goroutines = 8
 	iters := shortOr(400, 50)
 	cases := []constructor{allConstructors[0], allConstructors[2], allConstructors[5],
-		familyConstructors[1], familyConstructors[3], familyConstructors[7]} // CCM, OCB3, XChaCha
+		familyConstructors[1], familyConstructors[3], familyConstructors[7], // CCM, OCB3, XChaCha
+		aegisConstructors[0], aegisConstructors[3]} // AEGIS-128L, AEGIS-256 with 32-byte tags
 	if _, err := NewGCMSIV(make([]byte, 16)); err == nil { // OpenSSL >= 3.2 (TestGCMSIVAvailability)
 		cases = append(cases, gcmSIVConstructors[0])
 	}

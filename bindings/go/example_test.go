@@ -256,6 +256,31 @@ func ExampleNewXChaCha20Poly1305WithRandomNonce() {
 	// Output: 0 40 58 no nonce to manage <nil>
 }
 
+func ExampleNewAEGIS128L() {
+	// RFC 10032's AEGIS-128L test vector 4: 16-byte key and nonce.
+	key, _ := hex.DecodeString("10010000000000000000000000000000")
+	nonce, _ := hex.DecodeString("10000200000000000000000000000000")
+	ad, _ := hex.DecodeString("0001020304050607")
+	msg, _ := hex.DecodeString("000102030405060708090a0b0c0d")
+	a, err := aead.NewAEGIS128L(key)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%x\n", a.Seal(nil, nonce, msg, ad)) // ciphertext || tag
+	// Output: 79d94593d8c2119d7e8fd9b8fc775c04b3dba849b2701effbe32c7f0fab7
+}
+
+func ExampleNewAEGIS256WithRandomNonce() {
+	a, err := aead.NewAEGIS256WithRandomNonce(make([]byte, 32), 32) // 32-byte tags
+	if err != nil {
+		panic(err)
+	}
+	ct := a.Seal(nil, nil, []byte("no nonce to manage"), nil) // nonce(32) || ciphertext || tag(32)
+	pt, err := a.Open(nil, nil, ct, nil)
+	fmt.Println(a.NonceSize(), a.Overhead(), len(ct), string(pt), err)
+	// Output: 0 64 82 no nonce to manage <nil>
+}
+
 func ExampleNewAESSIV() {
 	// RFC 5297 Appendix A.2: AES-128-SIV (a 32-byte key: CMAC key, then CTR key), nonce-based.
 	key, _ := hex.DecodeString("7f7e7d7c7b7a79787776757473727170404142434445464748494a4b4c4d4e4f")

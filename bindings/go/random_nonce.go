@@ -21,18 +21,18 @@ var gcmRandomMessages = func() messages {
 	return m
 }()
 
-// randomNonceAEAD is the cipher.AEAD of NewGCMWithRandomNonce and
-// NewXChaCha20Poly1305WithRandomNonce: nonce || ciphertext || tag, the nonce (nonceSize bytes)
-// drawn inside the one C call.
+// randomNonceAEAD is the cipher.AEAD of NewGCMWithRandomNonce, NewXChaCha20Poly1305WithRandomNonce
+// and the AEGIS ...WithRandomNonce constructors: nonce || ciphertext || tag, the nonce (nonceSize
+// bytes) drawn inside the one C call; the tag is a.tagSize bytes (16, or 32 for AEGIS if asked).
 type randomNonceAEAD struct {
 	a         *aeadImpl
-	nonceSize int // 12 (AES-GCM) or 24 (XChaCha20-Poly1305)
+	nonceSize int // 12 (AES-GCM), 24 (XChaCha20-Poly1305), 16 or 32 (AEGIS: its whole nonce)
 }
 
 var _ cipher.AEAD = (*randomNonceAEAD)(nil)
 
 func (g *randomNonceAEAD) NonceSize() int { return 0 }
-func (g *randomNonceAEAD) Overhead() int  { return g.nonceSize + standardTagSize }
+func (g *randomNonceAEAD) Overhead() int  { return g.nonceSize + g.a.tagSize }
 
 // Seal implements cipher.AEAD; nonce must be empty.
 func (g *randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
@@ -65,10 +65,10 @@ func (g *randomNonceAEAD) checkSeal(dst, nonce, plaintext, additionalData []byte
 	if len(nonce) != 0 {
 		panic(g.a.msg.nonceSeal)
 	}
-	if uint64(len(plaintext)) > g.a.maxPlain || len(dst) > maxInt-g.nonceSize-standardTagSize-len(plaintext) {
+	if uint64(len(plaintext)) > g.a.maxPlain || len(dst) > maxInt-g.Overhead()-len(plaintext) {
 		panic(g.a.msg.tooLarge)
 	}
-	ret, out = sliceForAppend(dst, g.nonceSize+len(plaintext)+standardTagSize)
+	ret, out = sliceForAppend(dst, len(plaintext)+g.Overhead())
 	g.a.checkOverlap(out, plaintext, additionalData)
 	if anyOverlap(out, plaintext) {
 		return ret, out, out[g.nonceSize : g.nonceSize+len(plaintext)]
@@ -76,7 +76,7 @@ func (g *randomNonceAEAD) checkSeal(dst, nonce, plaintext, additionalData []byte
 	return ret, out, plaintext
 }
 
-// moveForward is the in-place move of a random-nonce Seal: plaintext to in, 12 (or 24) bytes further,
+// moveForward is the in-place move of a random-nonce Seal: plaintext to in, the nonce length (12, 24, 16 or 32) further,
 // unless in is plaintext itself (not in place).
 func moveForward(in, plaintext []byte) {
 	if len(in) > 0 && &in[0] != &plaintext[0] {
@@ -85,13 +85,13 @@ func moveForward(in, plaintext []byte) {
 }
 
 // checkOpen is checkSeal for Open (!ok: ErrOpen); written is where C is to write the plaintext: out, or for exact
-// in-place use (dst = ciphertext[:0]) 12 (XChaCha: 24) bytes ahead of it (libaead's form, out == in + 12 or 24), from
+// in-place use (dst = ciphertext[:0]) the nonce length ahead of it (libaead's form, out == in + nonce length), from
 // where opened moves it back (crypto/cipher moves the ciphertext back first: same bytes).
 func (g *randomNonceAEAD) checkOpen(dst, nonce, ciphertext, additionalData []byte) (ret, out, written []byte, ok bool) {
 	if len(nonce) != 0 {
 		panic(g.a.msg.nonceOpen)
 	}
-	overhead := g.nonceSize + standardTagSize
+	overhead := g.Overhead()
 	if len(ciphertext) < overhead || uint64(len(ciphertext)) > g.a.maxPlain+uint64(overhead) {
 		return nil, nil, nil, false
 	}

@@ -11,8 +11,8 @@ package aead
 #include <aead.h>
 // The floor: the newest release whose functions or constants this package names (tests/decls/floors.py
 // checks it). An older installed libaead fails here, at build time, instead of at link or run time.
-#if !defined(AEAD_VERSION_NUMBER) || AEAD_VERSION_NUMBER < 10600
-#error "the Go package needs libaead 1.6.0 or newer; the libaead that pkg-config finds as aead is older"
+#if !defined(AEAD_VERSION_NUMBER) || AEAD_VERSION_NUMBER < 10700
+#error "the Go package needs libaead 1.7.0 or newer; the libaead that pkg-config finds as aead is older"
 #endif
 */
 import "C"

@@ -73,6 +73,9 @@ echo "== go test ./... (the binding's packages)"
 gotest binding ./...
 echo "== conformance vectors, per file (the tests above)"
 counts binding "the vector tests" '^ +(vectors|vectors_families|siv)_test\.go:[0-9]+: .*(\.(json|rsp|txt)[: ]|cases)'
+echo "== AEGIS (aegis_test.go): RFC 10032's vectors, every variant, tags 16 and 32 (the tests above)"
+counts binding "the AEGIS vector test" '^ +aegis_test\.go:[0-9]+: RFC 10032 AEGIS vectors: 36 cases'
+must_pass binding TestAEGISVectors TestAEGISConstructors TestAEGISRandomNonce TestAEGISPanicsAndErrors
 echo "== HPKE (package hpke): RFC 9180's and draft-ietf-hpke-pq's vectors, crypto/hpke both ways (the tests above)"
 counts binding "the HPKE tests" "rfc9180.json: [0-9]+ cases|hpke-pq.json: [0-9]+ cases|PQ KEMs: |interop crypto/hpke"
 must_pass binding TestRFC9180Vectors TestPQVectors TestPQKEMs TestInteropCryptoHPKE TestInteropCryptoHPKEPQ  # Go 1.26's crypto/hpke

@@ -157,6 +157,27 @@ fn bundled_families_work() {
         }
     }
 }
+/// libaegis (library 1.7's AEGIS family, shim/aegis.cpp) is compiled in: RFC 10032's AEGIS-128L test
+/// vector 4 with both tag sizes, and AEGIS-256X4 with random nonces round-trips.
+#[test]
+fn bundled_aegis_works() {
+    use libaead::aead::consts::{U16, U32};
+    let hex = |s: &str| -> Vec<u8> { (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect() };
+    let key: [u8; 16] = hex("10010000000000000000000000000000").try_into().unwrap();
+    let nonce: [u8; 16] = hex("10000200000000000000000000000000").try_into().unwrap();
+    let (msg, aad) = (hex("000102030405060708090a0b0c0d"), hex("0001020304050607"));
+    let p = || Payload { msg: &msg, aad: &aad };
+    let c16 = libaead::Aegis128L::<U16>::new(&key.into());
+    assert_eq!(c16.encrypt(&nonce.into(), p()).unwrap(), hex("79d94593d8c2119d7e8fd9b8fc775c04b3dba849b2701effbe32c7f0fab7"));
+    let c32 = libaead::Aegis128L::<U32>::new(&key.into());
+    assert_eq!(c32.encrypt(&nonce.into(), p()).unwrap(),
+        hex("79d94593d8c2119d7e8fd9b8fc7786f1b80bfb463aba711d15405d094baf4a55a15dbfec81a76f35ed0b9c8b04ac"));
+    assert_eq!(c16.cipher().provider(), "libaegis");
+    let rn = libaead::Aegis256X4RandomNonce::<U32>::new(&[3u8; 32].into());
+    let sealed = rn.seal(b"ad", b"bundled").unwrap();
+    assert_eq!(sealed.len(), 7 + 32 + 32);
+    assert_eq!(rn.open(b"ad", &sealed).unwrap(), b"bundled");
+}
 /// HPKE (library 1.6, lib/hpke.cpp and shim/dh_hkdf.cpp) is compiled in: RFC 9180 A.1.1's first
 /// encryption (DHKEM(X25519), HKDF-SHA256, AES-128-GCM, base mode), and a P-256 round trip.
 #[test]

@@ -47,7 +47,7 @@ cargo fetch --locked
 # output shown.
 cargo test --locked --no-default-features --features alloc -- --skip rfc9180_vectors --skip interop_with_hpke_crate \
     --skip hpke_pq_vectors --skip rfc8188_against_oracle --skip age_against_oracle --skip tink_against_oracle \
-    --skip wycheproof --skip nist_cavp
+    --skip wycheproof --skip nist_cavp --skip aegis_crate
 echo "== HPKE (tests/hpke.rs): RFC 9180's vectors and interop with the hpke crate, their counts shown"
 hpke_out="$(cargo test --locked --no-default-features --features alloc --test hpke \
     -- --nocapture --exact rfc9180_vectors interop_with_hpke_crate 2>&1)" || { echo "$hpke_out"; exit 1; }
@@ -66,6 +66,12 @@ stream_out="$(cargo test --locked --no-default-features --features alloc --test 
 grep -oE '(rfc8188|age|tink) oracle: .*|^test result.*' <<<"$stream_out"
 [ "$(grep -cE '(rfc8188|age|tink) oracle: ' <<<"$stream_out")" = 3 ] ||
     { echo "FAIL: tests/stream.rs did not print its oracle counts" >&2; echo "$stream_out"; exit 1; }
+echo "== AEGIS (tests/aegis.rs): each variant and tag size against the aegis crate's pure-Rust code, the counts shown"
+aegis_out="$(cargo test --locked --no-default-features --features alloc --test aegis -- --nocapture aegis_crate 2>&1)" ||
+    { echo "$aegis_out"; exit 1; }
+grep -E '^aegis crate: |^test result' <<<"$aegis_out"
+[ "$(grep -cE '^aegis crate: AEGIS-.* tag (16|32): [0-9]+ cases, .* 0 disagreements$' <<<"$aegis_out")" = 12 ] ||
+    { echo "FAIL: tests/aegis.rs did not report 12 runs against the aegis crate without disagreement" >&2; echo "$aegis_out"; exit 1; }
 echo "== conformance vectors, per file (tests/vectors.rs, families.rs, siv.rs), their counts shown"
 vec_out="$(cargo test --locked --no-default-features --features alloc --test vectors --test families --test siv \
     -- --nocapture wycheproof nist_cavp 2>&1)" || { echo "$vec_out"; exit 1; }

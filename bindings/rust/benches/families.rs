@@ -2,7 +2,10 @@
 //! 16 KiB (13-byte AAD): AES-128-CCM (tag 16, nonce 13) vs `ccm`, AES-128-GCM-SIV vs
 //! `aes-gcm-siv` (skipped on OpenSSL < 3.2), AES-128-OCB3 vs `ocb3`, XChaCha20-Poly1305 vs
 //! `chacha20poly1305`; library 1.3's AES-SIV AEAD form (16-byte nonce, 32- and 64-byte keys) vs
-//! `aes-siv`'s `Aes128SivAead` / `Aes256SivAead`. Both sides do the same work through the same trait call:
+//! `aes-siv`'s `Aes128SivAead` / `Aes256SivAead`; library 1.7's AEGIS-128L, -128X2, -128X4 and
+//! -256 (16-byte tags) vs the `aegis` crate (the same libaegis C code, so the ratio is the
+//! binding's cost), beside AES-128-GCM vs `aes-gcm` and ChaCha20-Poly1305 vs `chacha20poly1305`
+//! for scale (the ns columns compare the algorithms). Both sides do the same work through the same trait call:
 //! `AeadInOut::encrypt_in_place` / `decrypt_in_place` on a `Vec` refilled from the input (its
 //! capacity kept, no allocation), which for libaead is one C call in the buffer. Interleaved
 //! A/B rounds, order alternating; the median per-round ratio libaead / RustCrypto and its IQR
@@ -126,6 +129,17 @@ fn main() {
     );
     compare::<libaead::Aes128SivAead, aes_siv::Aes128SivAead>("AES-SIV-CMAC-256 AEAD n16 (aes-siv 0.8.0)", quick, &mut rows);
     compare::<libaead::Aes256SivAead, aes_siv::Aes256SivAead>("AES-SIV-CMAC-512 AEAD n16 (aes-siv 0.8.0)", quick, &mut rows);
+    compare::<libaead::Aes128Gcm, aes_gcm::Aes128Gcm>("AES-128-GCM (aes-gcm 0.11.1)", quick, &mut rows);
+    compare::<libaead::ChaCha20Poly1305, chacha20poly1305::ChaCha20Poly1305>(
+        "ChaCha20-Poly1305 (chacha20poly1305 0.11.0)",
+        quick,
+        &mut rows,
+    );
+    use aegis::compat::rustcrypto_traits_06 as aegis06;
+    compare::<libaead::Aegis128L, aegis06::Aegis128L<16>>("AEGIS-128L (aegis 0.9.20)", quick, &mut rows);
+    compare::<libaead::Aegis128X2, aegis06::Aegis128X2<16>>("AEGIS-128X2 (aegis 0.9.20)", quick, &mut rows);
+    compare::<libaead::Aegis128X4, aegis06::Aegis128X4<16>>("AEGIS-128X4 (aegis 0.9.20)", quick, &mut rows);
+    compare::<libaead::Aegis256, aegis06::Aegis256<16>>("AEGIS-256 (aegis 0.9.20)", quick, &mut rows);
     // LIBAEAD_BENCH_JSON=FILE: the rows machine-readably (benches/results/families-*.json, for the documents).
     if let (false, Ok(path)) = (quick, std::env::var("LIBAEAD_BENCH_JSON")) {
         let doc = serde_json::json!({

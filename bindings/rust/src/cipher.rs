@@ -47,6 +47,21 @@ pub enum Algorithm {
     Aes192Siv,
     /// AES-SIV with a 64-byte key (two AES-256 keys; library 1.3).
     Aes256Siv,
+    /// AEGIS-128L, RFC 10032 (library 1.7; key 16, nonce 16, tag 16 or 32). Not on OpenSSL: libaegis,
+    /// compiled into libaead ([`Cipher::provider`] is `"libaegis"`). [`Policy::None`] and
+    /// [`Policy::RandomNonce`] (16-byte nonces, 2^48 seals); not FIPS-approved (a FIPS property
+    /// query is [`Error::Unsupported`]).
+    Aegis128L,
+    /// AEGIS-256, RFC 10032 (library 1.7; key 32, nonce 32, tag 16 or 32; random nonces: no seal limit).
+    Aegis256,
+    /// AEGIS-128X2, RFC 10032 (library 1.7; AEGIS-128L on two lanes; key 16, nonce 16).
+    Aegis128X2,
+    /// AEGIS-128X4, RFC 10032 (library 1.7; AEGIS-128L on four lanes; key 16, nonce 16).
+    Aegis128X4,
+    /// AEGIS-256X2, RFC 10032 (library 1.7; AEGIS-256 on two lanes; key 32, nonce 32).
+    Aegis256X2,
+    /// AEGIS-256X4, RFC 10032 (library 1.7; AEGIS-256 on four lanes; key 32, nonce 32).
+    Aegis256X4,
 }
 
 impl Algorithm {
@@ -69,6 +84,12 @@ impl Algorithm {
             Algorithm::Aes128Siv => sys::AEAD_AES_128_SIV,
             Algorithm::Aes192Siv => sys::AEAD_AES_192_SIV,
             Algorithm::Aes256Siv => sys::AEAD_AES_256_SIV,
+            Algorithm::Aegis128L => sys::AEAD_AEGIS_128L,
+            Algorithm::Aegis256 => sys::AEAD_AEGIS_256,
+            Algorithm::Aegis128X2 => sys::AEAD_AEGIS_128X2,
+            Algorithm::Aegis128X4 => sys::AEAD_AEGIS_128X4,
+            Algorithm::Aegis256X2 => sys::AEAD_AEGIS_256X2,
+            Algorithm::Aegis256X4 => sys::AEAD_AEGIS_256X4,
         }
     }
 
@@ -83,12 +104,12 @@ impl Algorithm {
     }
 
     /// Default nonce length in bytes (`aead_nonce_size`: 12, 24 for XChaCha20-Poly1305, 16 for
-    /// AES-SIV, whose AEAD form takes any length).
+    /// AES-SIV, whose AEAD form takes any length; for AEGIS the key length, 16 or 32).
     pub fn nonce_size(self) -> usize {
         ffi::sizes(self.raw()).1
     }
 
-    /// Default tag length in bytes (`aead_tag_size`, 16).
+    /// Default tag length in bytes (`aead_tag_size`, 16; AEGIS also takes 32 at creation).
     pub fn tag_size(self) -> usize {
         ffi::sizes(self.raw()).2
     }
@@ -102,13 +123,23 @@ impl Algorithm {
             Aes128Ccm | Aes192Ccm | Aes256Ccm | Aes128GcmSiv | Aes192GcmSiv | Aes256GcmSiv | Aes128Siv | Aes192Siv
             | Aes256Siv => sys::AEAD_ONE_UPDATE_MAX,
             Aes128Ocb3 | Aes192Ocb3 | Aes256Ocb3 => 1 << 36,
+            // RFC 10032's P_MAX (and A_MAX).
+            Aegis128L | Aegis256 | Aegis128X2 | Aegis128X4 | Aegis256X2 | Aegis256X4 => (1 << 61) - 1,
         }
     }
 
-    /// Nonce bytes a [`Policy::RandomNonce`] seal puts in front: 24 for XChaCha20-Poly1305, else 12.
+    /// Whether this is one of the AEGIS family (RFC 10032, library 1.7).
+    pub fn is_aegis(self) -> bool {
+        use Algorithm::*;
+        matches!(self, Aegis128L | Aegis256 | Aegis128X2 | Aegis128X4 | Aegis256X2 | Aegis256X4)
+    }
+
+    /// Nonce bytes a [`Policy::RandomNonce`] seal puts in front: 24 for XChaCha20-Poly1305, the
+    /// whole nonce (16 or 32) for AEGIS, else 12.
     pub(crate) fn random_nonce_len(self) -> usize {
         match self {
             Algorithm::XChaCha20Poly1305 => sys::AEAD_XCHACHA20_POLY1305_NONCE,
+            a if a.is_aegis() => a.nonce_size(),
             _ => RANDOM_NONCE_LEN,
         }
     }
@@ -131,6 +162,8 @@ pub enum Policy {
     /// library context's DRBG; output and open input are `nonce(12) || ciphertext || tag`
     /// (Go's `cipher.NewGCMWithRandomNonce`). At most 2^32 seals per context
     /// ([`Error::NonceLimit`] after). See [`Aes128GcmRandomNonce`](crate::Aes128GcmRandomNonce).
+    /// The AEGIS family (library 1.7) draws its whole nonce (16 or 32 bytes), at most 2^48 seals
+    /// with 16-byte nonces and no limit with 32 (see [`Aegis128LRandomNonce`](crate::Aegis128LRandomNonce)).
     RandomNonce,
     /// Counter nonces (library 1.5; AES-GCM, ChaCha20-Poly1305; 12-byte nonce, 16-byte tag, any
     /// AAD): nonce = fixed(4) || BE64(start + n), n strictly increasing (gaps allowed) and below
@@ -168,9 +201,10 @@ impl Policy {
 /// (`encrypt_inout_detached` / `decrypt_inout_detached`) use a stack scratch buffer; longer
 /// messages use one heap allocation of `len + 16` bytes. See [`Cipher`] for why.
 pub const DETACHED_STACK_LIMIT: usize = 4096;
-const SCRATCH: usize = DETACHED_STACK_LIMIT + sys::AEAD_MAX_TAG;
-const ZERO_TAG: [u8; sys::AEAD_MAX_TAG + sys::AEAD_XCHACHA20_POLY1305_NONCE] =
-    [0; sys::AEAD_MAX_TAG + sys::AEAD_XCHACHA20_POLY1305_NONCE];
+const SCRATCH: usize = DETACHED_STACK_LIMIT + sys::AEAD_AEGIS_MAX_TAG;
+/// The longest [`Cipher::overhead`]: AEGIS-256's 32-byte random nonce and 32-byte tag.
+const MAX_OVERHEAD: usize = sys::AEAD_AEGIS_MAX_TAG + 32;
+const ZERO_TAG: [u8; MAX_OVERHEAD] = [0; MAX_OVERHEAD];
 /// Nonce bytes an AES-GCM [`Policy::RandomNonce`] seal puts in front of the ciphertext.
 pub(crate) const RANDOM_NONCE_LEN: usize = 12;
 
@@ -213,7 +247,7 @@ impl core::fmt::Debug for Cipher {
 
 impl Cipher {
     /// Creates a keyed context (`aead_ctx_new`). `tag_len` 0 means 16; AES-GCM with
-    /// [`Policy::None`] also takes 4, 8 and 12..=15. The key may be wiped once this returns.
+    /// [`Policy::None`] also takes 4, 8 and 12..=15, AEGIS takes 32. The key may be wiped once this returns.
     pub fn new(alg: Algorithm, policy: Policy, key: &[u8], tag_len: usize) -> Result<Self, Error> {
         let ctx = Ctx::new(alg.raw(), policy.raw(), key, tag_len)?;
         Ok(Self::from_ctx(ctx, alg, policy, tag_len))
@@ -266,7 +300,8 @@ impl Cipher {
         crate::dtls::Usage::from_raw(self.ctx.usage_ex())
     }
 
-    /// Bytes a seal adds: the tag, plus the 12-byte nonce under [`Policy::RandomNonce`].
+    /// Bytes a seal adds: the tag, plus the nonce under [`Policy::RandomNonce`] (12 bytes; 24
+    /// for XChaCha20-Poly1305, 16 or 32 for AEGIS).
     pub fn overhead(&self) -> usize {
         match self.policy {
             Policy::RandomNonce => self.tag_len + self.alg.random_nonce_len(),

@@ -1,6 +1,8 @@
 //! RustCrypto-trait types of the library 1.2 families: AES-CCM and AES-OCB3 (generic over their
 //! typenum sizes, as the `ccm` and `ocb3` crates are) and AES-GCM-SIV (as `aes-gcm-siv`), and of
-//! library 1.3's AES-SIV AEAD form (as `aes_siv::SivAead`, generic over the nonce size).
+//! library 1.3's AES-SIV AEAD form (as `aes_siv::SivAead`, generic over the nonce size), and of
+//! library 1.7's AEGIS family (RFC 10032, as the `aegis` crate's `Aegis128L<TAG_BYTES>`, the tag
+//! size a typenum parameter).
 use crate::{Algorithm, Cipher, Error, Policy};
 use aead::array::ArraySize;
 use aead::array::typenum::{IsGreaterOrEqual, B1};
@@ -272,3 +274,59 @@ pub type Aes256SivAead<N = U16> = AesSivAead<U64, N>;
 
 generic_type!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, "AesSivAead", K, K::SIV, 16);
 aead_inout!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, N, U16, Prefix);
+
+/// AEGIS tag sizes (RFC 10032): `U16` (the default) and `U32`.
+pub trait AegisTagSize: ArraySize + sealed::Sealed {}
+impl AegisTagSize for U16 {}
+impl AegisTagSize for U32 {}
+
+macro_rules! aegis_type {
+    ($(#[$doc:meta])* $name:ident, $name_str:literal, $alg:expr, $key:ty) => {
+        $(#[$doc])*
+        ///
+        /// The tag size `T` is `U16` (default) or `U32`, as the `aegis` crate's `TAG_BYTES`;
+        /// the nonce is as long as the key and may be random (RFC 10032 allows 2^48 random
+        /// 128-bit nonces per key; 256-bit ones have no practical limit). Output
+        /// `ciphertext || tag`; plaintext and AAD at most 2^61 - 1 bytes. Computed by libaegis
+        /// inside libaead ([`Cipher::provider`] is `"libaegis"`), with AES-NI / VAES / ARM crypto
+        /// where the CPU has them; without hardware AES it is slow and not guaranteed constant-time.
+        /// Not FIPS-approved. `Send + Sync`; every operation is one C call; a failed decryption
+        /// zeroes the written output.
+        pub struct $name<T: AegisTagSize = U16> {
+            inner: Cipher,
+            _sizes: Sizes<T>,
+        }
+
+        generic_type!([T: AegisTagSize] $name<T>, $name_str, $key, $alg, T::USIZE);
+        aead_inout!([T: AegisTagSize] $name<T>, $key, T);
+    };
+}
+
+aegis_type!(
+    /// AEGIS-128L (RFC 10032; library 1.7): 16-byte key and nonce, as `aegis::aegis128l::Aegis128L`.
+    Aegis128L, "Aegis128L", Algorithm::Aegis128L, U16
+);
+aegis_type!(
+    /// AEGIS-128X2 (RFC 10032; library 1.7): AEGIS-128L on two lanes (faster with wide vector
+    /// AES), 16-byte key and nonce, as `aegis::aegis128x2::Aegis128X2`.
+    Aegis128X2, "Aegis128X2", Algorithm::Aegis128X2, U16
+);
+aegis_type!(
+    /// AEGIS-128X4 (RFC 10032; library 1.7): AEGIS-128L on four lanes (AVX-512 / VAES), 16-byte
+    /// key and nonce, as `aegis::aegis128x4::Aegis128X4`.
+    Aegis128X4, "Aegis128X4", Algorithm::Aegis128X4, U16
+);
+aegis_type!(
+    /// AEGIS-256 (RFC 10032; library 1.7): 32-byte key and nonce, as `aegis::aegis256::Aegis256`.
+    Aegis256, "Aegis256", Algorithm::Aegis256, U32
+);
+aegis_type!(
+    /// AEGIS-256X2 (RFC 10032; library 1.7): AEGIS-256 on two lanes, 32-byte key and nonce, as
+    /// `aegis::aegis256x2::Aegis256X2`.
+    Aegis256X2, "Aegis256X2", Algorithm::Aegis256X2, U32
+);
+aegis_type!(
+    /// AEGIS-256X4 (RFC 10032; library 1.7): AEGIS-256 on four lanes, 32-byte key and nonce, as
+    /// `aegis::aegis256x4::Aegis256X4`.
+    Aegis256X4, "Aegis256X4", Algorithm::Aegis256X4, U32
+);

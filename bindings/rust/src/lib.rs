@@ -15,6 +15,10 @@
 //!   `aes_siv::Aes128SivAead`: output `tag || ciphertext`) and [`siv::Aes128Siv`] (as
 //!   `aes_siv::siv::Aes128Siv`: `encrypt(headers, plaintext)` with any number of headers, one C
 //!   call); 192-bit keys too. An empty message needs OpenSSL >= 3.5.
+//! * Library 1.7, AEGIS (RFC 10032, computed by libaegis inside libaead): [`Aegis128L`]`<T = U16>`,
+//!   [`Aegis128X2`], [`Aegis128X4`], [`Aegis256`], [`Aegis256X2`], [`Aegis256X4`], the tag size `T`
+//!   `U16` or `U32` (as the `aegis` crate's `Aegis128L<16>` / `<32>`), and their random-nonce forms
+//!   ([`Aegis128LRandomNonce`], ...: output `nonce || ciphertext || tag`).
 //! * [`Tls12Aead`] and [`Tls13Aead`] seal records under the TLS nonce policies and return a typed
 //!   [`Error`] on nonce misuse ([`Error::NonceOrder`], [`Error::NonceExhausted`],
 //!   [`Error::NoncePrefix`], [`Error::AadSize`]).
@@ -98,13 +102,16 @@ pub use counter::{
 };
 pub use error::Error;
 pub use families::{
-    Aes128Ccm, Aes128GcmSiv, Aes128Ocb3, Aes128SivAead, Aes192Ccm, Aes192GcmSiv, Aes192Ocb3, Aes192SivAead, Aes256Ccm,
+    Aegis128L, Aegis128X2, Aegis128X4, Aegis256, Aegis256X2, Aegis256X4, AegisTagSize, Aes128Ccm, Aes128GcmSiv, Aes128Ocb3, Aes128SivAead, Aes192Ccm, Aes192GcmSiv, Aes192Ocb3, Aes192SivAead, Aes256Ccm,
     Aes256GcmSiv, Aes256Ocb3, Aes256SivAead, AesCcm, AesKeySize, AesOcb3, AesSivAead, CcmNonceSize, CcmTagSize,
     Ocb3NonceSize, SivKeySize,
 };
 pub use ffi::{Component, Record, RecordV};
 pub use indicator::Indicator;
-pub use random_nonce::{Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce, XChaCha20Poly1305RandomNonce};
+pub use random_nonce::{
+    Aegis128LRandomNonce, Aegis128X2RandomNonce, Aegis128X4RandomNonce, Aegis256RandomNonce, Aegis256X2RandomNonce,
+    Aegis256X4RandomNonce, Aes128GcmRandomNonce, Aes192GcmRandomNonce, Aes256GcmRandomNonce, XChaCha20Poly1305RandomNonce,
+};
 pub use tls::{tls12_gcm_nonce, tls13_nonce, Tls12Aead, Tls13Aead};
 pub use typed::{Aes128Gcm, Aes192Gcm, Aes256Gcm, ChaCha20Poly1305, XChaCha20Poly1305};
 

@@ -1,20 +1,24 @@
 //! Impl blocks shared by the typed wrappers (each wraps one [`crate::Cipher`] in `inner`).
 
 /// `Debug` (no key material), `KeySizeUser` and a `KeyInit` that panics only where `try_new`
-/// would return an error.
+/// would return an error. A generic type gives its generics in brackets, then the type, then its
+/// name: `key_init!([T: AegisTagSize] Aegis128LRandomNonce<T>, Aegis128LRandomNonce, U16)`.
 macro_rules! key_init {
     ($name:ident, $key:ty) => {
-        impl core::fmt::Debug for $name {
+        key_init!([] $name, $name, $key);
+    };
+    ([$($g:tt)*] $ty:ty, $name:ident, $key:ty) => {
+        impl<$($g)*> core::fmt::Debug for $ty {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str(concat!(stringify!($name), " { .. }"))
             }
         }
 
-        impl aead::KeySizeUser for $name {
+        impl<$($g)*> aead::KeySizeUser for $ty {
             type KeySize = $key;
         }
 
-        impl aead::KeyInit for $name {
+        impl<$($g)*> aead::KeyInit for $ty {
             /// Creates the context.
             ///
             /// # Panics
