@@ -5,9 +5,12 @@
 // packages a build imports (and the files they embed), and the headers and sources of include/, lib/
 // and shim/ hold no Go package (a directory with C++ files and no cgo cannot be one). Embedding them
 // here makes vendoring copy them, so that `go build -mod=vendor` finds every file the binding includes.
+// shim/aegis/libaegis/ holds libaegis's C sources (the AEGIS family), copied from the pinned aegis crate:
+// a release's tagged commit carries them (docs/releasing.md); in a checkout, shim/aegis/fetch.sh --into
+// shim/aegis/libaegis puts them there (bindings/go/test.sh does).
 package libaead
 
 import "embed"
 
-//go:embed include/*.h lib/*.h lib/*.cpp shim/*.h shim/*.cpp
+//go:embed include/*.h lib/*.h lib/*.cpp shim/*.h shim/*.cpp shim/aegis/prefix.h shim/aegis/libaegis
 var sources embed.FS

@@ -2,9 +2,10 @@
 # The Go module as a user meets it: no meson build, no installed libaead, no checkout.
 #  1. the wrappers of the bundled build are current (csrc.sh --check);
 #  2. the module zip for v<meson.build's version> is made from the files git tracks in the repository
-#     (the root module github.com/libaead/libaead; golang.org/x/mod/zip, as proxy.golang.org makes it
-#     from the tagged commit, leaves the nested modules out) and served from a file-based GOPROXY in a
-#     temporary directory;
+#     and libaegis's sources, which the release commit adds (shim/aegis/fetch.sh --into
+#     shim/aegis/libaegis; docs/releasing.md) (the root module github.com/libaead/libaead;
+#     golang.org/x/mod/zip, as proxy.golang.org makes it from the tagged commit, leaves the nested modules
+#     out) and served from a file-based GOPROXY in a temporary directory;
 #  3. a scratch module outside the repository `go get`s the binding at that version with an empty
 #     module cache, vets, builds and runs a program (which must not load any libaead.so), then vets and
 #     tests the binding's packages from the module cache (`go test <module>/bindings/go/...`);
@@ -31,13 +32,14 @@ echo "== module zip $module@v$version (the git tag v$version)"
 mkdir -p "$TMP/src" "$dist"
 # What a tag would hold: the files git tracks (as in the working tree), nothing built or untracked.
 (cd "$REPO" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$TMP/src"
+bash "$REPO/shim/aegis/fetch.sh" --into "$TMP/src/shim/aegis/libaegis" >/dev/null  # the release commit's copy
 (cd "$REPO/tests/release/gomodzip" && GOFLAGS=-mod=mod go run . "$TMP/src" "v$version" "$TMP/proxy")
 zip="$(find "$TMP/proxy" -name "v$version.zip")"
 cp "$zip" "$dist/go-module-v$version.zip"
 listing="$(unzip -Z1 "$zip")"
 echo "== zip holds $(wc -l <<<"$listing") files, $(du -h "$zip" | cut -f1), $(grep -c '\.cpp$' <<<"$listing") C++ files"
 # Every source the bundled build compiles, and no nested module (bench, pion-libaead, tests/...).
-for src in $(bash "$REPO/bindings/csrc.sh" --sources); do
+for src in $(bash "$REPO/bindings/csrc.sh" --sources) $(grep -v '^#' "$REPO/shim/aegis/sources.txt" | sed 's|^|shim/aegis/libaegis/src/|'); do
     grep -qxF "$module@v$version/$src" <<<"$listing" || { echo "FAIL: the zip lacks $src" >&2; exit 1; }
 done
 if grep -E "^$module@v$version/(bindings/go/bench|bindings/pion-libaead|tests/snippets)/" <<<"$listing"; then
@@ -78,6 +80,15 @@ func main() {
 	ct[0] ^= 1
 	if _, err := gcm.Open(nil, nonce, ct, []byte("hdr")); err == nil {
 		panic("forgery accepted")
+	}
+	// AEGIS: libaegis compiled from the module's (or vendor/'s) shim/aegis/libaegis.
+	aegis, err := aead.NewAEGIS128L(bytes.Repeat([]byte{2}, 16))
+	if err != nil {
+		panic(err)
+	}
+	n16 := make([]byte, aegis.NonceSize())
+	if pt, err := aegis.Open(nil, n16, aegis.Seal(nil, n16, []byte("at dusk"), nil), nil); err != nil || string(pt) != "at dusk" {
+		panic(fmt.Sprint("AEGIS round trip failed: ", err))
 	}
 	maps, _ := os.ReadFile("/proc/self/maps")
 	if strings.Contains(string(maps), "libaead.so") {

@@ -1,10 +1,12 @@
 """Builds the libaead.so.1 that the wheel carries, from the C sources, with meson.
 
 The C sources: this repository's (../../) in a checkout; in an sdist, the copy setup.py's sdist command
-generated into it (libaead-c/: meson files, sources.txt, include/, lib/, shim/, LICENSE; see C_TREE). Nothing
-else is kept in two places: the sdist is made from the checkout, and tests/release/python-dist.sh
-checks that its copy matches. The sdist's root also holds LICENSE, NOTICE and LICENSE-OpenSSL.txt (notice_files:
-the NOTICE and OpenSSL's licence of shim/openssl/build.sh's cached build).
+generated into it (libaead-c/: meson files, sources.txt, include/, lib/, shim/, LICENSE; see C_TREE; and
+libaegis's sources from the pinned crate in shim/aegis/libaegis/, bundle_aegis, so that the sdist builds
+without cargo). Nothing else is kept in two places: the sdist is made from the checkout, and
+tests/release/python-dist.sh checks that its copy matches. The sdist's root also holds LICENSE, NOTICE,
+LICENSE-OpenSSL.txt and LICENSE-libaegis.txt (notice_files: the NOTICE and OpenSSL's licence of
+shim/openssl/build.sh's cached build, libaegis's of the pinned crate).
 Used by setup.py (default mode). The build directory is kept (bindings/python/build/libaead-<libcrypto>)
 so that a second ``pip install`` only relinks; it is wiped when the meson executable or the options
 change, and configured afresh when reusing it fails (pip's isolated build environments come and go, and a
@@ -19,7 +21,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from typing import List
+from typing import List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -99,30 +101,46 @@ def _build_dir(libcrypto: str) -> str:
     return os.environ.get("LIBAEAD_MESON_BUILD_DIR") or os.path.join(HERE, "build", "libaead-" + libcrypto)
 
 
-def licence_files(libcrypto: str) -> List[str]:
+def licence_files(libcrypto: str) -> List[Tuple[str, str]]:
     """The files that build()'s configuration installs into share/licenses/libaead (meson.build): with the
     vendored OpenSSL, libaead's LICENSE, the NOTICE naming the OpenSSL linked in and OpenSSL's licence
-    (LICENSE-OpenSSL.txt) from that build; none on the system libcrypto. Call after build()."""
+    (LICENSE-OpenSSL.txt) from that build; on either libcrypto libaegis's (LICENSE-libaegis.txt), which
+    every build compiles in. (path, installed name) pairs: libaegis's is installed renamed. Call after
+    build()."""
     out = subprocess.run(_meson_command() + ["introspect", "--installed", _build_dir(libcrypto)], check=True,
                          capture_output=True, text=True).stdout
     installed = json.loads(out)
-    return sorted(src for src, dest in installed.items()
+    return sorted((src, os.path.basename(dest)) for src, dest in installed.items()
                   if os.path.basename(os.path.dirname(dest)) == "libaead"
                   and os.path.basename(os.path.dirname(os.path.dirname(dest))) == "licenses")
 
 
-# The licences an sdist carries at its root: its default build links the vendored OpenSSL into the wheel.
-SDIST_NOTICE = ("LICENSE", "NOTICE", "LICENSE-OpenSSL.txt")
+# The licences an sdist carries at its root: its default build links the vendored OpenSSL into the wheel,
+# and every build libaegis.
+SDIST_NOTICE = ("LICENSE", "NOTICE", "LICENSE-OpenSSL.txt", "LICENSE-libaegis.txt")
 
 
-def notice_files() -> List[str]:
-    """SDIST_NOTICE's paths: libaead's LICENSE, and the NOTICE and OpenSSL's licence that
-    shim/openssl/build.sh writes into its cached build of the OpenSSL the bundled build links (3.5)."""
+def _last_line(cmd: List[str]) -> str:
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout.strip().splitlines()[-1]
+
+
+def notice_files() -> List[Tuple[str, str]]:
+    """SDIST_NOTICE's (path, name) pairs: libaead's LICENSE, the NOTICE and OpenSSL's licence that
+    shim/openssl/build.sh writes into its cached build of the OpenSSL the bundled build links (3.5), and
+    the pinned libaegis's LICENSE (shim/aegis/fetch.sh)."""
     src = source_root()
-    out = subprocess.run(["bash", os.path.join(src, "shim", "openssl", "build.sh"), "3.5"], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    notice = os.path.join(out.strip().splitlines()[-1], "notice")
-    return [os.path.join(src, "LICENSE")] + [os.path.join(notice, f) for f in SDIST_NOTICE[1:]]
+    notice = os.path.join(_last_line(["bash", os.path.join(src, "shim", "openssl", "build.sh"), "3.5"]), "notice")
+    aegis = _last_line(["bash", os.path.join(src, "shim", "aegis", "fetch.sh")])
+    paths = [os.path.join(src, "LICENSE"), os.path.join(notice, "NOTICE"), os.path.join(notice, "LICENSE-OpenSSL.txt"),
+             os.path.join(aegis, "LICENSE")]
+    return list(zip(paths, SDIST_NOTICE))
+
+
+def bundle_aegis(c_dir: str) -> None:
+    """Copies the pinned libaegis sources (verified) into c_dir/shim/aegis/libaegis, where meson finds them
+    before fetching (shim/aegis/fetch.sh)."""
+    subprocess.run(["bash", os.path.join(source_root(), "shim", "aegis", "fetch.sh"), "--into",
+                    os.path.join(c_dir, "shim", "aegis", "libaegis")], check=True, stdout=subprocess.DEVNULL)
 
 
 def build(libcrypto: str) -> str:

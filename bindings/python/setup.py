@@ -7,8 +7,9 @@ CPython's stable ABI from 3.11) and ``libaead._aead_cffi`` (cffi API mode, from 
 Where libaead comes from, chosen at build time:
 * default: built by build_libaead.py from the C sources (the repository's, or an sdist's copy) with
   meson on the vendored OpenSSL (LIBAEAD_LIBCRYPTO=system: the system libcrypto), copied into the
-  package as libaead.so.1, and found by the modules through an rpath of $ORIGIN; with the vendored OpenSSL,
-  the files meson installs beside such a build go next to it: LICENSE, NOTICE, LICENSE-OpenSSL.txt;
+  package as libaead.so.1, and found by the modules through an rpath of $ORIGIN; the licences meson
+  installs beside such a build go next to it: LICENSE-libaegis.txt, and with the vendored OpenSSL
+  LICENSE, NOTICE and LICENSE-OpenSSL.txt;
 * LIBAEAD_SYSTEM=1: an installed libaead found by ``pkg-config aead`` (rpath to its directory unless it
   is a system one or LIBAEAD_NO_RPATH=1).
 LIBAEAD_REQUIRE_COMPILED=1 makes a failed compile an error instead of a fallback; LIBAEAD_WERROR=1
@@ -18,8 +19,8 @@ The cffi declarations (libaead/_cdef.py in the built package, and the API-mode m
 from include/aead.h at build time by gen_cdef.py; the source tree has no copy of them.
 
 The sdist (``python -m build --sdist``) carries the C sources in libaead-c/, generated from the
-checkout when the sdist is made (BuildSdist), so that it builds on its own, and LICENSE, NOTICE and
-LICENSE-OpenSSL.txt at its root. The wheel is abi3 when
+checkout when the sdist is made (BuildSdist), so that it builds on its own (libaegis's sources included:
+no cargo needed), and LICENSE, NOTICE, LICENSE-OpenSSL.txt and LICENSE-libaegis.txt at its root. The wheel is abi3 when
 built on CPython >= 3.11 (tagged cp39-abi3): the cffi module uses the stable ABI of every Python 3, and
 _fast the stable ABI of 3.11 (buffers and METH_FASTCALL are only there from 3.11), so _config.py
 records FAST_MIN_PYTHON and on 3.9 and 3.10 the same wheel runs on cffi API mode ("api").
@@ -158,9 +159,10 @@ class BuildExt(build_ext):
         for target in targets:
             os.makedirs(target, exist_ok=True)
             shutil.copyfile(built, os.path.join(target, SONAME))
-        # The wheel's copy of the vendored OpenSSL brings LICENSE, NOTICE and LICENSE-OpenSSL.txt beside it.
-        for path in builder["licence_files"](libcrypto):
-            shutil.copyfile(path, os.path.join(targets[0], os.path.basename(path)))
+        # Beside the library: libaegis's licence, and with the vendored OpenSSL LICENSE, NOTICE and
+        # LICENSE-OpenSSL.txt.
+        for path, name in builder["licence_files"](libcrypto):
+            shutil.copyfile(path, os.path.join(targets[0], name))
         link_dir = targets[0]
         return dict(include_dirs=[os.path.join(builder["source_root"](), "include")], library_dirs=[], libraries=[],
                     extra_compile_args=[],
@@ -201,9 +203,10 @@ class BuildPyWithConfig(build_py):
 
 class BuildSdist(sdist):
     """Puts the C sources the bundled build needs into the sdist (libaead-c/, build_libaead.C_TREE),
-    copied from the checkout (or from the sdist being rebuilt) as the sdist is made, and at its root
-    LICENSE, NOTICE and LICENSE-OpenSSL.txt (build_libaead.notice_files: the wheel it builds by default
-    links the vendored OpenSSL)."""
+    copied from the checkout (or from the sdist being rebuilt) as the sdist is made, with libaegis's from
+    the pinned crate (build_libaead.bundle_aegis), and at its root LICENSE, NOTICE, LICENSE-OpenSSL.txt and
+    LICENSE-libaegis.txt (build_libaead.notice_files: the wheel it builds by default links the vendored
+    OpenSSL, and every build libaegis)."""
 
     def make_release_tree(self, base_dir: str, files: List[str]) -> None:
         super().make_release_tree(base_dir, files)
@@ -214,8 +217,9 @@ class BuildSdist(sdist):
         for rel in builder["c_tree_files"]():
             os.makedirs(os.path.dirname(os.path.join(target, rel)), exist_ok=True)
             shutil.copy2(os.path.join(root, rel), os.path.join(target, rel))  # keeps build.sh executable
-        for path in builder["notice_files"]():
-            dest = os.path.join(base_dir, os.path.basename(path))
+        builder["bundle_aegis"](target)
+        for path, name in builder["notice_files"]():
+            dest = os.path.join(base_dir, name)
             if os.path.lexists(dest):
                 os.unlink(dest)  # a hard link into the tree being packaged (an sdist made from an sdist)
             shutil.copyfile(path, dest)

@@ -45,22 +45,25 @@ case "$mode" in
   *) die "usage: $0 [--check | --into DIR | --dist]" ;;
 esac
 
-# A copy in the source tree (a release tarball's) of the pinned crate: that one, verified.
-intree="$here/libaegis"
-if [ -z "$into" ] && [ -f "$intree/MANIFEST.sha256" ]; then
-    [ "$(cat "$intree/SOURCES" 2>/dev/null)" = "$pinned_line" ] ||
-        die "$intree is not of aegis $aegis_crate (its SOURCES: $(cat "$intree/SOURCES" 2>/dev/null))"
-    verify "$intree"
-    echo "$intree"
-    exit 0
-fi
-
-copy_into() {  # the cache's tree into $into, verified there
+copy_into() {  # $dir's tree into $into, verified there
     rm -rf "$into" && mkdir -p "$into" && cp -a "$dir/." "$into/" || die "could not copy $dir to $into"
     verify "$into"
     say "aegis $aegis_crate's sources copied to $into"
     echo "$into"
 }
+
+# A copy in the source tree (a release tarball's or an sdist's) of the pinned crate: that one, verified
+# (and the source of --into, so that an artifact made from an artifact needs no cargo either).
+intree="$here/libaegis"
+if [ -f "$intree/MANIFEST.sha256" ] && { [ -z "$into" ] || [ "$(realpath -m "$into")" != "$(realpath "$intree")" ]; }; then
+    [ "$(cat "$intree/SOURCES" 2>/dev/null)" = "$pinned_line" ] ||
+        die "$intree is not of aegis $aegis_crate (its SOURCES: $(cat "$intree/SOURCES" 2>/dev/null))"
+    verify "$intree"
+    dir=$intree
+    [ -z "$into" ] || { copy_into; exit 0; }
+    echo "$intree"
+    exit 0
+fi
 
 if [ -f "$dir/MANIFEST.sha256" ]; then
     [ "$mode" != --check ] || verify "$dir"

