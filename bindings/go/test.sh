@@ -114,8 +114,8 @@ zero_allocs() {
     fi
 }
 zero_allocs '^Benchmark(AESGCM|ChaCha20Poly1305|GCMRandomNonce)$/./././^impl=libaead$' 20 "libaead benchmarks"
-echo "== zero allocations per Seal/Open of the 1.2 families and AES-SIV (AES-GCM-SIV only where OpenSSL >= 3.2: the vendored build)"
-if vendored_libcrypto; then families_benchmarks=30; else families_benchmarks=24; fi
+echo "== zero allocations per Seal/Open of the 1.2 families, AES-SIV and AEGIS (AES-GCM-SIV only where OpenSSL >= 3.2: the vendored build)"
+if vendored_libcrypto; then families_benchmarks=54; else families_benchmarks=48; fi
 zero_allocs '^BenchmarkFamilies$/./././^impl=libaead$' "$families_benchmarks" "libaead family benchmarks"
 echo "== zero allocations per QUIC packet (one call and two calls, protect and unprotect, short run)"
 zero_allocs '^BenchmarkQUICPacket$/./././^impl=(onecall|twocall)$' 16 "libaead QUIC benchmarks"

@@ -16,8 +16,10 @@ import (
 // differential tests use (impl=ref: pion/dtls ccm, ProtonMail/go-crypto ocb, x/crypto NewX, tink-go's
 // AES-SIV), at 64 B / 1 KiB / 16 KiB, 13-byte AAD, AES-128 (XChaCha: 32-byte key; AES-SIV: AES-256-SIV,
 // the one key size tink has, 64 bytes). GCM-SIV (libaead only: tink's
-// API is not a cipher.AEAD) runs where the libcrypto has it (OpenSSL >= 3.2). test.sh checks that
-// every impl=libaead line is at 0 allocs/op.
+// API is not a cipher.AEAD) runs where the libcrypto has it (OpenSSL >= 3.2). AEGIS-128L, -128X2, -128X4
+// and -256 (libaegis inside libaead; no pure-Go AEGIS to set beside them: compare with the AESGCM and
+// ChaCha20Poly1305 benchmarks of the same run). test.sh checks that every impl=libaead line is at 0
+// allocs/op.
 func BenchmarkFamilies(b *testing.B) {
 	aesRef := func(f func(cipher.Block) (cipher.AEAD, error)) func([]byte) (cipher.AEAD, error) {
 		return func(key []byte) (cipher.AEAD, error) {
@@ -43,6 +45,10 @@ func BenchmarkFamilies(b *testing.B) {
 		// AES-256-SIV without a nonce (S2V over the AAD and the message): tink-go's shape.
 		{"AESSIV", 64, func(k []byte) (cipher.AEAD, error) { return aead.NewAESSIVWithNonceSize(k, 0) },
 			func(k []byte) (cipher.AEAD, error) { return newTinkSIV(k) }, true},
+		{"AEGIS128L", 16, aead.NewAEGIS128L, nil, true},
+		{"AEGIS128X2", 16, aead.NewAEGIS128X2, nil, true},
+		{"AEGIS128X4", 16, aead.NewAEGIS128X4, nil, true},
+		{"AEGIS256", 32, aead.NewAEGIS256, nil, true},
 	}
 	for _, f := range families {
 		if _, err := f.ours(make([]byte, f.key)); err != nil {
