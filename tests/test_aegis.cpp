@@ -579,12 +579,12 @@ TEST_CASE("AEGIS with random nonces: nonce(16 or 32) || ct || tag, fresh nonces;
             test::Ctx rnd(v.alg, AEAD_POLICY_RANDOM_NONCE, key, tag_len), plain(v.alg, AEAD_POLICY_NONE, key, tag_len);
             const size_t body_len = pt.size() + tag_len, total = v.key + body_len;
             const auto p = static_cast<std::ptrdiff_t>(v.key);
-            std::set<Bytes> nonces;
+            std::set<std::string> nonces;  // (not set<Bytes>: GCC 12 -O3 sees a bogus memcmp bound in its <=>)
             for (int i = 0; i < 50; ++i) {
                 Bytes out(total);
                 REQUIRE(test::seal(rnd, {}, aad, pt, out) == static_cast<int64_t>(total));
                 const Bytes nonce(out.begin(), out.begin() + p), body(out.begin() + p, out.end());
-                nonces.insert(nonce);
+                nonces.emplace(nonce.begin(), nonce.end());
                 Bytes want(body_len), back(pt.size());
                 REQUIRE(test::seal(plain, nonce, aad, pt, want) == static_cast<int64_t>(body_len));
                 CHECK(body == want);
