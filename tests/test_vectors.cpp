@@ -38,6 +38,8 @@ struct Tally {
 int alg_for(const std::string &algorithm, size_t key_bytes) {
     if (algorithm == "CHACHA20-POLY1305") return AEAD_CHACHA20_POLY1305;
     if (algorithm == "XCHACHA20-POLY1305") return AEAD_XCHACHA20_POLY1305;
+    if (algorithm == "AEGIS128L") return AEAD_AEGIS_128L;
+    if (algorithm == "AEGIS256") return AEAD_AEGIS_256;
     const int by_key = key_bytes == 16 ? 0 : key_bytes == 24 ? 1 : 2;
     if (algorithm == "AES-CCM") return AEAD_AES_128_CCM + by_key;
     if (algorithm == "AES-GCM-SIV") return AEAD_AES_128_GCM_SIV + by_key;
@@ -51,10 +53,12 @@ using test::read_file;
 int contract_refusal(int alg, size_t nonce, size_t tag) {
     const bool gcm = alg >= AEAD_AES_128_GCM && alg <= AEAD_AES_256_GCM;
     const bool ccm = alg >= AEAD_AES_128_CCM && alg <= AEAD_AES_256_CCM;
-    const size_t lo = gcm ? 1 : ccm ? 7 : alg == AEAD_XCHACHA20_POLY1305 ? 24 : 12;
-    const size_t hi = gcm ? AEAD_MAX_NONCE : ccm ? 13 : alg == AEAD_XCHACHA20_POLY1305 ? 24 : 12;
+    const bool aegis = alg == AEAD_AEGIS_128L || alg == AEAD_AEGIS_256;  // nonce = key size; tag 16 or 32
+    const size_t fixed = alg == AEAD_XCHACHA20_POLY1305 ? 24 : alg == AEAD_AEGIS_128L ? 16 : alg == AEAD_AEGIS_256 ? 32 : 12;
+    const size_t lo = gcm ? 1 : ccm ? 7 : fixed;
+    const size_t hi = gcm ? AEAD_MAX_NONCE : ccm ? 13 : fixed;
     const bool tag_ok = tag == 16 || (gcm && (tag == 4 || tag == 8 || (tag >= 12 && tag <= 16))) ||
-                        (ccm && tag >= 4 && tag <= 16 && tag % 2 == 0);
+                        (ccm && tag >= 4 && tag <= 16 && tag % 2 == 0) || (aegis && tag == 32);
     if (!tag_ok) return AEAD_ERR_TAG_SIZE;  // refused by aead_ctx_new already
     if (nonce < lo || nonce > hi) return AEAD_ERR_NONCE_SIZE;
     return 0;
@@ -556,6 +560,25 @@ bool siv_takes_empty() {
 }  // namespace
 
 // RFC 5297 section 6's AEAD form: aead_seal_open's AAD is one S2V component, the nonce the last.
+// AEGIS (libaegis): Wycheproof's AEGIS-128L and AEGIS-256 files; the other variants have RFC 10032's
+// vectors only (test_aegis). Not offered under a FIPS query.
+TEST_CASE("Wycheproof AEGIS-128L and AEGIS-256: every case", "[vectors][aegis]") {
+    if (test::fips_stage()) {
+        CHECK(!available(AEAD_AEGIS_128L));
+        CHECK(!available(AEAD_AEGIS_256));
+        return;
+    }
+    const Tally l = run_wycheproof("wycheproof/aegis128L_test.json");
+    CHECK(l.total() == 479);
+    CHECK(l.valid_ok == 367);
+    CHECK(l.invalid_rejected == 112);
+    CHECK(l.refused_by_contract == 0);
+    const Tally t = run_wycheproof("wycheproof/aegis256_test.json");
+    CHECK(t.total() == 472);
+    CHECK(t.valid_ok == 360);
+    CHECK(t.invalid_rejected == 112);
+    CHECK(t.refused_by_contract == 0);
+}
 TEST_CASE("Wycheproof AEAD-AES-SIV-CMAC: every case", "[vectors][siv]") {
     const auto doc = nlohmann::json::parse(read_file(test::vectors_dir() + "/wycheproof/aead_aes_siv_cmac_test.json"));
     size_t total = 0, valid_ok = 0, invalid_rejected = 0, refused = 0, valid_refused = 0;

