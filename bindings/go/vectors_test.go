@@ -3,6 +3,7 @@ package aead
 import (
 	"bufio"
 	"bytes"
+	"crypto/cipher"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -102,12 +103,16 @@ func loadWycheproof(t *testing.T, name string) *wycheFile {
 
 func TestWycheproof(t *testing.T) {
 	for _, tc := range []struct {
-		file   string
-		chacha bool
+		file              string
+		chacha            bool
+		aegis             func([]byte) (cipher.AEAD, error) // AEGIS: 16-byte tags, nonces of the key's size
+		accepted, refused int
 	}{
-		{"aes_gcm_test.json", false},
-		{"legacy/aes_gcm_test.json", false},
-		{"chacha20_poly1305_test.json", true},
+		{"aes_gcm_test.json", false, nil, 226, 87},
+		{"legacy/aes_gcm_test.json", false, nil, 166, 87},
+		{"chacha20_poly1305_test.json", true, nil, 256, 69},
+		{"aegis128L_test.json", false, NewAEGIS128L, 367, 112},
+		{"aegis256_test.json", false, NewAEGIS256, 360, 112},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f := loadWycheproof(t, tc.file)
@@ -139,6 +144,11 @@ func TestWycheproof(t *testing.T) {
 							}
 							refused++
 							continue
+						}
+					} else if tc.aegis != nil {
+						a, err = tc.aegis(key)
+						if err != nil || len(iv) != len(key) || g.TagSize != 128 {
+							t.Fatalf("%s: %d-byte nonce, tag size %d: %v", name, len(iv), g.TagSize, err)
 						}
 					} else {
 						a, err = NewGCMWithNonceSize(key, len(iv))
@@ -180,7 +190,7 @@ func TestWycheproof(t *testing.T) {
 						}
 						accepted++
 					case "invalid":
-						if err == nil {
+						if err == nil || opened != nil {
 							t.Fatalf("%s: invalid vector opened", name)
 						}
 						if !errors.Is(err, ErrOpen) {
@@ -196,6 +206,9 @@ func TestWycheproof(t *testing.T) {
 				t.Fatalf("ran %d cases, file declares %d", ran, f.NumberOfTests)
 			}
 			t.Logf("%s: %d cases, %d accepted, %d refused, %d with IVs over 128 bytes refused by the constructor", tc.file, ran, accepted, refused, tooLong)
+			if accepted != tc.accepted || refused != tc.refused {
+				t.Fatalf("%s: %d accepted and %d refused, want %d and %d", tc.file, accepted, refused, tc.accepted, tc.refused)
+			}
 		})
 	}
 }

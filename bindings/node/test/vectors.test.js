@@ -1,6 +1,7 @@
 'use strict';
-// Known-answer tests on the conformance vectors of tests/vectors.sh: Wycheproof (v1 and the legacy v0
-// AES-GCM file with "acceptable"), NIST CAVP GCMVS, and pyca's AES files (CCM, GCM-SIV, OCB3, SIV).
+// Known-answer tests on the conformance vectors of tests/vectors.sh: Wycheproof (v1, AEGIS-128L and
+// AEGIS-256 among them, and the legacy v0 AES-GCM file with "acceptable"), NIST CAVP GCMVS, and pyca's
+// AES files (CCM, GCM-SIV, OCB3, SIV).
 // Every case of every file is accounted for: checked (encrypt and decrypt), rejected (decrypt raised
 // AuthenticationError and left the output zeroed) or refused by a documented library limit (a RangeError
 // with the library's code); the counts per file are printed and must add up to the file's case count.
@@ -45,8 +46,9 @@ function roundTrip(obj, nonce, msg, aad, expected, where) {
 }
 
 // One Wycheproof file. make(key, group) builds the object or throws RangeError for a documented refusal;
-// limit(t, group) names the library limit under which a valid case is refused (else it must pass).
-function wycheproof(rel, make, { limit = () => null, siv = false } = {}) {
+// limit(t, group) names the library limit under which a valid case is refused (else it must pass);
+// expect, when given, is the exact counts the file must give.
+function wycheproof(rel, make, { limit = () => null, siv = false, expect = null } = {}) {
   test(`wycheproof ${rel}`, () => {
     const doc = JSON.parse(fs.readFileSync(path.join(dir, 'wycheproof', rel), 'utf8'));
     const counts = { valid: 0, acceptable: 0, invalid: 0, refused: 0 };
@@ -89,6 +91,7 @@ function wycheproof(rel, make, { limit = () => null, siv = false } = {}) {
     }
     report(`wycheproof/${rel}`, counts, doc.numberOfTests);
     assert.ok(counts.valid + counts.acceptable > 0 && counts.invalid > 0);
+    if (expect) assert.deepStrictEqual(counts, expect, rel);
   });
 }
 
@@ -104,6 +107,11 @@ wycheproof('aes_ccm_test.json', (k, g) => new L.AESCCM(k, g.tagSize / 8),
   { limit: (t, g) => (g.ivSize < 56 || g.ivSize > 104 ? 'AEAD_ERR_NONCE_SIZE' : null) });
 wycheproof('aes_gcm_siv_test.json', (k) => new L.AESGCMSIV(k));
 wycheproof('aead_aes_siv_cmac_test.json', (k) => new L.AESSIV(k), { siv: true });
+// AEGIS: 16-byte tags, nonce = key size (Wycheproof has AEGIS-128L and AEGIS-256 only).
+wycheproof('aegis128L_test.json', (k) => new L.AEGIS128L(k, 16),
+  { expect: { valid: 367, acceptable: 0, invalid: 112, refused: 0 } });
+wycheproof('aegis256_test.json', (k) => new L.AEGIS256(k, 16),
+  { expect: { valid: 360, acceptable: 0, invalid: 112, refused: 0 } });
 
 // ---- NIST CAVP GCMVS (every tag length is offered by AESGCM's tagLength) ----
 function rsp(file) {

@@ -1,14 +1,16 @@
-"""Known-answer tests from the conformance vectors (tests/vectors.sh): Wycheproof (v1 and legacy) and NIST CAVP GCMVS.
+"""Known-answer tests from the conformance vectors (tests/vectors.sh): Wycheproof (v1 and legacy; AES-GCM,
+ChaCha20-Poly1305, AEGIS-128L and AEGIS-256) and NIST CAVP GCMVS.
 
-The Python API only has 16-byte tags and pyca's nonce range (AES-GCM 8..128 bytes, ChaCha20-Poly1305
-12): vectors outside it must be refused with ValueError, exactly as pyca/cryptography refuses them."""
+The Python API's AES-GCM and ChaCha20-Poly1305 only have 16-byte tags and pyca's nonce range (AES-GCM 8..128
+bytes, ChaCha20-Poly1305 12): vectors outside it must be refused with ValueError, exactly as pyca/cryptography
+refuses them."""
 
 import json
 
 import pytest
 
 import libaead
-from conftest import report_vectors, vectors_dir
+from conftest import FIPS, report_vectors, vectors_dir
 
 ALL_AES = [libaead.AESGCM]
 TLS_NAMES = ["AESGCMForTLS12", "AESGCMForTLS13", "ChaCha20Poly1305ForTLS12", "ChaCha20Poly1305ForTLS13"]
@@ -80,6 +82,18 @@ def test_wycheproof_chacha20_poly1305():
     assert counts == {"valid": 256, "invalid": 60, "refused": 9}
     report_vectors("wycheproof/chacha20_poly1305_test.json (ChaCha20Poly1305)", counts["valid"], counts["invalid"],
                    counts["refused"], "nonce not 12 bytes: ValueError")
+
+
+@pytest.mark.parametrize("name,rel,valid", [("Aegis128L", "wycheproof/aegis128L_test.json", 367),
+                                            ("Aegis256", "wycheproof/aegis256_test.json", 360)])
+def test_wycheproof_aegis(name, rel, valid):
+    """16-byte tags (the classes default to 32), nonce = key size: every case in the API's range."""
+    if FIPS:
+        pytest.skip("no FIPS provider has AEGIS (test_families_fips.py checks the refusal)")
+    cls = getattr(libaead, name)
+    counts = _run_wycheproof(lambda key: cls(key, 16), _load(rel), lambda n: n == cls.NONCE_SIZE)
+    assert counts == {"valid": valid, "invalid": 112, "refused": 0}
+    report_vectors("%s (%s, 16-byte tags)" % (rel, name), counts["valid"], counts["invalid"])
 
 
 @pytest.mark.parametrize("name", TLS_NAMES)

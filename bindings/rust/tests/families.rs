@@ -256,6 +256,15 @@ fn wycheproof_aes_gcm_siv() {
     assert!(c.valid > 0 && c.invalid > 0, "{c:?}");
 }
 
+// AEGIS-128L and AEGIS-256 (library 1.7; its other tests are tests/aegis.rs): every case a valid
+// one sealed and opened or an invalid one rejected, none refused by contract.
+#[test]
+fn wycheproof_aegis() {
+    let l = wycheproof("wycheproof/aegis128L_test.json", |_| Algorithm::Aegis128L, &typed_case::<libaead::Aegis128L<U16>>);
+    let b = wycheproof("wycheproof/aegis256_test.json", |_| Algorithm::Aegis256, &typed_case::<libaead::Aegis256<U16>>);
+    assert_eq!([(l.valid, l.invalid, l.refused), (b.valid, b.invalid, b.refused)], [(367, 112, 0), (360, 112, 0)]);
+}
+
 #[test]
 fn ocb3_nonce_sizes() {
     // RFC 7253 allows 1..=15 bytes; the library too (the ocb3 crate only 6..=15): round trip with a

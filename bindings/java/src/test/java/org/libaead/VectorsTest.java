@@ -167,6 +167,20 @@ class VectorsTest {
     }
 
     @Test
+    void wycheproofAegis128L() throws Exception {
+        Map<String, Integer> c = wycheproof("wycheproof/aegis128L_test.json", (k, t) -> new Aegis128L(k, t, null), false,
+                "AEGIS-128L", n -> n == 16);
+        assertEquals(Map.of("valid", 367, "invalid", 112), c);
+    }
+
+    @Test
+    void wycheproofAegis256() throws Exception {
+        Map<String, Integer> c = wycheproof("wycheproof/aegis256_test.json", (k, t) -> new Aegis256(k, t, null), false,
+                "AEGIS-256", n -> n == 32);
+        assertEquals(Map.of("valid", 360, "invalid", 112), c);
+    }
+
+    @Test
     void nistCavpGcm() throws Exception {
         Path dir = TestSupport.vectorsDir().resolve("nist-cavp");
         for (int bits : new int[] {128, 192, 256}) {
