@@ -106,7 +106,8 @@ stage_sanitizers() { bash tests/sanitizers.sh && AEAD_DISPATCH=evp bash tests/sa
 stage_coverage() { bash tests/coverage/run.sh; }
 stage_fuzz() { bash tests/fuzz/run.sh "${AEAD_FUZZ_SECONDS:-120}"; }
 # Every target with warnings as errors: {gcc, clang} x {release, debug, debugoptimized}, plus GCC's
-# ASan + UBSan build (the sanitizers stage compiles clang's). Compile only; ccache makes repeats cheap.
+# ASan + UBSan build of the library's own sources (the sanitizers stage compiles and runs clang's, tests
+# included). Compile only; ccache makes repeats cheap.
 # gcc debugoptimized is build/ itself (the build stage fails on any warning), not compiled again here.
 # clang debug links with LLVM's linker (lld >= 16 rejects a version script naming a symbol the library
 # lacks; the build passes --no-undefined-version so that Debian's older lld and GNU ld refuse that too).
@@ -120,18 +121,28 @@ stage_werror() {
             werror_build "$dir" "$cc" "${opts[@]}" || rc=1
         done
     done
-    werror_build build-matrix/gcc-asan gcc -Db_sanitize=address,undefined -Db_lundef=false || rc=1
+    # lib/ and shim/ only: GCC's instrumentation rejects constructs the other builds accept (a constexpr
+    # pointer comparison in shim/'s registry, once). The suites, which the six builds above compile,
+    # took three quarters of this build's CPU time from an empty cache, and libaegis has no warnings on.
+    werror_only='^libaead(_shim[.]a|[.]so[.0-9]*)[.]p/' werror_build build-matrix/gcc-asan gcc \
+        -Db_sanitize=address,undefined -Db_lundef=false || rc=1
     return $rc
 }
-werror_build() {  # dir, compiler (gcc|clang), meson options...
-    local dir=$1 cc=$2 cxx
+werror_build() {  # dir, compiler (gcc|clang), meson options...; $werror_only: just the objects it matches
+    local dir=$1 cc=$2 cxx objs=()
     shift 2
     [ "$cc" = gcc ] && cxx=g++ || cxx=clang++
     echo "--- werror: $dir"
     # meson puts ccache in front of the compiler it finds itself, not of one named in CC/CXX.
     if command -v ccache >/dev/null; then cc="ccache $cc" cxx="ccache $cxx"; fi
-    { [ -f "$dir/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$dir" -Dwerror=true "$@" >/dev/null; } &&
-        meson compile -C "$dir" -j 2 >"$dir.log" 2>&1 || { grep -E -A3 "error|warning" "$dir.log" | head -60; return 1; }
+    { [ -f "$dir/build.ninja" ] || CC=$cc CXX=$cxx meson setup "$dir" -Dwerror=true "$@" >/dev/null; } || return 1
+    if [ -n "${werror_only:-}" ]; then
+        mapfile -t objs < <(ninja -C "$dir" -t targets all | sed -n 's/: .*//p' | grep -E "$werror_only")
+        [ ${#objs[@]} -gt 20 ] || { echo "werror: $dir: only ${#objs[@]} objects match $werror_only"; return 1; }
+        echo "    (${#objs[@]} objects: lib/ and shim/)"
+    fi
+    { if [ ${#objs[@]} -gt 0 ]; then ninja -C "$dir" -j 2 "${objs[@]}"; else meson compile -C "$dir" -j 2; fi; } >"$dir.log" 2>&1 ||
+        { grep -E -A3 "error|warning" "$dir.log" | head -60; return 1; }
 }
 
 # The vendored libcrypto (docs/libcrypto.md). The first run builds OpenSSL into the cache (minutes).
