@@ -559,7 +559,6 @@ bool siv_takes_empty() {
 
 }  // namespace
 
-// RFC 5297 section 6's AEAD form: aead_seal_open's AAD is one S2V component, the nonce the last.
 // AEGIS (libaegis): Wycheproof's AEGIS-128L and AEGIS-256 files; the other variants have RFC 10032's
 // vectors only (test_aegis). Not offered under a FIPS query.
 TEST_CASE("Wycheproof AEGIS-128L and AEGIS-256: every case", "[vectors][aegis]") {
@@ -579,6 +578,7 @@ TEST_CASE("Wycheproof AEGIS-128L and AEGIS-256: every case", "[vectors][aegis]")
     CHECK(t.invalid_rejected == 112);
     CHECK(t.refused_by_contract == 0);
 }
+// RFC 5297 section 6's AEAD form: aead_seal_open's AAD is one S2V component, the nonce the last.
 TEST_CASE("Wycheproof AEAD-AES-SIV-CMAC: every case", "[vectors][siv]") {
     const auto doc = nlohmann::json::parse(read_file(test::vectors_dir() + "/wycheproof/aead_aes_siv_cmac_test.json"));
     size_t total = 0, valid_ok = 0, invalid_rejected = 0, refused = 0, valid_refused = 0;
