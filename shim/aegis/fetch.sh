@@ -17,6 +17,8 @@
 #        shim/aegis/fetch.sh --check    also verify every unpacked file against its MANIFEST.sha256
 #        shim/aegis/fetch.sh --into DIR copy the pinned sources (fetched if missing) into DIR, verified
 #        shim/aegis/fetch.sh --dist     the same into $MESON_DIST_ROOT/shim/aegis/libaegis (meson dist)
+#        shim/aegis/fetch.sh --prefix-header  print the path of a copy of prefix.h named by its content, in
+#                                       the cache (the tree's own prefix.h when the tree carries the sources)
 # Cache: ${LIBAEAD_AEGIS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libaead/aegis}/<version>-<sha256 prefix>
 # Progress and errors go to stderr; the exit code is non-zero if anything could not be fetched or checked.
 set -euo pipefail
@@ -42,8 +44,24 @@ case "$mode" in
   ''|--check) ;;
   --into) into=${2:?usage: $0 --into DIR} ;;
   --dist) into=${MESON_DIST_ROOT:?--dist runs under meson dist}/shim/aegis/libaegis ;;
-  *) die "usage: $0 [--check | --into DIR | --dist]" ;;
+  --prefix-header) ;;
+  *) die "usage: $0 [--check | --into DIR | --dist | --prefix-header]" ;;
 esac
+
+# meson.build's -include for libaegis's files. ccache (tests/run-all.sh) rewrites a path inside the
+# checkout relative to each build folder, so with prefix.h there no two build folders would share an
+# object; a copy beside the sources, named by its content, gives every build folder and every clone the
+# same command, so ccache compiles libaegis once per compiler and flags.
+if [ "$mode" = --prefix-header ]; then
+    if [ -f "$here/libaegis/MANIFEST.sha256" ]; then echo "$here/prefix.h"; exit 0; fi
+    copy="$root/prefix-$(sha256sum "$here/prefix.h" | cut -c1-12).h"
+    if ! cmp -s "$here/prefix.h" "$copy"; then
+        tmp=$(mktemp "$root/.prefix.XXXXXX") && cp "$here/prefix.h" "$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$copy" ||
+            die "could not write $copy"
+    fi
+    echo "$copy"
+    exit 0
+fi
 
 copy_into() {  # $dir's tree into $into, verified there
     rm -rf "$into" && mkdir -p "$into" && cp -a "$dir/." "$into/" || die "could not copy $dir to $into"
