@@ -261,31 +261,28 @@ cross_machine() { [ "$1" = aarch64 ] && echo AArch64 || echo "IBM S/390"; }
 # CRYPTO_set_mem_functions refuses (a six-line program that calls it first thing in main on that
 # libcrypto.a alone gets 0 under qemu-s390x; Debian's 3.0 accepts it).
 cross_libcrypto_suites=(contract tls vectors bad_inputs ex batch quic siv dtls dispatch memory)
+cross_own_logic_suites=(hostile differential stress concurrency)
 cross_targets=()
 cross_suites() {
-    local run=(meson test -C "$1" --print-errorlogs --timeout-multiplier 4 -q) suites=(--suite unit --suite memory)
+    local run=(meson test -C "$1" --print-errorlogs --timeout-multiplier 4 -q) names own
+    own="${cross_own_logic_suites[*]}"
+    if [ "$3" = both ]; then
+        "${run[@]}" --suite unit --suite memory && cross_counts "$1" 1 || return 1
+        echo "--- $1 again with AEAD_DISPATCH=evp: all but ${own// /, } (time)" &&
+            AEAD_DISPATCH=evp "${run[@]}" "${cross_libcrypto_suites[@]}" &&
+            cross_counts "$1" 0
+        return
+    fi
+    echo "not run on $1: ${own// /, } (libaead's own logic, run above on the target's libcrypto; CI time)"
     if [ "$3" = libcrypto ]; then
-        echo "not run on $1: hostile, differential, stress and concurrency (libaead's own logic, run above on" \
-            "the target's libcrypto; CI time)"
-        "${run[@]}" --no-rebuild "${cross_libcrypto_suites[@]}" && cross_counts "$1" 1
-        return
-    fi
-    if [ "$3" = no-memory ]; then
+        names=("${cross_libcrypto_suites[@]}")
+    else  # no-memory
         echo "not run on $1: the memory suite (OpenSSL 3.5.5's s390x libcrypto allocates before main, so" \
-            "CRYPTO_set_mem_functions refuses test_memory's allocator); hostile, differential, stress and" \
-            "concurrency (libaead's own logic, run above on the target's libcrypto; CI time)"
-        local names
-        mapfile -t names < <("${run[@]}" --list --suite unit | sed -n 's|^[^ ]* / ||p' |
-            grep -vxE 'hostile|differential|stress|concurrency')
+            "CRYPTO_set_mem_functions refuses test_memory's allocator)"
+        mapfile -t names < <("${run[@]}" --list --suite unit | sed -n 's|^[^ ]* / ||p' | grep -vxF -e "${own// /$'\n'}")
         [ ${#names[@]} -gt 10 ] || { echo "cross: only ${#names[@]} unit suites listed in $1"; return 1; }
-        "${run[@]}" --no-rebuild "${names[@]}" && cross_counts "$1" 1
-        return
     fi
-    "${run[@]}" "${suites[@]}" && cross_counts "$1" 1 || return 1
-    [ "$3" = both ] || return 0
-    echo "--- $1 again with AEAD_DISPATCH=evp: all but hostile, differential, stress and concurrency (time)" &&
-        AEAD_DISPATCH=evp "${run[@]}" "${cross_libcrypto_suites[@]}" &&
-        cross_counts "$1" 0
+    "${run[@]}" --no-rebuild "${names[@]}" && cross_counts "$1" 1
 }
 # dir, 1|0: Catch2's count per suite, the vectors suite's per file (if 1), what hostile skipped under qemu.
 cross_counts() {

@@ -52,8 +52,9 @@ esac
 # checkout relative to each build folder, so with prefix.h there no two build folders would share an
 # object; a copy beside the sources, named by its content, gives every build folder and every clone the
 # same command, so ccache compiles libaegis once per compiler and flags.
+intree="$here/libaegis"  # a release tarball's or an sdist's copy of the sources (below)
 if [ "$mode" = --prefix-header ]; then
-    if [ -f "$here/libaegis/MANIFEST.sha256" ]; then echo "$here/prefix.h"; exit 0; fi
+    if [ -f "$intree/MANIFEST.sha256" ]; then echo "$here/prefix.h"; exit 0; fi
     copy="$root/prefix-$(sha256sum "$here/prefix.h" | cut -c1-12).h"
     if ! cmp -s "$here/prefix.h" "$copy"; then
         tmp=$(mktemp "$root/.prefix.XXXXXX") && cp "$here/prefix.h" "$tmp" && chmod 644 "$tmp" && mv -f "$tmp" "$copy" ||
@@ -72,7 +73,6 @@ copy_into() {  # $dir's tree into $into, verified there
 
 # A copy in the source tree (a release tarball's or an sdist's) of the pinned crate: that one, verified
 # (and the source of --into, so that an artifact made from an artifact needs no cargo either).
-intree="$here/libaegis"
 if [ -f "$intree/MANIFEST.sha256" ] && { [ -z "$into" ] || [ "$(realpath -m "$into")" != "$(realpath "$intree")" ]; }; then
     [ "$(cat "$intree/SOURCES" 2>/dev/null)" = "$pinned_line" ] ||
         die "$intree is not of aegis $aegis_crate (its SOURCES: $(cat "$intree/SOURCES" 2>/dev/null))"
