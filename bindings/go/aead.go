@@ -259,8 +259,8 @@ func bytePtr(b []byte) *C.uint8_t {
 	return (*C.uint8_t)(unsafe.Pointer(&b[0]))
 }
 
-// sealOpen is the aead_seal_open call of a Seal, an Open or a Batch record (AES-SIV's and the
-// random-nonce AEADs' too) on Go slices. The compiler inlines it, so those keep the cgo call inline
+// sealOpen is the aead_seal_open call of a Seal, an Open or a Batch record (AES-SIV's, the
+// random-nonce AEADs' and DTLS12's too) on Go slices. The compiler inlines it, so those keep the cgo call inline
 // (see checkSeal); the caller keeps the context's owner alive past it (runtime.KeepAlive), which
 // here would make it too costly to inline.
 func sealOpen(ctx *C.aead_ctx, op C.int, nonce, additionalData, in, out []byte) int64 {

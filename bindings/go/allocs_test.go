@@ -2,7 +2,40 @@
 
 package aead
 
-import "testing"
+import (
+	"crypto/cipher"
+	"strings"
+	"testing"
+)
+
+// expectZeroAllocs fails t for each of checks that allocates (testing.AllocsPerRun, 50 runs),
+// naming it "<of> <check's name> <size> B" (of may be empty).
+func expectZeroAllocs(t *testing.T, of string, size int, checks map[string]func()) {
+	t.Helper()
+	for name, f := range checks {
+		if n := testing.AllocsPerRun(50, f); n != 0 {
+			t.Errorf("%s %d B: %v allocs per run", strings.TrimPrefix(of+" "+name, " "), size, n)
+		}
+	}
+}
+
+// sealOpenChecks are the checks, for expectZeroAllocs, of a's Seal and Open of pt into a dst with
+// enough capacity, of a failing Open (the ciphertext's byte flipAt flipped) and of Seal and Open in
+// place; nonce is nil for a random-nonce AEAD.
+func sealOpenChecks(a cipher.AEAD, nonce, pt, aad []byte, flipAt int) map[string]func() {
+	size := len(pt)
+	buf := make([]byte, 0, size+a.Overhead())
+	ct := a.Seal(nil, nonce, pt, aad)
+	bad := flip(ct, flipAt)
+	inPlace := make([]byte, size+a.Overhead())
+	return map[string]func(){
+		"Seal":          func() { a.Seal(buf, nonce, pt, aad) },
+		"Open":          func() { a.Open(buf, nonce, ct, aad) },
+		"failing Open":  func() { a.Open(buf, nonce, bad, aad) },
+		"Seal in place": func() { a.Seal(inPlace[:0], nonce, inPlace[:size], aad) },
+		"Open in place": func() { copy(inPlace, ct); a.Open(inPlace[:0], nonce, inPlace, aad) },
+	}
+}
 
 // TestZeroAllocs: with #cgo noescape/nocallback (Go 1.24+), Seal and Open into a dst with enough
 // capacity allocate nothing, including a failing Open and a nonce inside the output region.
@@ -31,11 +64,7 @@ func TestZeroAllocs(t *testing.T) {
 				"Seal in place":   func() { b := buf[:size]; a.Seal(b[:0], nonce, b, aad) },
 				"nonce in output": func() { b := buf[:ns]; a.Seal(b[:0], b, pt, aad) },
 			}
-			for name, f := range checks {
-				if n := testing.AllocsPerRun(50, f); n != 0 {
-					t.Errorf("%s %s %d B: %v allocs per run", c.name, name, size, n)
-				}
-			}
+			expectZeroAllocs(t, c.name, size, checks)
 			_ = err
 		}
 	}
@@ -51,22 +80,7 @@ func TestZeroAllocs(t *testing.T) {
 		}
 		for _, size := range []int{0, 64, 16384} {
 			pt, aad := make([]byte, size), make([]byte, 13)
-			buf := make([]byte, 0, size+g.Overhead())
-			ct := g.Seal(nil, nil, pt, aad)
-			bad := flip(ct, 20)
-			inPlace := make([]byte, size+g.Overhead())
-			checks := map[string]func(){
-				"Seal":          func() { g.Seal(buf, nil, pt, aad) },
-				"Open":          func() { g.Open(buf, nil, ct, aad) },
-				"failing Open":  func() { g.Open(buf, nil, bad, aad) },
-				"Seal in place": func() { g.Seal(inPlace[:0], nil, inPlace[:size], aad) },
-				"Open in place": func() { copy(inPlace, ct); g.Open(inPlace[:0], nil, inPlace, aad) },
-			}
-			for name, f := range checks {
-				if n := testing.AllocsPerRun(50, f); n != 0 {
-					t.Errorf("%s %s %d B: %v allocs per run", c.name, name, size, n)
-				}
-			}
+			expectZeroAllocs(t, c.name, size, sealOpenChecks(g, nil, pt, aad, 20))
 		}
 	}
 }

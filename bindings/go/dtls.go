@@ -217,14 +217,10 @@ func (d *DTLS12) Seal(dst []byte, epoch uint16, seq uint64, additionalData, plai
 	ret, out := sliceForAppend(dst, len(plaintext)+a.tagSize)
 	a.checkOverlap(out, plaintext, additionalData)
 	nonce := d.nonce(epoch, seq)
-	n := C.aead_seal_open(a.ctx, C.AEAD_SEAL,
-		(*C.uint8_t)(unsafe.Pointer(&nonce[0])), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(plaintext), C.size_t(len(plaintext)),
-		bytePtr(out), C.size_t(len(out)))
+	n := sealOpen(a.ctx, C.AEAD_SEAL, nonce[:], additionalData, plaintext, out)
 	runtime.KeepAlive(d)
-	if int64(n) != int64(len(out)) {
-		return dst, sealError(int64(n))
+	if n != int64(len(out)) {
+		return dst, sealError(n)
 	}
 	return ret, nil
 }
@@ -243,17 +239,13 @@ func (d *DTLS12) Open(dst []byte, epoch uint16, seq uint64, additionalData, ciph
 	ret, out := sliceForAppend(dst, len(ciphertext)-a.tagSize)
 	a.checkOverlap(out, ciphertext, additionalData)
 	nonce := d.nonce(epoch, seq)
-	n := C.aead_seal_open(a.ctx, C.AEAD_OPEN,
-		(*C.uint8_t)(unsafe.Pointer(&nonce[0])), C.size_t(len(nonce)),
-		bytePtr(additionalData), C.size_t(len(additionalData)),
-		bytePtr(ciphertext), C.size_t(len(ciphertext)),
-		bytePtr(out), C.size_t(len(out)))
+	n := sealOpen(a.ctx, C.AEAD_OPEN, nonce[:], additionalData, ciphertext, out)
 	runtime.KeepAlive(d)
-	if int64(n) != int64(len(out)) {
+	if n != int64(len(out)) {
 		if n == codeReplay {
 			return nil, errReplayOpen // preallocated: refusing a replay allocates nothing
 		}
-		return nil, openError(int64(n))
+		return nil, openError(n)
 	}
 	return ret, nil
 }

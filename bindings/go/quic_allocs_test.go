@@ -51,11 +51,7 @@ func TestQUICZeroAllocs(t *testing.T) {
 					recv.Unprotect(work, 1, 999)
 				},
 			}
-			for name, f := range checks {
-				if n := testing.AllocsPerRun(50, f); n != 0 {
-					t.Errorf("%s %s %d B: %v allocs per run", tls.CipherSuiteName(k.suite), name, size, n)
-				}
-			}
+			expectZeroAllocs(t, tls.CipherSuiteName(k.suite), size, checks)
 			_ = sink
 		}
 	}

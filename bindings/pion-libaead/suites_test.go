@@ -70,6 +70,22 @@ func random(n int) []byte {
 	return b
 }
 
+// exchange seals data as record (1, seq) with from and opens a copy with to, which must give data
+// back (else t fails with "seq <seq>: <failure>: <error>"); it returns the sealed record.
+func exchange(t *testing.T, from, to recordCipher, seq uint64, data []byte, failure string) []byte {
+	t.Helper()
+	pkt, raw := record(1, seq, data)
+	sealed, err := from.Encrypt(pkt, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := to.Decrypt(recordlayer.Header{}, append([]byte{}, sealed...))
+	if err != nil || !bytes.Equal(got[recordlayer.FixedHeaderSize:], data) {
+		t.Fatalf("seq %d: %s: %v", seq, failure, err)
+	}
+	return sealed
+}
+
 // TestRecordsAgainstPion: every suite's records, made by libaead (client side), open with pion's
 // own cipher (server side), byte for byte the same as pion's, and pion's open with libaead; a
 // replayed record and a forged one are refused and counted.
@@ -84,25 +100,9 @@ func TestRecordsAgainstPion(t *testing.T) {
 			peer := pionPeer(t, s, master, cr, sr)
 			for seq := uint64(1); seq <= 200; seq++ {
 				data := random(int(seq * 7 % 1400))
-				pkt, raw := record(1, seq, data)
-				ours, err := s.Encrypt(pkt, raw)
-				if err != nil {
-					t.Fatal(err)
-				}
 				// pion's client cipher would be the same bytes: pion's server opens them.
-				got, err := peer.Decrypt(recordlayer.Header{}, append([]byte{}, ours...))
-				if err != nil || !bytes.Equal(got[recordlayer.FixedHeaderSize:], data) {
-					t.Fatalf("seq %d: pion cannot open libaead's record: %v", seq, err)
-				}
-				pkt2, raw2 := record(1, seq, data)
-				theirs, err := peer.Encrypt(pkt2, raw2)
-				if err != nil {
-					t.Fatal(err)
-				}
-				back, err := s.Decrypt(recordlayer.Header{}, append([]byte{}, theirs...))
-				if err != nil || !bytes.Equal(back[recordlayer.FixedHeaderSize:], data) {
-					t.Fatalf("seq %d: libaead cannot open pion's record: %v", seq, err)
-				}
+				exchange(t, s, peer, seq, data, "pion cannot open libaead's record")
+				theirs := exchange(t, peer, s, seq, data, "libaead cannot open pion's record")
 				if seq == 100 {
 					if _, err := s.Decrypt(recordlayer.Header{}, append([]byte{}, theirs...)); err == nil {
 						t.Fatal("replayed record accepted")

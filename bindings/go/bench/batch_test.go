@@ -3,7 +3,6 @@ package bench
 import (
 	"crypto/cipher"
 	"fmt"
-	"sort"
 	"testing"
 	"time"
 
@@ -165,40 +164,23 @@ func BenchmarkBatchPaired(b *testing.B) {
 // done, and reports the median over full chunks of each side's time per operation (units[i]) and
 // of each named ratio of two sides' chunk times.
 func pairedMedians(b *testing.B, chunk int, sides []func(int), units []string, ratios map[string][2]int) {
-	for _, s := range sides { // warm up
-		s(chunk)
-	}
 	per := make([][]float64, len(sides))
 	rs := map[string][]float64{}
-	t := make([]time.Duration, len(sides))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for done := 0; done < b.N; done += chunk {
-		n := min(chunk, b.N-done)
-		for i, s := range sides {
-			start := time.Now()
-			s(n)
-			t[i] = time.Since(start)
-		}
-		if n < chunk {
-			continue
-		}
+	alternate(b, chunk, sides, func(t []time.Duration) {
 		for i := range sides {
-			per[i] = append(per[i], float64(t[i])/float64(n))
+			per[i] = append(per[i], float64(t[i])/float64(chunk))
 		}
 		for name, ij := range ratios {
 			rs[name] = append(rs[name], float64(t[ij[0]])/float64(t[ij[1]]))
 		}
-	}
-	b.StopTimer()
+	})
 	if len(per[0]) == 0 {
 		return // calibration run shorter than one chunk
 	}
-	med := func(v []float64) float64 { sort.Float64s(v); return v[len(v)/2] }
 	for i, u := range units {
-		b.ReportMetric(med(per[i]), u)
+		b.ReportMetric(median(per[i]), u)
 	}
 	for name, v := range rs {
-		b.ReportMetric(med(v), name)
+		b.ReportMetric(median(v), name)
 	}
 }

@@ -176,31 +176,40 @@ func BenchmarkPaired(b *testing.B) {
 // paired runs the sides in alternating chunks until b.N operations of each are done, and reports
 // the median over chunks of ratio(times of one chunk of each side) as the metric "ratio".
 func paired(b *testing.B, chunk int, ratio func([]time.Duration) float64, sides ...func(n int)) {
+	var ratios []float64
+	alternate(b, chunk, sides, func(t []time.Duration) { ratios = append(ratios, ratio(t)) })
+	if len(ratios) == 0 {
+		return // calibration run shorter than one chunk
+	}
+	b.ReportMetric(median(ratios), "ratio")
+}
+
+// alternate warms each side up with one chunk, then runs the sides in alternating chunks of chunk
+// operations (the last one shorter) until b.N of each are done, timed (b.ReportAllocs), passing
+// each full chunk's times, one per side, to record.
+func alternate(b *testing.B, chunk int, sides []func(n int), record func(t []time.Duration)) {
 	for _, s := range sides { // warm up
 		s(chunk)
 	}
-	var ratios []float64
 	t := make([]time.Duration, len(sides))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for done := 0; done < b.N; done += chunk {
-		n := chunk
-		if b.N-done < n {
-			n = b.N - done
-		}
+		n := min(chunk, b.N-done)
 		for i, s := range sides {
 			start := time.Now()
 			s(n)
 			t[i] = time.Since(start)
 		}
 		if n == chunk {
-			ratios = append(ratios, ratio(t))
+			record(t)
 		}
 	}
 	b.StopTimer()
-	if len(ratios) == 0 {
-		return // calibration run shorter than one chunk
-	}
-	sort.Float64s(ratios)
-	b.ReportMetric(ratios[len(ratios)/2], "ratio")
+}
+
+// median sorts v and returns its middle element.
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	return v[len(v)/2]
 }

@@ -187,26 +187,11 @@ func interop(t *testing.T, name string, seed int64, cases, min int, pick func(*r
 	}
 }
 
-type stdSuiteT struct {
-	kem  stdhpke.KEM
-	kdf  stdhpke.KDF
-	aead stdhpke.AEAD
-}
+type stdSuiteT = suiteOf[stdhpke.KEM, stdhpke.KDF, stdhpke.AEAD]
 
 func stdSuite(t testing.TB, kem, kdf, aead uint16) stdSuiteT {
-	k, err := stdhpke.NewKEM(kem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := stdhpke.NewKDF(kdf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := stdhpke.NewAEAD(aead)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return stdSuiteT{k, f, a}
+	t.Helper()
+	return makeSuite(t, stdhpke.NewKEM, stdhpke.NewKDF, stdhpke.NewAEAD, kem, kdf, aead)
 }
 
 type wrapped struct{ ecdh.KeyExchanger }
