@@ -22,6 +22,18 @@ inline void check_round_trip(aead_ctx *ctx, const Bytes &nonce, const Bytes &aad
     CHECK(back == Bytes(pt.size(), 0));
 }
 
+// Whether the loaded libcrypto offers alg for this run's properties (AES-GCM-SIV: 3.2+; AEGIS, XChaCha20
+// and AES-SIV are not offered under a FIPS query, the FIPS stage): a refusal is AEAD_ERR_UNSUPPORTED or fails.
+inline bool offered(int alg) {
+    const Bytes key(aead_key_size(alg), 7);
+    aead_ctx *c = nullptr;
+    const int rc =
+        aead_ctx_new_ex(&c, alg, AEAD_POLICY_NONE, key.data(), key.size(), 0, test_properties(), nullptr, 0);
+    aead_ctx_free(c);
+    if (rc != 0) CHECK(rc == AEAD_ERR_UNSUPPORTED);
+    return rc == 0;
+}
+
 }  // namespace test
 
 #ifdef AEAD_TEST_FAULT_BUILD

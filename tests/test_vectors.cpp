@@ -64,16 +64,6 @@ int contract_refusal(int alg, size_t nonce, size_t tag) {
     return 0;
 }
 
-// Whether the loaded libcrypto offers an algorithm for the stage's properties (AES-GCM-SIV: 3.2+).
-bool available(int alg) {
-    const Bytes key(aead_key_size(alg), 7);
-    aead_ctx *c = nullptr;
-    const int rc = aead_ctx_new_ex(&c, alg, AEAD_POLICY_NONE, key.data(), key.size(), 0, test::test_properties(), nullptr, 0);
-    aead_ctx_free(c);
-    if (rc != 0) CHECK(rc == AEAD_ERR_UNSUPPORTED);
-    return rc == 0;
-}
-
 Tally run_wycheproof(const std::string &file) {
     const auto doc = nlohmann::json::parse(read_file(test::vectors_dir() + "/" + file));
     const std::string algorithm = doc.at("algorithm");
@@ -139,6 +129,17 @@ Tally run_wycheproof(const std::string &file) {
                 file.c_str(), t.total(), t.valid_ok, t.invalid_rejected, t.refused_by_contract);
     CHECK(t.total() == doc.at("numberOfTests").get<int>());
     return t;
+}
+
+// run_wycheproof(file), its counts checked: the total, valid cases passed, invalid ones rejected, refusals
+// by the contract.
+void check_wycheproof(const std::string &file, int total, int valid_ok, int invalid_rejected, int refused) {
+    const Tally t = run_wycheproof(file);
+    INFO(file);
+    CHECK(t.total() == total);
+    CHECK(t.valid_ok == valid_ok);
+    CHECK(t.invalid_rejected == invalid_rejected);
+    CHECK(t.refused_by_contract == refused);
 }
 
 // NIST CAVP .rsp: bracketed headers set lengths (bits); each case is Count/Key/IV/(PT)/AAD/(CT)/Tag and,
@@ -234,10 +235,8 @@ TEST_CASE("Wycheproof ChaCha20-Poly1305: every case", "[vectors]") {
         CHECK(c == nullptr);
         return;
     }
-    const Tally t = run_wycheproof("wycheproof/chacha20_poly1305_test.json");
-    CHECK(t.valid_ok == 256);
-    CHECK(t.invalid_rejected == 69);  // 60 modified tags, 9 nonce sizes refused
-    CHECK(t.refused_by_contract == 0);
+    // 256 valid; 69 invalid: 60 modified tags, 9 nonce sizes refused.
+    check_wycheproof("wycheproof/chacha20_poly1305_test.json", 325, 256, 69, 0);
 }
 
 TEST_CASE("Wycheproof AES-GCM legacy (v0, with 'acceptable'): every case", "[vectors]") {
@@ -266,39 +265,29 @@ TEST_CASE("NIST CAVP GCM decrypt, AES-128/192/256", "[vectors]") {
 // ---- the 1.2 families (aead.h, "Contexts and algorithms") ----
 
 TEST_CASE("Wycheproof AES-CCM: every case", "[vectors][ccm]") {
-    const Tally t = run_wycheproof("wycheproof/aes_ccm_test.json");
     // 405 valid, all inside the contract (nonce 7..13, even tags 4..16); 147 invalid: 51 size refusals
     // (nonces outside 7..13, odd tag lengths) and modified tags.
-    CHECK(t.total() == 552);
-    CHECK(t.valid_ok == 405);
-    CHECK(t.refused_by_contract == 0);
-    CHECK(t.invalid_rejected == 147);
+    check_wycheproof("wycheproof/aes_ccm_test.json", 552, 405, 147, 0);
 }
 
 TEST_CASE("Wycheproof AES-GCM-SIV: every case (OpenSSL >= 3.2)", "[vectors][gcm_siv]") {
-    if (!available(AEAD_AES_128_GCM_SIV)) {
+    if (!test::offered(AEAD_AES_128_GCM_SIV)) {
         // The contract on an older libcrypto: refused at creation, with the way to get it in the text.
         CHECK(std::string(aead_strerror(AEAD_ERR_UNSUPPORTED)).find("-Dlibcrypto=vendored") != std::string::npos);
         std::printf("wycheproof/aes_gcm_siv_test.json: 202 cases: AES-GCM-SIV unavailable on %s "
                     "(AEAD_ERR_UNSUPPORTED at creation, checked)\n", aead_version());
         return;
     }
-    const Tally t = run_wycheproof("wycheproof/aes_gcm_siv_test.json");
-    CHECK(t.total() == 202);
-    CHECK(t.valid_ok == 136);
-    CHECK(t.invalid_rejected == 66);
+    check_wycheproof("wycheproof/aes_gcm_siv_test.json", 202, 136, 66, 0);
 }
 
 TEST_CASE("Wycheproof XChaCha20-Poly1305: every case", "[vectors][xchacha]") {
     if (test::fips_stage()) {
-        CHECK(!available(AEAD_XCHACHA20_POLY1305));
+        CHECK(!test::offered(AEAD_XCHACHA20_POLY1305));
         return;
     }
-    const Tally t = run_wycheproof("wycheproof/xchacha20_poly1305_test.json");
-    CHECK(t.total() == 315);
-    CHECK(t.valid_ok == 246);
-    CHECK(t.invalid_rejected == 69);  // 60 modified tags, 9 nonce sizes refused
-    CHECK(t.refused_by_contract == 0);
+    // 246 valid; 69 invalid: 60 modified tags, 9 nonce sizes refused.
+    check_wycheproof("wycheproof/xchacha20_poly1305_test.json", 315, 246, 69, 0);
 }
 
 namespace {
@@ -357,7 +346,7 @@ int run_pyca(const std::string &dir, const std::string &file, int first_alg) {
 
 TEST_CASE("pyca cryptography_vectors: AES-OCB3 (RFC 7253 and more)", "[vectors][ocb]") {
     if (test::fips_stage()) {
-        CHECK(!available(AEAD_AES_128_OCB));
+        CHECK(!test::offered(AEAD_AES_128_OCB));
         return;
     }
     const std::string dir = pyca_vectors_dir();
@@ -371,7 +360,7 @@ TEST_CASE("pyca cryptography_vectors: AES-OCB3 (RFC 7253 and more)", "[vectors][
 
 TEST_CASE("pyca cryptography_vectors: AES-GCM-SIV (RFC 8452 and AES-192)", "[vectors][gcm_siv]") {
     const std::string dir = pyca_vectors_dir();
-    if (!available(AEAD_AES_128_GCM_SIV)) {  // refused with AEAD_ERR_UNSUPPORTED, checked by available()
+    if (!test::offered(AEAD_AES_128_GCM_SIV)) {  // refused with AEAD_ERR_UNSUPPORTED, checked by test::offered()
         std::printf("pyca GCM-SIV files: 92 cases: AES-GCM-SIV unavailable with this libcrypto (refusal checked)\n");
         return;
     }
@@ -563,26 +552,18 @@ bool siv_takes_empty() {
 // vectors only (test_aegis). Not offered under a FIPS query.
 TEST_CASE("Wycheproof AEGIS-128L and AEGIS-256: every case", "[vectors][aegis]") {
     if (test::fips_stage()) {
-        CHECK(!available(AEAD_AEGIS_128L));
-        CHECK(!available(AEAD_AEGIS_256));
+        CHECK(!test::offered(AEAD_AEGIS_128L));
+        CHECK(!test::offered(AEAD_AEGIS_256));
         return;
     }
-    const Tally l = run_wycheproof("wycheproof/aegis128L_test.json");
-    CHECK(l.total() == 479);
-    CHECK(l.valid_ok == 367);
-    CHECK(l.invalid_rejected == 112);
-    CHECK(l.refused_by_contract == 0);
-    const Tally t = run_wycheproof("wycheproof/aegis256_test.json");
-    CHECK(t.total() == 472);
-    CHECK(t.valid_ok == 360);
-    CHECK(t.invalid_rejected == 112);
-    CHECK(t.refused_by_contract == 0);
+    check_wycheproof("wycheproof/aegis128L_test.json", 479, 367, 112, 0);
+    check_wycheproof("wycheproof/aegis256_test.json", 472, 360, 112, 0);
 }
 // RFC 5297 section 6's AEAD form: aead_seal_open's AAD is one S2V component, the nonce the last.
 TEST_CASE("Wycheproof AEAD-AES-SIV-CMAC: every case", "[vectors][siv]") {
     const auto doc = nlohmann::json::parse(read_file(test::vectors_dir() + "/wycheproof/aead_aes_siv_cmac_test.json"));
     size_t total = 0, valid_ok = 0, invalid_rejected = 0, refused = 0, valid_refused = 0;
-    const bool offered = available(AEAD_AES_128_SIV);
+    const bool offered = test::offered(AEAD_AES_128_SIV);
     const bool empty_ok = offered && siv_takes_empty();
     for (const auto &g : doc.at("testGroups")) {
         for (const auto &t : g.at("tests")) {
@@ -639,7 +620,7 @@ TEST_CASE("Wycheproof AEAD-AES-SIV-CMAC: every case", "[vectors][siv]") {
 // pyca's SIV file has up to three AAD components per case: one aead_seal_open_v call each way.
 TEST_CASE("pyca cryptography_vectors: AES-SIV with several AAD components", "[vectors][siv]") {
     const std::string dir = pyca_vectors_dir();
-    if (!available(AEAD_AES_128_SIV)) {  // FIPS: refused with AEAD_ERR_UNSUPPORTED, checked by available()
+    if (!test::offered(AEAD_AES_128_SIV)) {  // FIPS: refused with AEAD_ERR_UNSUPPORTED, checked by test::offered()
         std::printf("pyca SIV file: AES-SIV unavailable under these properties (refusal checked)\n");
         return;
     }

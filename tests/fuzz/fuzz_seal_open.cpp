@@ -616,6 +616,49 @@ struct Call {
     size_t out_cap = 0;
 };
 
+// An accepted open c (kind: "open" or "SIV open") that returned rc, against the oracle's verdict: an
+// authentic message opens to the oracle's pt (out_len bytes), a forged one is AEAD_ERR_AUTH with
+// min(out_cap, out_len) bytes of out zeroed; nothing else in mem changes.
+void check_open(const Arena &mem, const Call &c, int64_t rc, size_t out_len, bool authentic, const Bytes &pt,
+                const char *kind, const char *what) {
+    if (authentic) {
+        CHECK(rc == static_cast<int64_t>(out_len), "%s: %s of an authentic message returned %lld (%s)", what, kind,
+              static_cast<long long>(rc), aead_strerror(rc));
+        mem.verify(c.out, out_len, pt.data(), what);
+    } else {
+        CHECK(rc == AEAD_ERR_AUTH, "%s: %s of a forged message returned %lld (%s), expected AUTH", what, kind,
+              static_cast<long long>(rc), aead_strerror(rc));
+        mem.verify(c.out, std::min(c.out_cap, out_len), nullptr, what);  // zeroed
+    }
+}
+
+// An open of in under nonce_v and aad_v, each copied into a block of its own in mem. In place, in's
+// block has room for the output (out_cap bytes at in + pre, the random-nonce prefix skipped); else out
+// has a block of its own. Both leave kGuard bytes past the output.
+Call open_call(Arena &mem, const Bytes &nonce_v, const Bytes &aad_v, const Bytes &in, size_t out_cap, size_t pre,
+               bool in_place) {
+    Call c;
+    c.op = AEAD_OPEN;
+    c.nonce = mem.alloc(nonce_v.size());
+    if (!nonce_v.empty()) std::memcpy(const_cast<uint8_t *>(c.nonce), nonce_v.data(), nonce_v.size());
+    c.nonce_len = nonce_v.size();
+    c.aad = mem.alloc(aad_v.size());
+    if (!aad_v.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), aad_v.data(), aad_v.size());
+    c.aad_len = aad_v.size();
+    c.in_len = in.size();
+    c.out_cap = out_cap;
+    if (in_place) {
+        uint8_t *b = mem.alloc(std::max(in.size(), out_cap + pre) + kGuard);
+        c.in = b;
+        c.out = b + pre;
+    } else {
+        c.in = mem.alloc(in.size());
+        c.out = mem.alloc(out_cap + kGuard);
+    }
+    std::memcpy(const_cast<uint8_t *>(c.in), in.data(), in.size());
+    return c;
+}
+
 // AEAD_FUZZ_STATS=1: at exit, print how often each outcome was seen (to show no check is vacuous).
 struct Stats {
     unsigned long long code[2][19] = {};  // [seal/open][-rc], index 0 = success
@@ -770,15 +813,8 @@ struct Fuzz {
                 last_sealed = want;
             } else {
                 Bytes pt;
-                if (oracle_siv_open(alg, key, nonce_v, aad_v, in_v.data(), in_v.size(), pt)) {
-                    CHECK(rc == static_cast<int64_t>(out_len), "%s: SIV open of an authentic message returned %lld (%s)",
-                          what, static_cast<long long>(rc), aead_strerror(rc));
-                    mem.verify(c.out, out_len, pt.data(), what);
-                } else {
-                    CHECK(rc == AEAD_ERR_AUTH, "%s: SIV open of a forged message returned %lld (%s)", what,
-                          static_cast<long long>(rc), aead_strerror(rc));
-                    mem.verify(c.out, std::min(c.out_cap, out_len), nullptr, what);
-                }
+                const bool ok = oracle_siv_open(alg, key, nonce_v, aad_v, in_v.data(), in_v.size(), pt);
+                check_open(mem, c, rc, out_len, ok, pt, "SIV open", what);
             }
         } else if (c.op == AEAD_SEAL && policy == AEAD_POLICY_RANDOM_NONCE) {
             // The library drew the nonce: read it back, and the rest must be the oracle's for it.
@@ -805,15 +841,7 @@ struct Fuzz {
             const size_t pre = prefix_of(policy);
             const Bytes nonce_used = pre != 0 ? Bytes(in_v.begin(), in_v.begin() + static_cast<long>(pre)) : nonce_v;
             const bool ok = oracle_open(alg, key, nonce_used, aad_v, in_v.data() + pre, in_v.size() - pre, tag, pt);
-            if (ok) {
-                CHECK(rc == static_cast<int64_t>(out_len), "%s: open of an authentic message returned %lld (%s)",
-                      what, static_cast<long long>(rc), aead_strerror(rc));
-                mem.verify(c.out, out_len, pt.data(), what);
-            } else {
-                CHECK(rc == AEAD_ERR_AUTH, "%s: open of a forged message returned %lld (%s), expected AUTH", what,
-                      static_cast<long long>(rc), aead_strerror(rc));
-                mem.verify(c.out, std::min(c.out_cap, out_len), nullptr, what);  // zeroed
-            }
+            check_open(mem, c, rc, out_len, ok, pt, "open", what);
         }
         return rc;
     }
@@ -824,25 +852,9 @@ struct Fuzz {
         const Bytes sealed = last_sealed;
         {
             Arena mem;
-            Call c;
-            c.op = AEAD_OPEN;
-            c.nonce = mem.alloc(nonce_v.size());
-            if (!nonce_v.empty()) std::memcpy(const_cast<uint8_t *>(c.nonce), nonce_v.data(), nonce_v.size());
-            c.nonce_len = nonce_v.size();
-            c.aad = mem.alloc(aad_v.size());
-            if (!aad_v.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), aad_v.data(), aad_v.size());
-            c.aad_len = aad_v.size();
-            c.in_len = sealed.size();
-            c.out_cap = pt.size();
-            if (rt & 1) {  // exact in-place: the plaintext lands where the ciphertext is
-                uint8_t *b = mem.alloc(sealed.size() + kGuard);
-                c.in = b;
-                c.out = b + prefix_of(policy);
-            } else {
-                c.in = mem.alloc(sealed.size());
-                c.out = mem.alloc(c.out_cap + kGuard);
-            }
-            std::memcpy(const_cast<uint8_t *>(c.in), sealed.data(), sealed.size());
+            // rt bit 0, exact in-place: the plaintext lands where the ciphertext is (sealed is the prefix,
+            // the plaintext and the tag, so its block has the room).
+            const Call c = open_call(mem, nonce_v, aad_v, sealed, pt.size(), prefix_of(policy), (rt & 1) != 0);
             const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x20) != 0, nonce_v, aad_v, sealed,
                                         "roundtrip open", (rt & 0x80) != 0);
             CHECK(rc == static_cast<int64_t>(pt.size()), "roundtrip open returned %lld (%s), expected %zu",
@@ -871,25 +883,7 @@ struct Fuzz {
         // With a 16-byte tag a one-byte change that authenticates is a 2^-128 event: the oracle is wrong.
         CHECK(!forged_ok || (!is_siv(alg) && tag < 16), "oracle accepted a modified message with a 16-byte tag");
         Arena mem;
-        Call c;
-        c.op = AEAD_OPEN;
-        c.nonce = mem.alloc(t_nonce.size());
-        if (!t_nonce.empty()) std::memcpy(const_cast<uint8_t *>(c.nonce), t_nonce.data(), t_nonce.size());
-        c.nonce_len = t_nonce.size();
-        c.aad = mem.alloc(t_aad.size());
-        if (!t_aad.empty()) std::memcpy(const_cast<uint8_t *>(c.aad), t_aad.data(), t_aad.size());
-        c.aad_len = t_aad.size();
-        c.in_len = t_in.size();
-        c.out_cap = pt.size() + ((rt >> 2) & 7);
-        if (rt & 2) {
-            uint8_t *b = mem.alloc(std::max(t_in.size(), c.out_cap + pre) + kGuard);
-            c.in = b;
-            c.out = b + pre;
-        } else {
-            c.in = mem.alloc(t_in.size());
-            c.out = mem.alloc(c.out_cap + kGuard);
-        }
-        std::memcpy(const_cast<uint8_t *>(c.in), t_in.data(), t_in.size());
+        const Call c = open_call(mem, t_nonce, t_aad, t_in, pt.size() + ((rt >> 2) & 7), pre, (rt & 2) != 0);
         const int64_t rc = run_call(mem, c, false, stale_error, (rt & 0x40) != 0, t_nonce, t_aad, t_in, "tampered open",
                                     (rt & 0x80) != 0 && (rt & 0x40) == 0);
         ++g_stats.tampers;

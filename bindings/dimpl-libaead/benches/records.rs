@@ -1,8 +1,11 @@
 //! Record seal / open through dimpl's `Cipher` trait: dimpl + libaead against dimpl + aws-lc-rs,
 //! 64 B and 1200 B records, every suite; prints ns per record and libaead's time as a ratio of
 //! aws-lc-rs's (below 1: libaead faster). `cargo bench --bench records` (release build).
-use arrayvec::ArrayVec;
-use dimpl::crypto::{aws_lc_rs, Aad, Buf, Cipher, Nonce, TmpBuf};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::{aad, dtls12_record};
+use dimpl::crypto::{aws_lc_rs, Buf, Cipher, Nonce, TmpBuf};
 use std::time::Instant;
 
 const ROUNDS: u32 = 20_000;
@@ -13,42 +16,26 @@ fn time(sealer: &mut dyn Cipher, opener: &mut dyn Cipher, iv: &[u8], len: usize,
     let msg = vec![0x5a; len];
     let (mut seal_ns, mut open_ns) = (0u128, 0u128);
     for seq in 0..u64::from(ROUNDS) {
-        let (aad, nonce) = if dtls13 {
+        let (ad, nonce) = if dtls13 {
             let mut n = [0u8; 12];
             n.copy_from_slice(iv);
             for (b, s) in n[4..].iter_mut().zip(seq.to_be_bytes()) {
                 *b ^= s;
             }
-            let mut h = ArrayVec::new();
-            h.try_extend_from_slice(&[0x2e, (seq >> 8) as u8, seq as u8, 0, 0]).unwrap();
-            (Aad(h), Nonce(n))
+            (aad(&[0x2e, (seq >> 8) as u8, seq as u8, 0, 0]), Nonce(n))
         } else {
-            let seq_num = ((1u64 << 48) | seq).to_be_bytes();
-            let mut a = ArrayVec::new();
-            a.try_extend_from_slice(&seq_num).unwrap();
-            a.try_extend_from_slice(&[23, 0xfe, 0xfd]).unwrap();
-            a.try_extend_from_slice(&(len as u16).to_be_bytes()).unwrap();
-            let mut n = [0u8; 12];
-            if iv.len() == 4 {
-                n[..4].copy_from_slice(iv);
-                n[4..].copy_from_slice(&seq_num);
-            } else {
-                n.copy_from_slice(iv);
-                for (b, s) in n[4..].iter_mut().zip(seq_num) {
-                    *b ^= s;
-                }
-            }
-            (Aad(a), Nonce(n))
+            let (a, n) = dtls12_record(1, seq, iv, len);
+            (aad(&a), Nonce(n))
         };
         let mut buf = Buf::new();
         buf.extend_from_slice(&msg);
         let t = Instant::now();
-        sealer.encrypt(&mut buf, aad.clone(), nonce).unwrap();
+        sealer.encrypt(&mut buf, ad.clone(), nonce).unwrap();
         seal_ns += t.elapsed().as_nanos();
         let mut v = buf.into_vec();
         let t = Instant::now();
         let mut tb = TmpBuf::new(&mut v);
-        opener.decrypt(&mut tb, aad, nonce).unwrap();
+        opener.decrypt(&mut tb, ad, nonce).unwrap();
         open_ns += t.elapsed().as_nanos();
     }
     (seal_ns as f64 / f64::from(ROUNDS), open_ns as f64 / f64::from(ROUNDS))

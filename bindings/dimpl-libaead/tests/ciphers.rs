@@ -1,7 +1,9 @@
 //! Every suite's libaead Cipher against dimpl's own aws-lc-rs Cipher on random records, both
 //! directions, byte for byte; DTLS 1.3's record-number mask against aws-lc-rs's.
-use arrayvec::ArrayVec;
-use dimpl::crypto::{aws_lc_rs, Aad, Buf, Cipher, Nonce, TmpBuf};
+mod common;
+
+use common::{aad, dtls12_record};
+use dimpl::crypto::{aws_lc_rs, Buf, Cipher, Nonce, TmpBuf};
 
 /// SplitMix64 seeded from the clock (printed, and taken from DIMPL_LIBAEAD_SEED to replay).
 struct Rng(u64);
@@ -26,10 +28,6 @@ impl Rng {
     fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.next() as u8).collect()
     }
-}
-
-fn aad(bytes: &[u8]) -> Aad {
-    Aad(ArrayVec::try_from(bytes).unwrap())
 }
 
 fn seal(c: &mut dyn Cipher, aad_bytes: &[u8], nonce: [u8; 12], msg: &[u8]) -> Vec<u8> {
@@ -61,26 +59,6 @@ fn both_ways(
     assert_eq!(a, b, "{what}: libaead and aws-lc-rs ciphertexts differ ({} bytes)", msg.len());
     assert_eq!(open(theirs.1, aad_bytes, nonce, &a).as_deref(), Some(msg), "{what}: aws-lc-rs opens libaead's");
     assert_eq!(open(ours.1, aad_bytes, nonce, &b).as_deref(), Some(msg), "{what}: libaead opens aws-lc-rs's");
-}
-
-/// A DTLS 1.2 application-data record's AAD and its RFC nonce: salt || epoch || seq (AES,
-/// RFC 6347's explicit nonce) or IV XOR (epoch || seq) (ChaCha20-Poly1305, RFC 7905).
-fn dtls12_record(epoch: u16, seq: u64, iv: &[u8], len: usize) -> (Vec<u8>, [u8; 12]) {
-    let seq_num = ((u64::from(epoch) << 48) | seq).to_be_bytes();
-    let mut a = seq_num.to_vec();
-    a.extend_from_slice(&[23, 0xfe, 0xfd]);
-    a.extend_from_slice(&(len as u16).to_be_bytes());
-    let mut nonce = [0u8; 12];
-    if iv.len() == 4 {
-        nonce[..4].copy_from_slice(iv);
-        nonce[4..].copy_from_slice(&seq_num);
-    } else {
-        nonce.copy_from_slice(iv);
-        for (n, s) in nonce[4..].iter_mut().zip(seq_num) {
-            *n ^= s;
-        }
-    }
-    (a, nonce)
 }
 
 #[test]

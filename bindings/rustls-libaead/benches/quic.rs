@@ -59,6 +59,22 @@ fn header(pn: u64) -> [u8; HEADER] {
     h
 }
 
+/// Applies (or, `remove`, removes) `k`'s header protection on `pkt` as a QUIC stack does: the mask
+/// from the 16-byte sample 4 bytes past the packet-number offset.
+#[inline(always)]
+fn header_protection(k: &Keys, pkt: &mut [u8], remove: bool) {
+    let (hdr, rest) = pkt.split_at_mut(PN_OFFSET + 4);
+    let (first, pn_field) = hdr.split_at_mut(1);
+    let (sample, first, pn_field) = (&rest[..16], &mut first[0], &mut pn_field[PN_OFFSET - 1..]);
+    let hp = &k.local.header;
+    if remove {
+        hp.decrypt_in_place(sample, first, pn_field)
+    } else {
+        hp.encrypt_in_place(sample, first, pn_field)
+    }
+    .unwrap();
+}
+
 impl Contender {
     /// Protects `payload` as packet `pn` into `pkt` (HEADER + payload + 16 bytes).
     #[inline(always)]
@@ -72,12 +88,7 @@ impl Contender {
                 let (body, tag) = rest.split_at_mut(len);
                 let t = k.local.packet.encrypt_in_place(pn, hdr, body).unwrap();
                 tag.copy_from_slice(t.as_ref());
-                let (hdr, rest) = pkt.split_at_mut(PN_OFFSET + 4);
-                let (first, pn_field) = hdr.split_at_mut(1);
-                k.local
-                    .header
-                    .encrypt_in_place(&rest[..16], &mut first[0], &mut pn_field[PN_OFFSET - 1..])
-                    .unwrap();
+                header_protection(k, pkt, false);
             }
             Contender::OneCall(pk, hp) => {
                 pkt[..HEADER].copy_from_slice(&header(0));
@@ -93,12 +104,7 @@ impl Contender {
         pkt.copy_from_slice(protected);
         match self {
             Contender::Rustls(k) => {
-                let (hdr, rest) = pkt.split_at_mut(PN_OFFSET + 4);
-                let (first, pn_field) = hdr.split_at_mut(1);
-                k.local
-                    .header
-                    .decrypt_in_place(&rest[..16], &mut first[0], &mut pn_field[PN_OFFSET - 1..])
-                    .unwrap();
+                header_protection(k, pkt, true);
                 let (hdr, body) = pkt.split_at_mut(HEADER);
                 k.local.packet.decrypt_in_place(pn, hdr, body).unwrap().len()
             }

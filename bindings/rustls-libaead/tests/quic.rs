@@ -149,6 +149,26 @@ const CLIENT_INITIAL_PROTECTED: &str = concat!(
     "7e78bfe706ca4cf5e9c5453e9f7cfd2b8b4c8d169a44e55c88d4a9a7f9474241e221af44860018ab0856972e194cd934",
 );
 
+// RFC 9001 A.3: the server Initial's CRYPTO frame (ServerHello) and the protected packet; the QUIC
+// v2 draft's A.3 protects the same frame.
+const SERVER_HELLO_FRAME: &str = concat!(
+    "02000000000600405a020000560303eefce7f7b37ba1d1632e96677825ddf73988cfc79825df566dc5430b9a045a12",
+    "00130100002e00330024001d00209d3c940d89690b84d08a60993c144eca684d1081287c834d5311bcf32bb9da1a00",
+    "2b00020304",
+);
+const SERVER_INITIAL_PROTECTED: &str = concat!(
+    "cf000000010008f067a5502a4262b5004075c0d95a482cd0991cd25b0aac406a5816b6394100f37a1c697975",
+    "54780bb38cc5a99f5ede4cf73c3ec2493a1839b3dbcba3f6ea46c5b7684df3548e7ddeb9c3bf9c73cc3f3bded",
+    "74b562bfb19fb84022f8ef4cdd93795d77d06edbb7aaf2f58891850abbdca3d20398c276456cbc42158407dd0",
+    "74ee",
+);
+const SERVER_INITIAL_PROTECTED_V2: &str = concat!(
+    "dc6b3343cf0008f067a5502a4262b5004075d92faaf16f05d8a4398c47089698baeea26b91eb761d9b8923",
+    "7bbf87263017915358230035f7fd3945d88965cf17f9af6e16886c61bfc703106fbaf3cb4cfa52382dd16a",
+    "393e42757507698075b2c984c707f0a0812d8cd5a6881eaf21ceda98f4bd23f6fe1a3e2c43edd9ce7ca84b",
+    "ed8521e2e140",
+);
+
 /// RFC 9001 A.2 / A.3: the client and server Initials, through rustls's Initial key derivation
 /// (DCID 0x8394c8f03e515708) and our keys, byte for byte; then the peer's keys open them.
 #[test]
@@ -166,19 +186,9 @@ fn rfc9001_a2_a3_initials() {
     assert_eq!((h, plain), (header, hello));
 
     let header = hex("c1000000010008f067a5502a4262b50040750001");
-    let payload = hex(concat!(
-        "02000000000600405a020000560303eefce7f7b37ba1d1632e96677825ddf73988cfc79825df566dc543",
-        "0b9a045a1200130100002e00330024001d00209d3c940d89690b84d08a60993c144eca684d1081287c834d",
-        "5311bcf32bb9da1a002b00020304"
-    ));
-    let want = hex(concat!(
-        "cf000000010008f067a5502a4262b5004075c0d95a482cd0991cd25b0aac406a5816b6394100f37a1c697975",
-        "54780bb38cc5a99f5ede4cf73c3ec2493a1839b3dbcba3f6ea46c5b7684df3548e7ddeb9c3bf9c73cc3f3bded",
-        "74b562bfb19fb84022f8ef4cdd93795d77d06edbb7aaf2f58891850abbdca3d20398c276456cbc42158407dd0",
-        "74ee"
-    ));
+    let payload = hex(SERVER_HELLO_FRAME);
     let pkt = protect(&*server.local.packet, &*server.local.header, 1, &header, &payload).unwrap();
-    assert_eq!(pkt, want);
+    assert_eq!(pkt, hex(SERVER_INITIAL_PROTECTED));
     let (h, plain) = unprotect(&*client.remote.packet, &*client.remote.header, 1, &pkt, 18).unwrap();
     assert_eq!((h, plain), (header, payload));
 }
@@ -238,19 +248,9 @@ fn quic_v2_server_initial() {
     let s = ours("TLS13_AES_128_GCM_SHA256");
     let server = Keys::initial(Version::V2, s, quic(s), &hex("8394c8f03e515708"), Side::Server);
     let header = hex("d16b3343cf0008f067a5502a4262b5004075 0001".replace(' ', "").as_str());
-    let payload = hex(concat!(
-        "02000000000600405a020000560303eefce7f7b37ba1d1632e96677825ddf73988cfc79825df566dc5430b",
-        "9a045a1200130100002e00330024001d00209d3c940d89690b84d08a60993c144eca684d1081287c834d53",
-        "11bcf32bb9da1a002b00020304"
-    ));
-    let want = hex(concat!(
-        "dc6b3343cf0008f067a5502a4262b5004075d92faaf16f05d8a4398c47089698baeea26b91eb761d9b8923",
-        "7bbf87263017915358230035f7fd3945d88965cf17f9af6e16886c61bfc703106fbaf3cb4cfa52382dd16a",
-        "393e42757507698075b2c984c707f0a0812d8cd5a6881eaf21ceda98f4bd23f6fe1a3e2c43edd9ce7ca84b",
-        "ed8521e2e140"
-    ));
+    let payload = hex(SERVER_HELLO_FRAME);
     let pkt = protect(&*server.local.packet, &*server.local.header, 1, &header, &payload).unwrap();
-    assert_eq!(pkt, want);
+    assert_eq!(pkt, hex(SERVER_INITIAL_PROTECTED_V2));
 }
 
 /// Our keys and rustls+ring's for suite `name` from the same key material: rustls's Initial
