@@ -24,6 +24,8 @@ use libaead::{sys, Algorithm, Cipher, Policy, Record};
 use std::hint::black_box;
 use std::time::Instant;
 
+mod common;
+
 const SIZES: [usize; 3] = [64, 1024, 16 * 1024];
 const RECORDS: usize = 64;
 const KEY: [u8; 16] = [0x11; 16];
@@ -205,19 +207,6 @@ fn cipher() -> Cipher {
     Cipher::new(Algorithm::Aes128Gcm, Policy::None, &KEY, 16).unwrap()
 }
 
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
-        .unwrap_or_default()
-}
-
-fn quartiles(v: &mut [f64]) -> (f64, f64, f64) {
-    v.sort_by(|x, y| x.partial_cmp(y).unwrap());
-    let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
-    (q(0.25), q(0.5), q(0.75))
-}
-
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -241,7 +230,7 @@ fn main() {
     let mut refs: Vec<CLoop> = (0..INSTANCES).map(|_| CLoop(c_ctx())).collect();
     let mut cands: Vec<Vec<Cand>> = (0..names.len()).map(|k| (0..INSTANCES).map(|_| make(k)).collect()).collect();
     let version = libaead::version();
-    println!("libaead: {version}; CPU: {}", cpu_model());
+    println!("libaead: {version}; CPU: {}", common::cpu_model());
     println!(
         "AES-128-GCM, {RECORDS} records per batch, out of place; interleaved A/B, {ROUNDS} rounds over {INSTANCES} objects per side; \
          ratio = candidate time / time of aead_seal_open called once per record.\n"
@@ -280,30 +269,23 @@ fn main() {
                     refs[i % INSTANCES].run(seal, &mut w);
                     time(&mut cands[k][i % INSTANCES], seal, &mut w, 1);
                 }
-                let (mut ratios, mut ta, mut tb) = (Vec::new(), Vec::new(), Vec::new());
-                for r in 0..ROUNDS {
-                    let j = r % INSTANCES;
-                    let time_ref = |re: &mut CLoop, w: &mut Work| {
-                        let t = Instant::now();
-                        for _ in 0..blocks {
-                            re.run(seal, black_box(&mut *w));
+                let time_ref = |re: &mut CLoop, w: &mut Work| {
+                    let t = Instant::now();
+                    for _ in 0..blocks {
+                        re.run(seal, black_box(&mut *w));
+                    }
+                    t.elapsed().as_nanos() as f64 / (blocks * RECORDS) as f64
+                };
+                // Round r uses instance r % INSTANCES of each side; the order flips every INSTANCES rounds.
+                let common::Paired { ratio, q1, q3, ref_ns, cand_ns: ns } =
+                    common::interleaved(ROUNDS, |r| (r / INSTANCES) % 2 == 1, |cand, r| {
+                        let j = r % INSTANCES;
+                        if cand {
+                            time(&mut cands[k][j], seal, &mut w, blocks)
+                        } else {
+                            time_ref(&mut refs[j], &mut w)
                         }
-                        t.elapsed().as_nanos() as f64 / (blocks * RECORDS) as f64
-                    };
-                    let (a, b) = if (r / INSTANCES) % 2 == 0 {
-                        let a = time_ref(&mut refs[j], &mut w);
-                        (a, time(&mut cands[k][j], seal, &mut w, blocks))
-                    } else {
-                        let b = time(&mut cands[k][j], seal, &mut w, blocks);
-                        (time_ref(&mut refs[j], &mut w), b)
-                    };
-                    ratios.push(b / a);
-                    ta.push(a);
-                    tb.push(b);
-                }
-                let (q1, ratio, q3) = quartiles(&mut ratios);
-                let (_, ref_ns, _) = quartiles(&mut ta);
-                let (_, ns, _) = quartiles(&mut tb);
+                    });
                 let met = ratio <= TARGET;
                 println!(
                     "| {opname} | {human} | {name} | {ns:.1} | {ref_ns:.1} | {ratio:.3}x | {q1:.3}-{q3:.3} | {TARGET:.2}x | {} |",
@@ -326,12 +308,8 @@ fn main() {
         "algorithm": "AES-128-GCM", "nonce": 12, "aad": 13, "tag": 16, "records_per_batch": RECORDS,
         "rounds": ROUNDS, "instances": INSTANCES,
         "method": "interleaved A/B blocks, median of per-round time ratios candidate / aead_seal_open once per record",
-        "libaead": version, "cpu": cpu_model(),
-        "unix_time": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+        "libaead": version, "cpu": common::cpu_model(), "unix_time": common::unix_time(),
         "results": rows,
     });
-    let path = std::env::var("LIBAEAD_BENCH_JSON")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target/bench-rust-batch.json").to_string());
-    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).expect("write JSON");
-    println!("\nJSON: {path}");
+    common::write_report(concat!(env!("CARGO_MANIFEST_DIR"), "/target/bench-rust-batch.json"), &doc);
 }

@@ -17,6 +17,8 @@ use aes_gcm::aead::{AeadCore, AeadInOut, Key, KeyInit, Nonce};
 use std::hint::black_box;
 use std::time::Instant;
 
+mod common;
+
 const SIZES: [usize; 3] = [64, 1024, 16 * 1024];
 const AAD: [u8; 13] = [0x33; 13];
 const ROUNDS: usize = 101;
@@ -69,26 +71,15 @@ where
                 time(&theirs, seal, &nonce, input, &mut a, block);
                 time(&ours, seal, &nonce, input, &mut b, block);
             }
-            let (mut ratios, mut ta, mut tb) = (Vec::new(), Vec::new(), Vec::new());
-            for r in 0..ROUNDS {
-                let (x, y) = if r % 2 == 0 {
-                    let x = time(&theirs, seal, &nonce, input, &mut a, block);
-                    (x, time(&ours, seal, &nonce, input, &mut b, block))
+            // RustCrypto first in the even rounds.
+            let common::Paired { ratio, q1, q3, ref_ns, cand_ns: ours_ns } = common::interleaved(ROUNDS, |r| r % 2 == 1, |ours_side, _| {
+                if ours_side {
+                    time(&ours, seal, &nonce, input, &mut b, block)
                 } else {
-                    let y = time(&ours, seal, &nonce, input, &mut b, block);
-                    (time(&theirs, seal, &nonce, input, &mut a, block), y)
-                };
-                ratios.push(y / x);
-                ta.push(x);
-                tb.push(y);
-            }
-            let q = |v: &mut Vec<f64>, p: f64| {
-                v.sort_by(|x, y| x.partial_cmp(y).unwrap());
-                v[((v.len() - 1) as f64 * p).round() as usize]
-            };
+                    time(&theirs, seal, &nonce, input, &mut a, block)
+                }
+            });
             let op = if seal { "seal" } else { "open" };
-            let (ours_ns, ref_ns) = (q(&mut tb, 0.5), q(&mut ta, 0.5));
-            let (ratio, q1, q3) = (q(&mut ratios, 0.5), q(&mut ratios, 0.25), q(&mut ratios, 0.75));
             println!("| {name} | {op} | {human} | {ours_ns:.1} | {ref_ns:.1} | **{ratio:.3}x** [{q1:.3}-{q3:.3}] |");
             rows.push(serde_json::json!({
                 "family": name, "op": op, "size": size, "libaead_ns": ours_ns, "reference_ns": ref_ns,
@@ -146,7 +137,6 @@ fn main() {
             "benchmark": "bindings/rust/benches/families.rs", "aad": 13, "rounds": ROUNDS,
             "libaead": libaead::version(), "results": rows,
         });
-        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).expect("write JSON");
-        println!("\nJSON: {path}");
+        common::write_json(&path, &doc);
     }
 }

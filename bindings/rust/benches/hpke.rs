@@ -24,6 +24,8 @@ use libaead::hpke::{self as ours, Aead, Kdf, Kem, OpModeR, OpModeS, Suite};
 use std::hint::black_box;
 use std::time::Instant;
 
+mod common;
+
 const INFO: [u8; 13] = [0x11; 13];
 const AAD: [u8; 13] = [0x33; 13];
 const MSG: [u8; 64] = [0x44; 64];
@@ -41,24 +43,9 @@ fn ab(rounds: usize, block: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> 
         time(&mut a);
         time(&mut b);
     }
-    let (mut ratios, mut ta, mut tb) = (Vec::new(), Vec::new(), Vec::new());
-    for r in 0..rounds {
-        let (x, y) = if r % 2 == 0 {
-            let x = time(&mut a);
-            (x, time(&mut b))
-        } else {
-            let y = time(&mut b);
-            (time(&mut a), y)
-        };
-        ratios.push(x / y);
-        ta.push(x);
-        tb.push(y);
-    }
-    let q = |v: &mut Vec<f64>, p: f64| {
-        v.sort_by(|x, y| x.partial_cmp(y).unwrap());
-        v[((v.len() - 1) as f64 * p).round() as usize]
-    };
-    (q(&mut ratios, 0.5), q(&mut ratios, 0.25), q(&mut ratios, 0.75), q(&mut ta, 0.5), q(&mut tb, 0.5))
+    // b is the reference, a the candidate, timed first in the even rounds.
+    let p = common::interleaved(rounds, |r| r % 2 == 0, |a_side, _| if a_side { time(&mut a) } else { time(&mut b) });
+    (p.ratio, p.q1, p.q3, p.cand_ns, p.ref_ns)
 }
 
 /// How long a run is: rounds and block sizes (`--quick`: fewer and shorter), and the JSON rows.

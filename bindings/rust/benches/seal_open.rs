@@ -13,6 +13,8 @@ use libaead::sys;
 use std::hint::black_box;
 use std::time::Instant;
 
+mod common;
+
 const SIZES: [usize; 2] = [64, 16 * 1024];
 const KEY: [u8; 16] = [0x11; 16];
 const NONCE: [u8; 12] = [0x22; 12];
@@ -138,16 +140,6 @@ macro_rules! ring_like {
 ring_like!(Ring, ring);
 ring_like!(AwsLc, aws_lc_rs);
 
-/// Median, first and third quartile of the per-round ratios candidate / reference, and the
-/// median ns per call of each side.
-struct Paired {
-    ratio: f64,
-    q1: f64,
-    q3: f64,
-    ref_ns: f64,
-    cand_ns: f64,
-}
-
 /// Both sides run the same timing loop (one `dyn Engine` call per operation, so code placement
 /// favours neither) in the same buffer (so alignment and 4 KiB aliasing with the input favour
 /// neither; with a buffer each, 16 KiB ratios moved by 5%).
@@ -158,7 +150,7 @@ fn paired(
     input: &[u8],
     buf: &mut [u8],
     block: usize,
-) -> Paired {
+) -> common::Paired {
     #[inline(never)]
     fn time(e: &dyn Engine, seal: bool, input: &[u8], buf: &mut [u8], block: usize) -> f64 {
         let t = Instant::now();
@@ -176,31 +168,10 @@ fn paired(
         time(reference[i % INSTANCES].as_ref());
         time(candidate[i % INSTANCES].as_ref());
     }
-    let (mut ratios, mut ta, mut tb) = (Vec::new(), Vec::new(), Vec::new());
-    for r in 0..ROUNDS {
-        let (re, ca) = (reference[r % INSTANCES].as_ref(), candidate[r % INSTANCES].as_ref());
-        let (a, b) = if (r / INSTANCES) % 2 == 0 {
-            let a = time(re);
-            (a, time(ca))
-        } else {
-            let b = time(ca);
-            (time(re), b)
-        };
-        ratios.push(b / a);
-        ta.push(a);
-        tb.push(b);
-    }
-    let q = |v: &mut Vec<f64>, p: f64| {
-        v.sort_by(|x, y| x.partial_cmp(y).unwrap());
-        v[((v.len() - 1) as f64 * p).round() as usize]
-    };
-    Paired {
-        ratio: q(&mut ratios, 0.5),
-        q1: q(&mut ratios, 0.25),
-        q3: q(&mut ratios, 0.75),
-        ref_ns: q(&mut ta, 0.5),
-        cand_ns: q(&mut tb, 0.5),
-    }
+    // Round r uses instance r % INSTANCES of each side; the order flips every INSTANCES rounds.
+    common::interleaved(ROUNDS, |r| (r / INSTANCES) % 2 == 1, |cand, r| {
+        time(if cand { candidate[r % INSTANCES].as_ref() } else { reference[r % INSTANCES].as_ref() })
+    })
 }
 
 /// Target time ratio libaead / reference: 1.1x at 64 B and 1.05x at 16 KiB
@@ -212,13 +183,6 @@ fn target(reference: &str, size: usize) -> f64 {
         (_, 64) => 1.10,
         _ => 1.05,
     }
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
-        .unwrap_or_default()
 }
 
 fn main() {
@@ -250,7 +214,7 @@ fn main() {
     let (_, ours) = sets.remove(0);
     let peers = sets;
     let version = libaead::version();
-    println!("libaead: {version}; CPU: {}", cpu_model());
+    println!("libaead: {version}; CPU: {}", common::cpu_model());
     if quick {
         println!("(--test: outputs of every pair are checked equal, no timing)");
     }
@@ -306,12 +270,8 @@ fn main() {
         "benchmark": "bindings/rust/benches/seal_open.rs",
         "algorithm": "AES-128-GCM", "nonce": 12, "aad": 13, "tag": 16, "rounds": ROUNDS, "instances": INSTANCES,
         "method": "interleaved A/B blocks, median of per-round time ratios libaead/reference",
-        "libaead": version, "cpu": cpu_model(),
-        "unix_time": std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+        "libaead": version, "cpu": common::cpu_model(), "unix_time": common::unix_time(),
         "results": rows,
     });
-    let path = std::env::var("LIBAEAD_BENCH_JSON")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../target/bench-rust.json").to_string());
-    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).expect("write JSON");
-    println!("\nJSON: {path}");
+    common::write_report(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/bench-rust.json"), &doc);
 }

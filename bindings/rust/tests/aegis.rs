@@ -424,12 +424,7 @@ where
                 ours.encrypt_in_place(&nonce, &aad, &mut buf).unwrap();
                 buf
             }
-            _ => {
-                let mut out = vec![0u8; msg.len()];
-                let tag = ours.encrypt_inout_detached(&nonce, &aad, InOutBuf::new(&msg, &mut out).unwrap()).unwrap();
-                out.extend_from_slice(&tag);
-                out
-            }
+            _ => common::diff::seal_out_of_place(&ours, &nonce, &aad, &msg),
         };
         let theirs_sealed = theirs.encrypt(&nonce, p(&msg)).unwrap();
         let ok = ours_sealed.len() == msg.len() + tag_len && ours_sealed == theirs_sealed;

@@ -7,6 +7,17 @@ use common::huge::Huge;
 use common::{key_len, reference_seal, Rng, ALGS};
 use libaead::{tls13_nonce, Algorithm, Cipher, Error, Policy, Record, Tls13Aead};
 
+/// Record i: nonce i, AAD i, input i into output i.
+fn records<'a>(nonces: &'a [[u8; 12]], aads: &'a [Vec<u8>], inputs: &'a [Vec<u8>], outs: &'a mut [Vec<u8>]) -> Vec<Record<'a>> {
+    nonces
+        .iter()
+        .zip(aads)
+        .zip(inputs)
+        .zip(outs.iter_mut())
+        .map(|(((nonce, aad), input), out)| Record::new(nonce, aad, input, out))
+        .collect()
+}
+
 #[test]
 fn batch_equals_single_calls() {
     let mut rng = Rng::from_env("batch_equals_single_calls");
@@ -23,13 +34,7 @@ fn batch_equals_single_calls() {
             .enumerate()
             .map(|(i, m)| vec![0xee; m.len() + 16 - usize::from(i == small)])
             .collect();
-        let mut recs: Vec<Record> = nonces
-            .iter()
-            .zip(&aads)
-            .zip(&msgs)
-            .zip(outs.iter_mut())
-            .map(|(((nonce, aad), m), out)| Record::new(nonce, aad, m, out))
-            .collect();
+        let mut recs = records(&nonces, &aads, &msgs, &mut outs);
         assert_eq!(c.seal_many(&mut recs), n - 1);
         for (i, r) in recs.iter().enumerate() {
             let want = if i == small { Err(Error::BufferTooSmall) } else { Ok(msgs[i].len() + 16) };
@@ -51,13 +56,7 @@ fn batch_equals_single_calls() {
         let last = sealed_bad[bad].len() - 1;
         sealed_bad[bad][last] ^= 1;
         let mut plain: Vec<Vec<u8>> = msgs.iter().map(|m| vec![0xee; m.len()]).collect();
-        let mut recs: Vec<Record> = nonces
-            .iter()
-            .zip(&aads)
-            .zip(&sealed_bad)
-            .zip(plain.iter_mut())
-            .map(|(((nonce, aad), s), out)| Record::new(nonce, aad, s, out))
-            .collect();
+        let mut recs = records(&nonces, &aads, &sealed_bad, &mut plain);
         assert_eq!(c.open_many(&mut recs), n - 1);
         assert_eq!(recs[bad].result(), Err(Error::Auth));
         drop(recs);

@@ -116,6 +116,21 @@ struct Modes {
     mode: u8,
 }
 
+/// A side's mode (`OpModeS` or `OpModeR`) of `Modes` `$m`: the mode number picks the variant,
+/// `$key` the sender's key (out of the key pair matched by `$pair`) for the auth modes.
+macro_rules! op_mode {
+    ($m:expr, $mode:ident, $pair:pat => $key:expr) => {{
+        let b = PskBundle { psk: &$m.psk, psk_id: &$m.psk_id };
+        match ($m.mode, &$m.sender) {
+            (0, _) => $mode::Base,
+            (1, _) => $mode::Psk(b),
+            (2, Some($pair)) => $mode::Auth($key),
+            (_, Some($pair)) => $mode::AuthPsk($key, b),
+            _ => unreachable!(),
+        }
+    }};
+}
+
 impl Modes {
     fn new(kem: Kem, mode: u8, rng: &mut Rng) -> Modes {
         let psk = if mode & 1 == 1 { rng.bytes(32) } else { vec![] };
@@ -125,24 +140,10 @@ impl Modes {
         Modes { psk, psk_id, sender, mode }
     }
     fn s(&self) -> OpModeS<'_> {
-        let b = PskBundle { psk: &self.psk, psk_id: &self.psk_id };
-        match (self.mode, &self.sender) {
-            (0, _) => OpModeS::Base,
-            (1, _) => OpModeS::Psk(b),
-            (2, Some((sk, _))) => OpModeS::Auth(sk.as_bytes()),
-            (_, Some((sk, _))) => OpModeS::AuthPsk(sk.as_bytes(), b),
-            _ => unreachable!(),
-        }
+        op_mode!(self, OpModeS, (sk, _) => sk.as_bytes())
     }
     fn r(&self) -> OpModeR<'_> {
-        let b = PskBundle { psk: &self.psk, psk_id: &self.psk_id };
-        match (self.mode, &self.sender) {
-            (0, _) => OpModeR::Base,
-            (1, _) => OpModeR::Psk(b),
-            (2, Some((_, pk))) => OpModeR::Auth(pk.as_bytes()),
-            (_, Some((_, pk))) => OpModeR::AuthPsk(pk.as_bytes(), b),
-            _ => unreachable!(),
-        }
+        op_mode!(self, OpModeR, (_, pk) => pk.as_bytes())
     }
 }
 

@@ -15,6 +15,14 @@ pub fn keyed_pair<Ours: KeyInit + AeadCore, Ref: KeyInit>(rng: &mut Rng) -> (Vec
     (key, ours, theirs, nonce)
 }
 
+/// Seals `msg` out of place into a new buffer through `encrypt_inout_detached`, the tag appended.
+pub fn seal_out_of_place<A: AeadInOut>(a: &A, nonce: &Nonce<A>, aad: &[u8], msg: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; msg.len()];
+    let tag = a.encrypt_inout_detached(nonce, aad, InOutBuf::new(msg, &mut out).unwrap()).unwrap();
+    out.extend_from_slice(&tag);
+    out
+}
+
 /// Random keys, nonces, AAD and messages (at most `max_msg` bytes): seal through four API
 /// shapes equals theirs and opens with theirs; ours opens theirs through four shapes; a flipped
 /// bit, another AAD and another nonce are refused (in-place and detached failures zeroed).
@@ -43,14 +51,7 @@ where
                 buf.extend_from_slice(&tag);
                 buf
             }
-            2 => {
-                let mut out = vec![0u8; msg.len()];
-                let tag = ours
-                    .encrypt_inout_detached(&nonce, &aad, InOutBuf::new(&msg, &mut out).unwrap())
-                    .unwrap();
-                out.extend_from_slice(&tag);
-                out
-            }
+            2 => seal_out_of_place(&ours, &nonce, &aad, &msg),
             _ => {
                 let mut buf = msg.clone();
                 ours.encrypt_in_place(&nonce, &aad, &mut buf).unwrap();
