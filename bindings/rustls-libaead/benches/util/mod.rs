@@ -13,9 +13,13 @@ pub fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// Writes target/`name`: the rustls and libaead versions, `quick`, and `results` (JSON objects).
+/// Writes target/`name` in the crate's folder (where bench/all.sh reads it, whatever CARGO_TARGET_DIR
+/// says, so the folder may not exist yet): the rustls and libaead versions, `quick`, and `results`
+/// (JSON objects).
 pub fn write_json(name: &str, quick: bool, results: &[String]) {
-    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join(name);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(name);
     let doc = format!(
         "{{\"rustls\":\"0.23.46\",\"libaead\":{:?},\"quick\":{quick},\"results\":[\n{}\n]}}\n",
         libaead::version(),
