@@ -49,8 +49,8 @@ else
     echo "hygiene: no executable, object or unlisted file over 1 MiB in $(git ls-files | wc -l) tracked files"
 fi
 python3 tests/decls/check.py || fail=1  # the bindings' declarations (typed or generated) against include/aead.h
-# User documents say what the library does, not how the work on it went (tests/doc-words.sh).
-bash tests/doc-words.sh || fail=1
+# User documents say what the library does, not how the work on it went (tests/doc_words.py).
+python3 tests/doc_words.py || fail=1
 python3 tests/decls/choosing.py || fail=1  # every name in docs/choosing.md's table exists in its binding
 python3 tests/decls/errors.py || fail=1  # every error-code list against include/aead.h and aead_strerror
 python3 tests/decls/floors.py || fail=1  # each binding's oldest accepted libaead against what it calls

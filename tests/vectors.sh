@@ -113,11 +113,7 @@ go_zip=$(cd "$tmp" && GOMODCACHE="$tmp/gomod" GOFLAGS=-modcacherw GO111MODULE=on
     go mod download -json "golang.org/toolchain@$go_toolchain" |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["Zip"])') || die "go mod download failed"
 check_sha256 "$go_zip" "$go_toolchain_sha256"
-python3 - "$go_zip" "golang.org/toolchain@$go_toolchain/src/crypto/hpke/testdata/hpke-pq.json" "$out/hpke/hpke-pq.json" <<'PY'
-import sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[3], "wb") as dst:
-    dst.write(z.read(sys.argv[2]))
-PY
+unzip -p "$go_zip" "golang.org/toolchain@$go_toolchain/src/crypto/hpke/testdata/hpke-pq.json" >"$out/hpke/hpke-pq.json"
 check_sha256 "$out/hpke/hpke-pq.json" "$hpke_pq_sha256"
 rm -rf "$tmp/gomod"
 

@@ -8,16 +8,11 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
-if [ ! -e "$AEAD_BUILD_DIR/libaead.so.1" ] || [ ! -d "$AEAD_BUILD_DIR/meson-uninstalled" ]; then
-    echo "dimpl: $AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: build the C library first" >&2
-    exit 1
-fi
+source "$REPO/tests/lib/build_dir.sh"
+use_build_dir dimpl
 for tool in cargo pkg-config cmake; do
     command -v "$tool" >/dev/null 2>&1 || { echo "dimpl: not available here: $tool (needed to build dimpl and aws-lc-sys)" >&2; exit 1; }
 done
-AEAD_BUILD_DIR="$(cd "$AEAD_BUILD_DIR" && pwd)"
-export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LIBAEAD_SYS_USE_PKG_CONFIG=1
 export RUSTFLAGS="-D warnings"
 export CARGO_BUILD_JOBS="${CARGO_BUILD_JOBS:-2}"

@@ -33,24 +33,18 @@ for i in $(seq "$COUNT"); do
     echo "   round $i/$COUNT done, load $(cut -d' ' -f1 /proc/loadavg)"
 done
 
-echo
-echo "== AES-128-GCM, 13-byte AAD: libaead vs crypto/cipher (stdlib) vs golang-fips/openssl v2"
-go tool benchstat -col /impl -filter '.name:AESGCM .unit:(sec/op OR allocs/op)' "$raw"
-echo
-echo "== C library floor: seal/open in a C loop (no cgo per op), and one empty cgo call"
-go tool benchstat -filter '.name:Floor .unit:sec/op' "$raw"
-echo
-echo "== ChaCha20-Poly1305: libaead vs golang.org/x/crypto"
-go tool benchstat -col /impl -filter '.name:ChaCha20Poly1305 .unit:sec/op' "$raw"
-echo
-echo "== NewGCMWithRandomNonce: libaead vs crypto/cipher"
-go tool benchstat -col /impl -filter '.name:GCMRandomNonce .unit:(sec/op OR allocs/op)' "$raw"
-echo
-echo "== Batch per record (256 records a batch) against a Seal/Open loop and the C call"
-go tool benchstat -col /what -filter '.name:BatchPerRecord .unit:sec/op' "$raw"
-echo
-echo "== QUIC packets: one call vs two calls (ForQUIC AEAD + HeaderProtection) vs pure Go, ns per packet"
-go tool benchstat -col /impl -filter '.name:QUICPacket .unit:(sec/op OR allocs/op)' "$raw"
+# title, benchstat columns (-col or nothing), benchmark name, units: one table from the raw samples.
+table() {
+    echo
+    echo "== $1"
+    go tool benchstat ${2:+-col "$2"} -filter ".name:$3 .unit:$4" "$raw"
+}
+table "AES-128-GCM, 13-byte AAD: libaead vs crypto/cipher (stdlib) vs golang-fips/openssl v2" /impl AESGCM '(sec/op OR allocs/op)'
+table "C library floor: seal/open in a C loop (no cgo per op), and one empty cgo call" "" Floor sec/op
+table "ChaCha20-Poly1305: libaead vs golang.org/x/crypto" /impl ChaCha20Poly1305 sec/op
+table "NewGCMWithRandomNonce: libaead vs crypto/cipher" /impl GCMRandomNonce '(sec/op OR allocs/op)'
+table "Batch per record (256 records a batch) against a Seal/Open loop and the C call" /what BatchPerRecord sec/op
+table "QUIC packets: one call vs two calls (ForQUIC AEAD + HeaderProtection) vs pure Go, ns per packet" /impl QUICPacket '(sec/op OR allocs/op)'
 echo
 go run ./cmd/ratios -json "$OUT/results.json" "$raw"
 echo

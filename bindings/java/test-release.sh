@@ -30,66 +30,8 @@ quiet() { "$@" >"$TMP/mvn.log" 2>&1 || { grep -E 'ERROR' "$TMP/mvn.log" | head -
 # (the install plugin from Maven Central into ~/.m2 as usual; only the scratch project is cut off from it)
 quiet mvn -B -q -ntp -Dstyle.color=never "-Dmaven.repo.local=$m2" org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file -Dfile="$jar" -DpomFile="$HERE/pom.xml" \
     -DlocalRepositoryPath="$repo"
-mkdir -p "$TMP/app/src/main/java/scratch"
-cat >"$TMP/app/pom.xml" <<XML
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>scratch</groupId><artifactId>app</artifactId><version>1</version>
-  <properties><maven.compiler.release>25</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>
-  <repositories><repository><id>scratch</id><url>file://$repo</url></repository></repositories>
-  <dependencies><dependency><groupId>org.libaead</groupId><artifactId>libaead</artifactId><version>$version</version></dependency></dependencies>
-  <build><plugins>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
-    <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-  </plugins></build>
-</project>
-XML
-cat >"$TMP/app/src/main/java/module-info.java" <<'JAVA'
-module scratch { requires org.libaead; uses java.security.Provider; }
-JAVA
-cat >"$TMP/app/src/main/java/scratch/Main.java" <<'JAVA'
-package scratch;
-
-import java.security.Provider;
-import java.util.Arrays;
-import java.util.ServiceLoader;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.IvParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
-import org.libaead.AeadContext;
-import org.libaead.Aegis128L;
-import org.libaead.AesGcm;
-
-public class Main {
-    public static void main(String[] args) throws Exception {
-        byte[] key = new byte[16], nonce = new byte[12], msg = "hello".getBytes();
-        byte[] sealed;
-        try (AesGcm a = new AesGcm(key)) {
-            sealed = a.seal(nonce, null, msg);
-            if (!Arrays.equals(a.open(nonce, null, sealed), msg)) throw new AssertionError("round trip");
-        }
-        Provider p = null;
-        for (Provider q : ServiceLoader.load(Provider.class)) if (q.getName().equals("LibAead")) p = q;
-        if (p == null) throw new AssertionError("LibAead provider not found by ServiceLoader");
-        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", p);
-        c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, nonce));
-        if (!Arrays.equals(c.doFinal(msg), sealed)) throw new AssertionError("provider differs");
-        Cipher sun = Cipher.getInstance("AES/GCM/NoPadding", "SunJCE");
-        sun.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(128, nonce));
-        if (!Arrays.equals(sun.doFinal(msg), sealed)) throw new AssertionError("SunJCE differs");
-        try (Aegis128L a = new Aegis128L(key)) {  // the jar's library carries libaegis
-            if (!a.indicator().provider().equals("libaegis")) throw new AssertionError("AEGIS from " + a.indicator().provider());
-            if (!Arrays.equals(a.open(key, null, a.seal(key, null, msg)), msg)) throw new AssertionError("AEGIS round trip");
-            c = Cipher.getInstance("AEGIS-128L", p);
-            c.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AEGIS"), new IvParameterSpec(key));
-            if (!Arrays.equals(c.doFinal(a.seal(key, null, msg)), msg)) throw new AssertionError("AEGIS provider differs");
-        }
-        System.out.println("ok " + AeadContext.libraryVersion() + " (module " + Main.class.getModule().getName() + ")");
-    }
-}
-JAVA
-(cd "$TMP/app" && quiet "${MVN[@]}" compile)
+cp -r "$HERE/release-app/." "$TMP/app"
+(cd "$TMP/app" && quiet "${MVN[@]}" -Dscratch.repo="$repo" -Dlibaead.version="$version" compile)
 dep="$local/org/libaead/libaead/$version/libaead-$version.jar"
 cmp -s "$dep" "$jar" || { echo "release: the scratch project did not resolve the jar just installed ($dep)" >&2; exit 1; }
 echo "ok: scratch project built against org.libaead:libaead:$version by coordinates"

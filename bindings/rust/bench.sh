@@ -11,9 +11,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ -n "${LIBAEAD_SYS_USE_PKG_CONFIG:-}" ]; then
-    AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$HERE/../../build}" && pwd)"
-    export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-    export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    source "$HERE/../../tests/lib/build_dir.sh"
+    use_build_dir bindings/rust/bench.sh
 fi
 cd "$HERE"
 if cargo clippy --version >/dev/null 2>&1; then

@@ -17,20 +17,11 @@ esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
-AEAD_BUILD_DIR="$(cd "$AEAD_BUILD_DIR" 2>/dev/null && pwd)" || {
-    echo "test.sh: AEAD_BUILD_DIR does not exist; build the C library first (meson setup build && meson compile -C build)" >&2
-    exit 1
-}
-if [ ! -e "$AEAD_BUILD_DIR/libaead.so.1" ] || [ ! -d "$AEAD_BUILD_DIR/meson-uninstalled" ]; then
-    echo "test.sh: $AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: build the C library first" >&2
-    exit 1
-fi
+source "$REPO/tests/lib/build_dir.sh"
+use_build_dir bindings/rust
 command -v cargo >/dev/null 2>&1 || { echo "test.sh: cargo not found; install a Rust toolchain (>= 1.85)" >&2; exit 1; }
 command -v pkg-config >/dev/null 2>&1 || { echo "test.sh: pkg-config not found (apt-get install pkg-config)" >&2; exit 1; }
 
-export PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # The workspace's benchmark member enables default features; this switch makes it (and anything
 # else) link the meson build too.
 export LIBAEAD_SYS_USE_PKG_CONFIG=1

@@ -27,6 +27,11 @@ cd "$repo"
 min_lines=${LIBAEAD_COVERAGE_MIN_LINES:-99}
 min_branches=${LIBAEAD_COVERAGE_MIN_BRANCHES:-86}
 
+# One run at a time on a machine, from here on: the venv below and the builds are shared.
+work=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/coverage
+mkdir -p "$work/src"
+exec 9>"$work.lock"
+flock 9
 # gcovr in its own venv in the cache, from PyPI with hashes.
 tools=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/tools/gcovr-$(sha256sum tests/coverage/requirements.txt | cut -c1-12)
 if [ ! -x "$tools/bin/python3" ] || ! "$tools/bin/python3" -m gcovr --version >/dev/null 2>&1; then
@@ -38,10 +43,6 @@ if [ ! -x "$tools/bin/python3" ] || ! "$tools/bin/python3" -m gcovr --version >/
 fi
 gcovr=("$tools/bin/python3" -m gcovr)  # not bin/gcovr: its first line names the folder it was made in
 
-work=${XDG_CACHE_HOME:-$HOME/.cache}/libaead/coverage
-mkdir -p "$work/src"
-exec 9>"$work.lock"
-flock 9
 # -c: a file is rewritten only when its bytes differ, so ninja rebuilds only what this checkout changed;
 # no -t: a rewritten file gets a new time. Ignored files (build folders, caches) stay out.
 rsync -rlc --delete --exclude=/.git --filter=':- .gitignore' "$repo/" "$work/src/" ||

@@ -6,15 +6,8 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
-AEAD_BUILD_DIR="${AEAD_BUILD_DIR:-$REPO/build}"
-AEAD_BUILD_DIR="$(cd "$AEAD_BUILD_DIR" && pwd)"   # absolute
-export AEAD_BUILD_DIR
-
-if [ ! -e "$AEAD_BUILD_DIR/libaead.so.1" ]; then
-    echo "tests/dlopen: $AEAD_BUILD_DIR/libaead.so.1 not found (build the library first)" >&2
-    exit 1
-fi
-export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$REPO/tests/lib/build_dir.sh"
+use_build_dir tests/dlopen
 
 status=0
 

@@ -7,6 +7,8 @@ REPO="$(cd "$LIB_DIR/../.." && pwd)"
 HERE="$(cd "$(dirname "${BASH_SOURCE[1]}")" && pwd)"  # the sourcing script's folder
 # shellcheck source=net.sh
 source "$LIB_DIR/net.sh"
+# shellcheck source=build_dir.sh
+source "$LIB_DIR/build_dir.sh"
 die() { echo "$STAGE: $*" >&2; exit 1; }
 # The rustls-libaead crate's build folder (tls-interop, quic-interop), in the cache like the other crates':
 # a fresh clone then rebuilds only the path crates, not rustls, ring and quinn.
@@ -21,12 +23,7 @@ interop_init() {
     local t
     STAGE=$1 && shift
     for t in "$@"; do command -v "$t" >/dev/null 2>&1 || die "not available here: $t (tests/setup.sh installs it)"; done
-    AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$REPO/build}" 2>/dev/null && pwd)" ||
-        die "no build directory (AEAD_BUILD_DIR, default build/): run tests/run-all.sh build first"
-    [ -e "$AEAD_BUILD_DIR/libaead.so.1" ] && [ -d "$AEAD_BUILD_DIR/meson-uninstalled" ] ||
-        die "$AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: run tests/run-all.sh build first"
-    export AEAD_BUILD_DIR PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-    export LD_LIBRARY_PATH="$AEAD_BUILD_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    use_build_dir "$STAGE"
     export LIBAEAD_SYS_USE_PKG_CONFIG=1 RUSTFLAGS="-D warnings"
     WORK="$(mktemp -d "/tmp/$STAGE.XXXXXX")"
     mkdir "$WORK/rows"

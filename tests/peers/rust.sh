@@ -41,9 +41,8 @@ if [ ! -e "$build/libaead.so.1" ] || [ ! -d "$build/meson-uninstalled" ]; then
     (cd "$repo" && { [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null; } && meson compile -C "$build" >/dev/null) ||
         die "the meson build of libaead in $build failed"
 fi
-build=$(cd "$build" && pwd)
-export PKG_CONFIG_PATH="$build/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$repo/tests/lib/build_dir.sh"
+AEAD_BUILD_DIR=$build && use_build_dir peers-rust && build=$AEAD_BUILD_DIR
 export LIBAEAD_SYS_USE_PKG_CONFIG=1
 export RUSTFLAGS="-D warnings"
 

@@ -38,12 +38,12 @@ part_run() {  # name, table, command...
 }
 versions() {
     local out rc=0
-    out="$(bash "$REPO/tests/release/check-versions.sh" 2>&1)" || rc=1
+    out="$(python3 "$REPO/tests/release/check_versions.py" 2>&1)" || rc=1
     echo "$out"
     if [ $rc = 0 ]; then
-        printf 'one version (check-versions.sh)\t-\t-\tall places agree\n' >>"$AEAD_RELEASE_TABLE"
+        printf 'one version (check_versions.py)\t-\t-\tall places agree\n' >>"$AEAD_RELEASE_TABLE"
     else
-        printf 'one version (check-versions.sh)\t-\t-\tMISMATCH: %s\n' \
+        printf 'one version (check_versions.py)\t-\t-\tMISMATCH: %s\n' \
             "$(echo "$out" | awk '/MISMATCH/ {print $1 "=" $(NF-3)}' | tr '\n' ' ')" >>"$AEAD_RELEASE_TABLE"
     fi
     return $rc

@@ -1,27 +1,25 @@
-#!/usr/bin/env bash
-# User documents read as documentation, not as a log of how the work was done. This fails (exit 1) and
-# names file:line for every phrase below in a user document: every Markdown file of the repository
-# (README.md, SECURITY.md, CHANGELOG.md, docs/*.md, bindings/*/README.md, tests/*/README.md, the
-# benchmark result tables), found with `git ls-files` in a checkout and with `find` in a source tarball.
-# It prints how many files it read; a file it cannot read is a failure, not a skip.
-#   bash tests/doc-words.sh [repo]      (default: this checkout)
-# The phrases, case-insensitive (each one names a notebook habit, none is a term of the subject):
-#   - the work's own circumstances: "this session", "other/earlier/... sessions", "field notes",
-#     "the issue's", "other agents", "other jobs", "shared with other jobs/work/...", "beside an OpenSSL build";
-#   - goals and targets scored: "goal met/missed", "target was", "(not) met", "goals set for", a table
-#     cell "met" / "missed";
-#   - history of the change instead of its result: "how the gaps were closed", "before this change",
-#     "before the fix", "the previous code", "when the targets still shared ...", "CEO", "helper agent";
-#   - the measuring machine's circumstances instead of facts a reader can use (a benchmark caption names
-#     the CPU, the libcrypto and the command): "load average", "busy compiling", "a busy/shared/loaded
-#     machine" (or VM, or "2-core"), "oversubscribed", "under (heavy) load", "other load", "on this
-#     machine", "this loaded run", "the VM's second core"; and tracker references, "issue #12".
-set -euo pipefail
-REPO="$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)"
-exec python3 - "$REPO" <<'PY'
+#!/usr/bin/env python3
+"""User documents read as documentation, not as a log of how the work was done. This fails (exit 1) and
+names file:line for every phrase below in a user document: every Markdown file of the repository
+(README.md, SECURITY.md, CHANGELOG.md, docs/*.md, bindings/*/README.md, tests/*/README.md, the
+benchmark result tables), found with `git ls-files` in a checkout and with `find` in a source tarball.
+It prints how many files it read; a file it cannot read is a failure, not a skip.
+  python3 tests/doc_words.py [repo]      (default: this checkout)
+The phrases, case-insensitive (each one names a notebook habit, none is a term of the subject):
+  - the work's own circumstances: "this session", "other/earlier/... sessions", "field notes",
+    "the issue's", "other agents", "other jobs", "shared with other jobs/work/...", "beside an OpenSSL build";
+  - goals and targets scored: "goal met/missed", "target was", "(not) met", "goals set for", a table
+    cell "met" / "missed";
+  - history of the change instead of its result: "how the gaps were closed", "before this change",
+    "before the fix", "the previous code", "when the targets still shared ...", "CEO", "helper agent";
+  - the measuring machine's circumstances instead of facts a reader can use (a benchmark caption names
+    the CPU, the libcrypto and the command): "load average", "busy compiling", "a busy/shared/loaded
+    machine" (or VM, or "2-core"), "oversubscribed", "under (heavy) load", "other load", "on this
+    machine", "this loaded run", "the VM's second core"; and tracker references, "issue #12".
+"""
 import pathlib, re, subprocess, sys
 
-repo = pathlib.Path(sys.argv[1])
+repo = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[1]).resolve()
 PHRASES = [
     r"\bthis session\b",
     r"\b(?:other|another|earlier|previous|later|parallel|several|six|two|three|four|five) sessions?\b",
@@ -104,4 +102,3 @@ if hits or errors:
     print(f"FAIL: {len(hits)} notebook phrase(s), {len(errors)} unreadable or missing file(s)", file=sys.stderr)
     sys.exit(1)
 print("doc-words: no notebook phrases")
-PY

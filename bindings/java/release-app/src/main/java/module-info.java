@@ -1,0 +1,1 @@
+module scratch { requires org.libaead; uses java.security.Provider; }
