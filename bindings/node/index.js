@@ -95,9 +95,33 @@ function copyKey(key) {
   return key;
 }
 
-// Frees contexts whose objects were collected without close() (the native handle's own finalizer is
-// the backstop at a worker's or the process's teardown, where FinalizationRegistry callbacks do not run).
-const registry = new FinalizationRegistry((handle) => native.free(handle));
+// The native handles of one kind (contexts, HPKE contexts, streams) and the JS objects that own them:
+// release() frees one now (close); a FinalizationRegistry frees those whose owner was collected without
+// it (the native handle's own finalizer is the backstop at a worker's or the process's teardown, where
+// FinalizationRegistry callbacks do not run).
+class Handles {
+  #free;
+  #registry;
+  constructor(free) {
+    this.#free = free;
+    this.#registry = new FinalizationRegistry(free);
+  }
+  /** Ties handle h to owner, to be freed when owner is collected; returns h. */
+  own(owner, h) {
+    this.#registry.register(owner, h, owner);
+    return h;
+  }
+  /** Frees owner's handle h now (nothing when it is null); returns null, the owner's handle from then on. */
+  release(owner, h) {
+    if (h !== null) {
+      this.#registry.unregister(owner);
+      this.#free(h);
+    }
+    return null;
+  }
+}
+
+const contexts = new Handles((handle) => native.free(handle));
 
 class Base {
   #h;
@@ -106,16 +130,11 @@ class Base {
     if (iv !== null && iv !== undefined) byteLength(iv, 'iv');
     const h = native.create(alg, policy, key, tagLength, iv === undefined ? null : iv, null);
     if (typeof h === 'number') throw error(h, what);
-    this.#h = h;
-    registry.register(this, h, this);
+    this.#h = contexts.own(this, h);
   }
   /** Frees the native context now; the library cleanses its key material. Later calls throw. */
   close() {
-    if (this.#h !== null) {
-      registry.unregister(this);
-      native.free(this.#h);
-      this.#h = null;
-    }
+    this.#h = contexts.release(this, this.#h);
   }
   [Symbol.dispose]() { this.close(); }
   get _h() {
@@ -516,7 +535,7 @@ class Kem {
   }
 }
 
-const hpkeRegistry = new FinalizationRegistry((handle) => native.hpkeFree(handle));
+const hpkeContexts = new Handles((handle) => native.hpkeFree(handle));
 const seqOut = new BigUint64Array(1);
 
 /** What a sender's and a recipient's context share: export, share, close. */
@@ -525,9 +544,8 @@ class HpkeContext {
   #suite;
   /** @internal */
   constructor(handle, suite) {
-    this.#h = handle;
+    this.#h = hpkeContexts.own(this, handle);
     this.#suite = suite;
-    hpkeRegistry.register(this, handle, this);
   }
   get suite() { return this.#suite; }
   get _h() {
@@ -569,11 +587,7 @@ class HpkeContext {
   /** Releases this thread's handle now; the library frees the context and cleanses its secrets when no
    *  other thread holds it. Later calls throw. */
   close() {
-    if (this.#h !== null) {
-      hpkeRegistry.unregister(this);
-      native.hpkeFree(this.#h);
-      this.#h = null;
-    }
+    this.#h = hpkeContexts.release(this, this.#h);
   }
   [Symbol.dispose]() { this.close(); }
 }
@@ -723,7 +737,7 @@ class CipherSuite {
 const STREAM = { TINK: 1, AGE: 2, RFC8188: 3 };
 const HKDF_HASH = { SHA1: 1, SHA256: 2, SHA512: 3 };
 const STREAM_MAX_HEADER = 276;
-const streamRegistry = new FinalizationRegistry((handle) => native.streamFree(handle));
+const streams = new Handles((handle) => native.streamFree(handle));
 
 function u32(v, name, dflt) {
   if (v === undefined || v === null) return dflt;
@@ -797,8 +811,7 @@ class StreamCore {
   header = null;
   constructor(what) { this.#what = what; }
   attach(handle, header) {
-    this.#h = handle;
-    streamRegistry.register(this, handle, this);
+    this.#h = streams.own(this, handle);
     const [, overhead] = native.streamInfo(handle, 0);
     this.#overhead = overhead;
     this.header = header;
@@ -829,11 +842,7 @@ class StreamCore {
     return r === out.length ? out : out.subarray(0, r);
   }
   free() {
-    if (this.#h !== null) {
-      streamRegistry.unregister(this);
-      native.streamFree(this.#h);
-      this.#h = null;
-    }
+    this.#h = streams.release(this, this.#h);
   }
 }
 

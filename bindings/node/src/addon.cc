@@ -33,6 +33,8 @@ struct Handle {
     aead_ctx *ctx;
     unsigned pending;
     bool closed;
+    bool open() const { return !closed && ctx != nullptr; }
+    aead_ctx *context() const { return ctx; }
 };
 
 void finalize_handle(napi_env, void *data, void *) {
@@ -146,16 +148,24 @@ bool throw_closed(napi_env env, const char *msg) {
     return false;
 }
 
-bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
-    Handle *h = external<Handle>(env, v);
+// The context of the open T (Handle, HpkeHandle or StreamHandle: open() and context()) that External v
+// holds, and the T itself when hp is given; or false after throwing: a TypeError not_one for any other
+// value, ERR_AEAD_CLOSED closed_msg once it was closed.
+template <typename T, typename C>
+bool open_handle(napi_env env, napi_value v, C **ctx, T **hp, const char *not_one, const char *closed_msg) {
+    T *h = external<T>(env, v);
     if (h == nullptr)
-        return throw_type(env, "not a libaead context");
-    *ctx = h->ctx;
+        return throw_type(env, not_one);
+    if (!h->open())
+        return throw_closed(env, closed_msg);
+    *ctx = h->context();
     if (hp != nullptr)
         *hp = h;
-    if (h->closed || *ctx == nullptr)
-        return throw_closed(env, "this libaead object was closed");
     return true;
+}
+
+bool handle(napi_env env, napi_value v, aead_ctx **ctx, Handle **hp = nullptr) {
+    return open_handle(env, v, ctx, hp, "not a libaead context", "this libaead object was closed");
 }
 
 bool int_arg(napi_env env, napi_value v, int32_t *out) {
@@ -486,6 +496,8 @@ struct HpkeHandle {
     uint32_t magic;
     HpkeShared *s;
     bool closed;
+    bool open() const { return !closed; }
+    aead_hpke *context() const { return s->ctx; }
 };
 
 std::mutex hpke_mutex;
@@ -526,15 +538,7 @@ napi_value hpke_new(napi_env env, aead_hpke *ctx) {
 }
 
 bool hpke_handle(napi_env env, napi_value v, aead_hpke **ctx, HpkeHandle **hp = nullptr) {
-    HpkeHandle *h = external<HpkeHandle>(env, v);
-    if (h == nullptr)
-        return throw_type(env, "not a libaead HPKE context");
-    if (h->closed)
-        return throw_closed(env, "this libaead object was closed");
-    *ctx = h->s->ctx;
-    if (hp != nullptr)
-        *hp = h;
-    return true;
+    return open_handle(env, v, ctx, hp, "not a libaead HPKE context", "this libaead object was closed");
 }
 
 // The key schedule's inputs at a[0..7]: kem, kdf, aead, mode, info | null, psk | null, pskId | null,
@@ -818,6 +822,8 @@ struct StreamHandle {
     static constexpr uint32_t kMagic = 0x7374726du;
     uint32_t magic;
     aead_stream *s;
+    bool open() const { return s != nullptr; }
+    aead_stream *context() const { return s; }
 };
 
 void stream_finalize(napi_env, void *data, void *) {
@@ -827,13 +833,7 @@ void stream_finalize(napi_env, void *data, void *) {
 }
 
 bool stream_handle(napi_env env, napi_value v, aead_stream **s) {
-    StreamHandle *h = external<StreamHandle>(env, v);
-    if (h == nullptr)
-        return throw_type(env, "not a libaead stream");
-    *s = h->s;
-    if (*s == nullptr)
-        return throw_closed(env, "this libaead stream was closed");
-    return true;
+    return open_handle<StreamHandle>(env, v, s, nullptr, "not a libaead stream", "this libaead stream was closed");
 }
 
 bool uint32_arg(napi_env env, napi_value v, uint32_t *out) {

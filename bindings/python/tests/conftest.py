@@ -5,6 +5,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,29 @@ class Arena:
     def guards_intact(self):
         """Nothing written outside the window."""
         return self.mem[:GUARD] == b"\xa5" * GUARD and self.mem[GUARD + self.n:] == b"\xa5" * GUARD
+
+
+def race_for_sequences(seal, last, threads=4):
+    """``threads`` threads, released together, each try ``seal(n)`` for n = 1..last on one shared object,
+    passing over the NonceReuseError refusals. Returns each thread's accepted (n, what seal returned), in
+    the order it made them."""
+    import libaead
+
+    accepted = [[] for _ in range(threads)]
+    barrier = threading.Barrier(threads)
+
+    def worker(i):
+        barrier.wait()
+        for n in range(1, last + 1):
+            try:
+                result = seal(n)
+            except libaead.NonceReuseError:
+                continue
+            accepted[i].append((n, result))
+
+    workers = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    return accepted

@@ -4,12 +4,11 @@ XOR counter with its mask learned or given, the IV given up front, what each cla
 write and use up nothing, random runs against pyca/cryptography, SSH's usage counts, and threads racing
 for the same counters. Fork: test_hostile_fork.py."""
 
-import threading
-
 import pytest
 from cryptography.hazmat.primitives.ciphers import aead as pyca
 
 import libaead
+from conftest import race_for_sequences
 
 MAX = 2**64 - 1
 SSH_AAD = b"\x00\x00\x00\x20"  # a packet length
@@ -259,23 +258,7 @@ def test_threads_race_for_the_same_counters(rng, name, twin, key_sizes, kind):
     obj, ref = getattr(libaead, name)(key, iv), getattr(pyca, twin)(key)
     aad = aad_of(name, rng)
     obj.encrypt(nonce_for(kind, iv, 0), b"", aad)
-    accepted = [[] for _ in range(4)]
-    barrier = threading.Barrier(4)
-
-    def worker(i):
-        barrier.wait()
-        for n in range(1, 600):
-            try:
-                ct = obj.encrypt(nonce_for(kind, iv, n), b"payload %d" % n, aad)
-            except libaead.NonceReuseError:
-                continue
-            accepted[i].append((n, ct))
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    accepted = race_for_sequences(lambda n: obj.encrypt(nonce_for(kind, iv, n), b"payload %d" % n, aad), 599)
     flat = [n for a in accepted for n, _ in a]
     assert len(flat) == len(set(flat))  # no counter accepted twice
     assert 599 in flat

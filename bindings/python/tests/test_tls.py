@@ -2,12 +2,11 @@
 refused), TLS 1.3 with a mask that makes an implementation that forgets to unmask go backwards, prefix
 changes, AAD sizes, decryption never order-checked, and concurrent sealing."""
 
-import threading
-
 import pytest
 from cryptography.hazmat.primitives.ciphers import aead as pyca
 
 import libaead
+from conftest import race_for_sequences
 
 MAX = 2**64 - 1
 # name, pyca twin, AAD length, nonce construction ("concat" = RFC 5288, "xor" = RFC 8446 / RFC 7905)
@@ -129,23 +128,8 @@ def test_concurrent_seals_never_accept_a_sequence_twice(rng, name, twin, aad_len
     iv = rng.randbytes(12)
     aad = bytes(aad_len)
     obj.encrypt(nonce_for(kind, iv, 0), b"", aad)  # learn the IV before sharing
-    accepted = [[] for _ in range(4)]
-    barrier = threading.Barrier(4)
-
-    def worker(i):
-        barrier.wait()
-        for seq in range(1, 400):
-            try:
-                obj.encrypt(nonce_for(kind, iv, seq), b"payload", aad)
-                accepted[i].append(seq)
-            except libaead.NonceReuseError:
-                pass
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    raced = race_for_sequences(lambda seq: obj.encrypt(nonce_for(kind, iv, seq), b"payload", aad), 399)
+    accepted = [[seq for seq, _ in a] for a in raced]
     flat = [s for a in accepted for s in a]
     assert len(flat) == len(set(flat))  # no sequence accepted twice
     assert 399 in flat  # the first attempt at the highest sequence always succeeds

@@ -3,7 +3,7 @@
 Both call paths raise through here: the cffi methods call ``raise_for`` and the compiled module calls
 ``fast_fail`` (its error hook), so types and messages are defined once."""
 
-from typing import Any, Dict, NoReturn, Optional, Type
+from typing import Any, Dict, Mapping, NoReturn, Optional, Tuple, Type
 
 from libaead._binding import fast as _fast
 from libaead._binding import ffi as _ffi
@@ -186,9 +186,28 @@ def _exception(obj: Any, code: int) -> BaseException:
         message = ("%s: buf overlaps an input (only exact in-place use, buf starting at the same address as data, "
                    "is allowed)" % cls)
     if message is None:
-        text: bytes = _ffi.string(_lib.aead_strerror(code))
-        message = "libaead: %s (code %d)" % (text.decode("ascii", "replace"), code)
+        message = library_text(code)
     return kind(message)
+
+
+def library_text(code: int) -> str:
+    """The message for a code without one of its own: the library's text for it and the code."""
+    text: bytes = _ffi.string(_lib.aead_strerror(code))
+    return "libaead: %s (code %d)" % (text.decode("ascii", "replace"), code)
+
+
+def raise_refusal(code: int, who: str, refusals: Mapping[str, Tuple[Type[BaseException], str]]) -> NoReturn:
+    """Raises for a negative AEAD_ERR_* code of a stream or HPKE call: InvalidTag for AEAD_ERR_AUTH,
+    MemoryError for AEAD_ERR_NOMEM, for a code that ``refusals`` names (AEAD_ERR_* name -> exception type,
+    message with %s for ``who``) its exception, and RuntimeError with the library's text for any other."""
+    if code == _lib.AEAD_ERR_AUTH:
+        raise InvalidTag()
+    if code == _lib.AEAD_ERR_NOMEM:
+        raise MemoryError()
+    for name, (exc, message) in refusals.items():
+        if code == getattr(_lib, name):
+            raise exc(message % who)
+    raise RuntimeError(library_text(code))
 
 
 def _name_record(exc: BaseException, index: int) -> BaseException:

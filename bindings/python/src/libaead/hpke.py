@@ -37,7 +37,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 from libaead import Indicator, _properties_arg
 from libaead._binding import ffi as _ffi
 from libaead._binding import lib as _lib
-from libaead._errors import ForkedContextError, InvalidTag, NonceLimitError, UnsupportedAlgorithm
+from libaead._errors import ForkedContextError, InvalidTag, NonceLimitError, UnsupportedAlgorithm, raise_refusal
 from libaead._types import Buffer
 
 __all__ = [
@@ -120,36 +120,32 @@ class ReplayError(InvalidTag):
     that drops messages that do not open drops these too."""
 
 
+# An HPKE call's refusals: code name -> (exception type, message; %s is the call that refused).
+_REFUSALS = {
+    "AEAD_ERR_REPLAY": (ReplayError, "%s: sequence number already opened, or left of the replay window"),
+    "AEAD_ERR_FORKED": (
+        ForkedContextError,
+        "%s: sealing refused in a forked child: this context was set up before the fork and its next "
+        "sequence number belongs to the parent (opening and exporting still work here; set up a new "
+        "context in the process that seals)"),
+    "AEAD_ERR_NONCE_EXHAUSTED": (NonceLimitError, "%s: the context's sequence numbers are used up (the last is "
+                                 "2**64 - 2): set up a new context"),
+    "AEAD_ERR_UNSUPPORTED": (
+        UnsupportedAlgorithm,
+        "%s: the KEM, KDF or AEAD is not available from the loaded providers (under a FIPS provider X25519, X448 "
+        "and ChaCha20-Poly1305 are refused; the post-quantum KEMs need ML-KEM, OpenSSL 3.5 or newer)"),
+    "AEAD_ERR_KEY_SIZE": (ValueError, "%s: a key of the wrong length for the KEM"),
+    "AEAD_ERR_ARG": (
+        ValueError,
+        "%s: invalid argument (not a key of the KEM: off the curve, a zero or too large scalar, an all-zero "
+        "shared secret; psk and psk_id not both given; or a call the context's suite or side does not have)"),
+    "AEAD_ERR_TOO_LONG": (OverflowError, "%s: input or output longer than the suite allows"),
+}
+
+
 def _raise(code: int, who: str) -> Any:
     """Raises for a negative AEAD_ERR_* code of an HPKE call."""
-    if code == _lib.AEAD_ERR_AUTH:
-        raise InvalidTag()
-    if code == _lib.AEAD_ERR_REPLAY:
-        raise ReplayError("%s: sequence number already opened, or left of the replay window" % who)
-    if code == _lib.AEAD_ERR_FORKED:
-        raise ForkedContextError(
-            "%s: sealing refused in a forked child: this context was set up before the fork and its next "
-            "sequence number belongs to the parent (opening and exporting still work here; set up a new "
-            "context in the process that seals)" % who)
-    if code == _lib.AEAD_ERR_NONCE_EXHAUSTED:
-        raise NonceLimitError("%s: the context's sequence numbers are used up (the last is 2**64 - 2): set up "
-                              "a new context" % who)
-    if code == _lib.AEAD_ERR_UNSUPPORTED:
-        raise UnsupportedAlgorithm("%s: the KEM, KDF or AEAD is not available from the loaded providers "
-                                   "(under a FIPS provider X25519, X448 and ChaCha20-Poly1305 are refused; the "
-                                   "post-quantum KEMs need ML-KEM, OpenSSL 3.5 or newer)" % who)
-    if code == _lib.AEAD_ERR_KEY_SIZE:
-        raise ValueError("%s: a key of the wrong length for the KEM" % who)
-    if code == _lib.AEAD_ERR_ARG:
-        raise ValueError("%s: invalid argument (not a key of the KEM: off the curve, a zero or too large "
-                         "scalar, an all-zero shared secret; psk and psk_id not both given; or a call the "
-                         "context's suite or side does not have)" % who)
-    if code == _lib.AEAD_ERR_TOO_LONG:
-        raise OverflowError("%s: input or output longer than the suite allows" % who)
-    if code == _lib.AEAD_ERR_NOMEM:
-        raise MemoryError()
-    text: bytes = _ffi.string(_lib.aead_strerror(code))
-    raise RuntimeError("libaead: %s (code %d)" % (text.decode("ascii", "replace"), code))
+    raise_refusal(code, who, _REFUSALS)
 
 
 def _bytes(cdata: Any, n: int = -1) -> bytes:

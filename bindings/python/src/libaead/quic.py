@@ -32,7 +32,7 @@ from libaead import _properties_arg as _properties
 from libaead._binding import fast as _fast
 from libaead._binding import ffi as _ffi
 from libaead._binding import lib as _lib
-from libaead._errors import NonceReuseError, UnsupportedAlgorithm
+from libaead._errors import NonceReuseError, UnsupportedAlgorithm, library_text
 from libaead._types import Buffer
 
 try:  # libaead.quic.CryptoError also passes aioquic's ``except CryptoError``
@@ -143,7 +143,7 @@ def _construction_error(rc: int, what: str, properties: Optional[str]) -> BaseEx
         return MemoryError()
     if rc == _lib.AEAD_ERR_ARG and properties is not None:
         return ValueError("properties must be at most 255 bytes")
-    return RuntimeError("libaead: %s (code %d)" % (_ffi.string(_lib.aead_strerror(rc)).decode("ascii", "replace"), rc))
+    return RuntimeError(library_text(rc))
 
 
 def _call_error(obj: Any, rc: int) -> BaseException:
@@ -164,7 +164,7 @@ def _call_error(obj: Any, rc: int) -> BaseException:
         return ValueError("%s: invalid header (shorter than its packet-number field)" % name)
     if rc == _lib.AEAD_ERR_NOMEM:
         return MemoryError()
-    return RuntimeError("libaead: %s (code %d)" % (_ffi.string(_lib.aead_strerror(rc)).decode("ascii", "replace"), rc))
+    return RuntimeError(library_text(rc))
 
 
 def _new_ctx(cipher_name: bytes, key: Buffer, iv: Buffer, properties: Optional[str], what: str) -> Any:

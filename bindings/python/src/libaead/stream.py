@@ -20,12 +20,12 @@ segment is the last, and returns plaintext only after its segment authenticated.
 """
 
 import io
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 from libaead import _properties_arg
 from libaead._binding import ffi as _ffi
 from libaead._binding import lib as _lib
-from libaead._errors import ForkedContextError, InvalidTag, UnsupportedAlgorithm
+from libaead._errors import ForkedContextError, InvalidTag, UnsupportedAlgorithm, raise_refusal
 from libaead._types import Buffer
 
 __all__ = [
@@ -63,15 +63,7 @@ _REFUSALS = {
 
 def _raise(code: int, who: str) -> Any:
     """Raises for a negative AEAD_ERR_* code of a stream call."""
-    if code == _lib.AEAD_ERR_AUTH:
-        raise InvalidTag()
-    if code == _lib.AEAD_ERR_NOMEM:
-        raise MemoryError()
-    for name, (exc, message) in _REFUSALS.items():
-        if code == getattr(_lib, name):
-            raise exc(message % who)
-    text: bytes = _ffi.string(_lib.aead_strerror(code))
-    raise RuntimeError("libaead: %s (code %d)" % (text.decode("ascii", "replace"), code))
+    raise_refusal(code, who, _REFUSALS)
 
 
 def _bytes_arg(value: Any, name: str) -> bytes:
@@ -132,8 +124,9 @@ def _write_all(dest: Any, data: bytes) -> None:
         view = view[n:]
 
 
-def _check(params: _Params, who: str) -> None:
-    """Raises for parameters a writer would refuse."""
+def _new_writer(params: _Params, who: str) -> Tuple[Any, bytes]:
+    """A writer's aead_stream (freed when collected) and its header; raises, naming ``who``, for parameters
+    it refuses. The parameters' key copy is wiped either way."""
     sp = _ffi.new("aead_stream **")
     header = _ffi.new("uint8_t[]", _MAX_HEADER)
     hlen = _ffi.new("size_t *")
@@ -141,7 +134,13 @@ def _check(params: _Params, who: str) -> None:
     params.wipe()
     if rc != 0:
         _raise(rc, who)
-    _lib.aead_stream_free(sp[0])
+    return _ffi.gc(sp[0], _lib.aead_stream_free), bytes(_ffi.buffer(header, hlen[0]))
+
+
+def _check(params: _Params, who: str) -> None:
+    """Raises for parameters a writer would refuse."""
+    s, _ = _new_writer(params, who)
+    _ffi.release(s)  # freed now
 
 
 class StreamWriter(io.RawIOBase):
@@ -160,21 +159,14 @@ class StreamWriter(io.RawIOBase):
         self._pad = final_padding
         self._buf = bytearray()
         self._failed = False
-        sp = _ffi.new("aead_stream **")
-        header = _ffi.new("uint8_t[]", _MAX_HEADER)
-        hlen = _ffi.new("size_t *")
-        rc = _lib.aead_stream_writer_new(sp, params.c, header, _MAX_HEADER, hlen)
-        params.wipe()
-        if rc != 0:
-            _raise(rc, self._who)
-        self._s = _ffi.gc(sp[0], _lib.aead_stream_free)
+        self._s, header = _new_writer(params, self._who)
         self._overhead = int(_lib.aead_stream_overhead(self._s))
         self._index = 0
         self._room0, self._room = self._plain_size(0), self._plain_size(1)  # (all but the first hold as much)
         self._batch = max(1, _BATCH_BYTES // self._room)  # segments per call: bounds the output buffer
         self._out = _ffi.new("uint8_t[]", int(_lib.aead_stream_segment_size(self._s, 0)) + 1)
         self._out_cap = len(self._out)
-        self.header = bytes(_ffi.buffer(header, hlen[0]))
+        self.header = header
         _write_all(destination, self.header)
 
     def _plain_size(self, index: int) -> int:
