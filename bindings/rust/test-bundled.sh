@@ -103,15 +103,10 @@ echo "== scratch crate in $SCRATCH (mode: $MODE)"
 RUN=(env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH -u LIBAEAD_SYS_USE_PKG_CONFIG -u RUSTFLAGS -u CARGO_TARGET_DIR
     SCRATCH_MODE="$MODE" SCRATCH_VERSION="$VERSION" SCRATCH_OUT="$SCRATCH")
 if [ "$MODE" = pkg-config ]; then
-    AEAD_BUILD_DIR="$(cd "${AEAD_BUILD_DIR:-$REPO/build}" 2>/dev/null && pwd)" || {
-        echo "test-bundled.sh: --pkg-config needs a meson build of the C library (meson setup build && meson compile -C build)" >&2
-        exit 1
-    }
-    [ -e "$AEAD_BUILD_DIR/libaead.so.1" ] && [ -d "$AEAD_BUILD_DIR/meson-uninstalled" ] || {
-        echo "test-bundled.sh: $AEAD_BUILD_DIR has no libaead.so.1 or meson-uninstalled/: build the C library first" >&2
-        exit 1
-    }
-    # What a user of an installed libaead sets for a meson tree that is not installed.
+    source "$REPO/tests/lib/build_dir.sh"
+    use_build_dir "test-bundled.sh --pkg-config"
+    # What a user of an installed libaead sets for a meson tree that is not installed (only these: RUN
+    # drops what the environment had).
     RUN+=(PKG_CONFIG_PATH="$AEAD_BUILD_DIR/meson-uninstalled" LD_LIBRARY_PATH="$AEAD_BUILD_DIR")
 fi
 "${RUN[@]}" nice cargo test --jobs 2 -- --nocapture 2>&1 | tee "$SCRATCH/test.log"
