@@ -80,28 +80,6 @@ func TestConcurrentSharedAEAD(t *testing.T) {
 	}
 }
 
-// inGoroutines runs body in n goroutines at once, each with its own seeded rand, and fails t with
-// the errors they return.
-func inGoroutines(t *testing.T, n int, body func(r *rand.Rand) error) {
-	t.Helper()
-	var wg sync.WaitGroup
-	errc := make(chan error, n)
-	for g := 0; g < n; g++ {
-		wg.Add(1)
-		go func(seed int64) {
-			defer wg.Done()
-			if err := body(rand.New(rand.NewSource(seed))); err != nil {
-				errc <- err
-			}
-		}(int64(100 + g))
-	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
-		t.Fatal(err)
-	}
-}
-
 // TestTLSDuplicateAcrossGoroutines: on one shared TLS AEAD, 8 goroutines seal with the SAME
 // nonce at once, round after round with increasing sequence numbers. Each round must accept
 // exactly one seal and refuse the other 7 (each duplicate exactly once), and the accepted

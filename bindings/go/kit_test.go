@@ -1,6 +1,7 @@
 package aead
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/libaead/libaead/bindings/go/internal/testkit"
@@ -16,4 +17,11 @@ func shortOr(full, short int) int {
 		return short
 	}
 	return full
+}
+
+// inGoroutines runs body in n goroutines at once, each with its own seeded rand, and fails t with
+// the errors they return.
+func inGoroutines(t *testing.T, n int, body func(r *rand.Rand) error) {
+	t.Helper()
+	testkit.InGoroutines(t, n, func(g int) error { return body(rand.New(rand.NewSource(int64(100 + g)))) })
 }

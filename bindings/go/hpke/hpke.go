@@ -30,11 +30,11 @@ import (
 	"errors"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"unsafe"
 
 	libaead "github.com/libaead/libaead/bindings/go"
+	"github.com/libaead/libaead/bindings/go/internal/minversion"
 )
 
 const tagSize = C.AEAD_HPKE_TAG
@@ -44,12 +44,9 @@ const tagSize = C.AEAD_HPKE_TAG
 var abiErr error
 
 func init() {
-	if v := uint32(C.aead_version_number()); v < 10600 {
-		abiErr = errors.New("hpke: libaead " + strconv.Itoa(int(v/10000)) + "." + strconv.Itoa(int(v/100%100)) +
-			" loaded; HPKE needs libaead 1.6.0 or newer")
-		return
+	if abiErr = minversion.Err("hpke", uint32(C.aead_version_number()), 10600, "HPKE"); abiErr == nil {
+		loadKEMSizes()
 	}
-	loadKEMSizes()
 }
 
 var errExportOnly = errors.New("export-only instantiation")

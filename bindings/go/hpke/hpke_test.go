@@ -5,6 +5,7 @@ import (
 	"crypto/ecdh"
 	crand "crypto/rand"
 	"errors"
+	"fmt"
 	"math/rand"
 	"sync"
 	"testing"
@@ -220,35 +221,26 @@ func TestTwoGoroutinesSeal(t *testing.T) {
 	snd, rcp := pair(t, r, newSuite(t, 0x0010, 1, 1), 0, 0)
 	cts := make([][]byte, 2*perG)
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	for g := 0; g < 2; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			pt := []byte{byte(g)}
-			for i := 0; i < perG; i++ {
-				ct, seq, err := snd.AppendSeal(make([]byte, 0, 17), nil, pt)
-				if err != nil || seq >= 2*perG {
-					errs <- err
-					return
-				}
-				mu.Lock()
-				dup := cts[seq] != nil
-				cts[seq] = ct
-				mu.Unlock()
-				if dup {
-					errs <- errors.New("a sequence number sealed twice")
-					return
-				}
+	testkit.InGoroutines(t, 2, func(g int) error {
+		pt := []byte{byte(g)}
+		for i := 0; i < perG; i++ {
+			ct, seq, err := snd.AppendSeal(make([]byte, 0, 17), nil, pt)
+			if err != nil {
+				return fmt.Errorf("sealing: %w", err)
 			}
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatalf("sealing: %v", err)
-	}
+			if seq >= 2*perG {
+				return fmt.Errorf("sealing: sequence number %d, want below %d", seq, 2*perG)
+			}
+			mu.Lock()
+			dup := cts[seq] != nil
+			cts[seq] = ct
+			mu.Unlock()
+			if dup {
+				return errors.New("sealing: a sequence number sealed twice")
+			}
+		}
+		return nil
+	})
 	var from [2]int
 	for seq, ct := range cts {
 		if ct == nil {

@@ -12,20 +12,12 @@ type KDF interface {
 // (0x0002) or HKDF-SHA512 (0x0003), or draft-ietf-hpke-pq's one-stage SHAKE128 (0x0010) or SHAKE256
 // (0x0011).
 func NewKDF(id uint16) (KDF, error) {
-	switch id {
-	case 0x0001:
-		return HKDFSHA256(), nil
-	case 0x0002:
-		return HKDFSHA384(), nil
-	case 0x0003:
-		return HKDFSHA512(), nil
-	case 0x0010:
-		return SHAKE128(), nil
-	case 0x0011:
-		return SHAKE256(), nil
-	default:
-		return nil, fmt.Errorf("unsupported KDF %04x", id)
+	for _, k := range allKDFImpls {
+		if k.id == id {
+			return k, nil
+		}
 	}
+	return nil, fmt.Errorf("unsupported KDF %04x", id)
 }
 
 type kdfImpl struct {
@@ -37,11 +29,12 @@ func (k *kdfImpl) ID() uint16 { return k.id }
 func (k *kdfImpl) size() int  { return k.nH }
 
 var (
-	hkdfSHA256 = &kdfImpl{0x0001, 32}
-	hkdfSHA384 = &kdfImpl{0x0002, 48}
-	hkdfSHA512 = &kdfImpl{0x0003, 64}
-	shake128   = &kdfImpl{0x0010, 32}
-	shake256   = &kdfImpl{0x0011, 64}
+	hkdfSHA256  = &kdfImpl{0x0001, 32}
+	hkdfSHA384  = &kdfImpl{0x0002, 48}
+	hkdfSHA512  = &kdfImpl{0x0003, 64}
+	shake128    = &kdfImpl{0x0010, 32}
+	shake256    = &kdfImpl{0x0011, 64}
+	allKDFImpls = []*kdfImpl{hkdfSHA256, hkdfSHA384, hkdfSHA512, shake128, shake256}
 )
 
 // HKDFSHA256 returns the HKDF-SHA256 KDF.
@@ -71,14 +64,8 @@ type AEAD interface {
 // (0x0002), ChaCha20-Poly1305 (0x0003) or export-only (0xFFFF).
 func NewAEAD(id uint16) (AEAD, error) {
 	switch id {
-	case 0x0001:
-		return AES128GCM(), nil
-	case 0x0002:
-		return AES256GCM(), nil
-	case 0x0003:
-		return ChaCha20Poly1305(), nil
-	case 0xFFFF:
-		return ExportOnly(), nil
+	case 0x0001, 0x0002, 0x0003, 0xFFFF: // AES128GCM() ... ExportOnly(): each AEAD value is its identifier
+		return aeadID(id), nil
 	default:
 		return nil, fmt.Errorf("unsupported AEAD %04x", id)
 	}

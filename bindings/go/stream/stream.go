@@ -37,6 +37,7 @@ import (
 	"unsafe"
 
 	libaead "github.com/libaead/libaead/bindings/go"
+	"github.com/libaead/libaead/bindings/go/internal/minversion"
 )
 
 // MaxSegmentSize is the largest segment (Tink) or record size (RFC 8188) in ciphertext bytes, for
@@ -48,10 +49,7 @@ const MaxSegmentSize = C.AEAD_STREAM_MAX_SEGMENT
 var abiErr error
 
 func init() {
-	if v := uint32(C.aead_version_number()); v < 10700 {
-		abiErr = errors.New("stream: libaead " + strconv.Itoa(int(v/10000)) + "." + strconv.Itoa(int(v/100%100)) +
-			" loaded; streaming AEAD needs libaead 1.7.0 or newer")
-	}
+	abiErr = minversion.Err("stream", uint32(C.aead_version_number()), 10700, "streaming AEAD")
 }
 
 // ErrClosed is returned by a Write after Close.

@@ -16,6 +16,7 @@ import (
 
 	libaead "github.com/libaead/libaead/bindings/go"
 	"github.com/libaead/libaead/bindings/go/internal/forktest"
+	"github.com/libaead/libaead/bindings/go/internal/testkit"
 )
 
 // RFC 8188 section 3's two examples (base64url): the ikm, the body, the record size and key id.
@@ -451,28 +452,17 @@ func TestReaderAtConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for g := 0; g < 8; g++ {
-			wg.Add(1)
-			go func(seed int64) {
-				defer wg.Done()
-				rng := mrand.New(mrand.NewSource(seed))
-				for i := 0; i < 50; i++ {
-					off, n := rng.Intn(len(pt)), 1+rng.Intn(2*f.seg)
-					buf := make([]byte, n)
-					k, err := ra.ReadAt(buf, int64(off))
-					if !bytes.Equal(buf[:k], pt[off:min(off+n, len(pt))]) || (err != nil && err != io.EOF) {
-						errs <- fmt.Errorf("%s: ReadAt(%d, %d): %d, %v", f.name, off, n, k, err)
-						return
-					}
+		testkit.InGoroutines(t, 8, func(g int) error {
+			rng := mrand.New(mrand.NewSource(int64(g)))
+			for i := 0; i < 50; i++ {
+				off, n := rng.Intn(len(pt)), 1+rng.Intn(2*f.seg)
+				buf := make([]byte, n)
+				k, err := ra.ReadAt(buf, int64(off))
+				if !bytes.Equal(buf[:k], pt[off:min(off+n, len(pt))]) || (err != nil && err != io.EOF) {
+					return fmt.Errorf("%s: ReadAt(%d, %d): %d, %v", f.name, off, n, k, err)
 				}
-			}(int64(g))
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
+			}
+			return nil
+		})
 	}
 }

@@ -1,6 +1,7 @@
 // Package testkit holds the small helpers that the binding's tests and the bench module's
 // differential tests share: random inputs, the size schedule of the differential tests, the TLS
-// record nonces and panic capture. Test support only; nothing of the binding imports it.
+// record nonces, panic capture and goroutine fan-out. Test support only; nothing of the binding
+// imports it.
 package testkit
 
 import (
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -69,6 +71,28 @@ func PanicText(f func()) (s string) {
 	}()
 	f()
 	return ""
+}
+
+// InGoroutines runs body(0) .. body(n-1) in n goroutines at once, waits for all of them and fails t
+// (Fatal) with the errors they return.
+func InGoroutines(t testing.TB, n int, body func(g int) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errc := make(chan error, n)
+	for g := 0; g < n; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			if err := body(g); err != nil {
+				errc <- err
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
 }
 
 // FindVectors returns the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
