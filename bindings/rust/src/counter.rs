@@ -84,35 +84,7 @@ macro_rules! counter_type {
                 Ok(&self.inner)
             }
 
-            /// Seals into a new `Vec` (`ciphertext || tag`).
-            pub fn seal(&self, nonce: &Nonce<Self>, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-                self.inner.seal(nonce.as_slice(), aad, plaintext)
-            }
-
-            /// Opens `ciphertext || tag` into a new `Vec`.
-            pub fn open(&self, nonce: &Nonce<Self>, aad: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
-                self.inner.open(nonce.as_slice(), aad, ciphertext)
-            }
-
-            /// Seals `buf[..plaintext_len]` in place (`buf` needs 16 more bytes for the tag);
-            /// returns the sealed length. Zero-copy and allocation-free.
-            #[inline]
-            pub fn seal_in_place_slice(
-                &self,
-                nonce: &Nonce<Self>,
-                aad: &[u8],
-                buf: &mut [u8],
-                plaintext_len: usize,
-            ) -> Result<usize, Error> {
-                self.inner.seal_in_place(nonce.as_slice(), aad, buf, plaintext_len)
-            }
-
-            /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is
-            /// `buf[..n]` for the returned `n`. On [`Error::Auth`] the ciphertext part is zeroed.
-            #[inline]
-            pub fn open_in_place_slice(&self, nonce: &Nonce<Self>, aad: &[u8], buf: &mut [u8]) -> Result<usize, Error> {
-                self.inner.open_in_place(nonce.as_slice(), aad, buf)
-            }
+            typed_seal_open!(&Nonce<Self>);
         }
 
         key_init!($name, $key);

@@ -76,15 +76,10 @@ size_impls!(CcmTagSize: U4, U6, U8, U10, U12, U14, U16);
 size_impls!(CcmNonceSize: U7, U8, U9, U10, U11, U12, U13);
 size_impls!(Ocb3NonceSize: U1, U2, U3, U4, U5, U6, U7, U8, U9, U10, U11, U12, U13, U14, U15);
 
-/// Shared parts of the generic family types: `Debug`, `try_new`, `cipher`, `KeyInit`.
+/// Shared parts of the generic family types: `try_new`, `cipher`, and `key_init!`'s `Debug`,
+/// `KeySizeUser` and `KeyInit`.
 macro_rules! generic_type {
-    ([$($g:tt)*] $ty:ty, $name:literal, $key:ty, $alg:expr, $tag:expr) => {
-        impl<$($g)*> core::fmt::Debug for $ty {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str(concat!($name, " { .. }"))
-            }
-        }
-
+    ([$($g:tt)*] $ty:ty, $name:ident, $key:ty, $alg:expr, $tag:expr) => {
         impl<$($g)*> $ty {
             /// Like [`KeyInit::new`](aead::KeyInit::new) but returns the library error instead of panicking.
             pub fn try_new(key: &Key<Self>) -> Result<Self, Error> {
@@ -103,23 +98,7 @@ macro_rules! generic_type {
             }
         }
 
-        impl<$($g)*> aead::KeySizeUser for $ty {
-            type KeySize = $key;
-        }
-
-        impl<$($g)*> aead::KeyInit for $ty {
-            /// Creates the context.
-            ///
-            /// # Panics
-            /// If the library cannot create it (`AEAD_ERR_UNSUPPORTED`, `_NOMEM`, `_CRYPTO`). Use
-            /// `try_new` to handle that.
-            fn new(key: &Key<Self>) -> Self {
-                match Self::try_new(key) {
-                    Ok(c) => c,
-                    Err(e) => panic!(concat!("libaead: ", $name, "::new failed: {}"), e),
-                }
-            }
-        }
+        key_init!([$($g)*] $ty, $name, $key);
     };
 }
 
@@ -144,7 +123,7 @@ pub type Aes192Ccm<M, N> = AesCcm<U24, M, N>;
 /// AES-256-CCM with tag size `M` and nonce size `N`.
 pub type Aes256Ccm<M, N> = AesCcm<U32, M, N>;
 
-generic_type!([K: AesKeySize, M: CcmTagSize, N: CcmNonceSize] AesCcm<K, M, N>, "AesCcm", K, K::CCM, M::USIZE);
+generic_type!([K: AesKeySize, M: CcmTagSize, N: CcmNonceSize] AesCcm<K, M, N>, AesCcm, K, K::CCM, M::USIZE);
 aead_inout!([K: AesKeySize, M: CcmTagSize, N: CcmNonceSize] AesCcm<K, M, N>, N, M);
 
 /// AES-OCB3 (RFC 7253; library 1.2) with key size `K` and nonce size `N` (default `U12`, any of
@@ -162,7 +141,7 @@ pub type Aes192Ocb3<N = U12> = AesOcb3<U24, N>;
 /// AES-256-OCB3, nonce size `N` (default 12), tag 16.
 pub type Aes256Ocb3<N = U12> = AesOcb3<U32, N>;
 
-generic_type!([K: AesKeySize, N: Ocb3NonceSize] AesOcb3<K, N>, "AesOcb3", K, K::OCB3, 16);
+generic_type!([K: AesKeySize, N: Ocb3NonceSize] AesOcb3<K, N>, AesOcb3, K, K::OCB3, 16);
 aead_inout!([K: AesKeySize, N: Ocb3NonceSize] AesOcb3<K, N>, N, U16);
 
 macro_rules! gcm_siv_type {
@@ -272,7 +251,7 @@ pub type Aes192SivAead<N = U16> = AesSivAead<U48, N>;
 /// AES-SIV-CMAC-512 AEAD (two AES-256 keys, 64 bytes), nonce size `N` (default 16): `aes_siv::Aes256SivAead`.
 pub type Aes256SivAead<N = U16> = AesSivAead<U64, N>;
 
-generic_type!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, "AesSivAead", K, K::SIV, 16);
+generic_type!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, AesSivAead, K, K::SIV, 16);
 aead_inout!([K: SivKeySize, N: ArraySize + IsGreaterOrEqual<U1, Output = B1>] AesSivAead<K, N>, N, U16, Prefix);
 
 /// AEGIS tag sizes (RFC 10032): `U16` (the default) and `U32`.
@@ -281,7 +260,7 @@ impl AegisTagSize for U16 {}
 impl AegisTagSize for U32 {}
 
 macro_rules! aegis_type {
-    ($(#[$doc:meta])* $name:ident, $name_str:literal, $alg:expr, $key:ty) => {
+    ($(#[$doc:meta])* $name:ident, $alg:expr, $key:ty) => {
         $(#[$doc])*
         ///
         /// The tag size `T` is `U16` (default) or `U32`, as the `aegis` crate's `TAG_BYTES`;
@@ -297,36 +276,36 @@ macro_rules! aegis_type {
             _sizes: Sizes<T>,
         }
 
-        generic_type!([T: AegisTagSize] $name<T>, $name_str, $key, $alg, T::USIZE);
+        generic_type!([T: AegisTagSize] $name<T>, $name, $key, $alg, T::USIZE);
         aead_inout!([T: AegisTagSize] $name<T>, $key, T);
     };
 }
 
 aegis_type!(
     /// AEGIS-128L (RFC 10032; library 1.7): 16-byte key and nonce, as `aegis::aegis128l::Aegis128L`.
-    Aegis128L, "Aegis128L", Algorithm::Aegis128L, U16
+    Aegis128L, Algorithm::Aegis128L, U16
 );
 aegis_type!(
     /// AEGIS-128X2 (RFC 10032; library 1.7): AEGIS-128L on two lanes (faster with wide vector
     /// AES), 16-byte key and nonce, as `aegis::aegis128x2::Aegis128X2`.
-    Aegis128X2, "Aegis128X2", Algorithm::Aegis128X2, U16
+    Aegis128X2, Algorithm::Aegis128X2, U16
 );
 aegis_type!(
     /// AEGIS-128X4 (RFC 10032; library 1.7): AEGIS-128L on four lanes (AVX-512 / VAES), 16-byte
     /// key and nonce, as `aegis::aegis128x4::Aegis128X4`.
-    Aegis128X4, "Aegis128X4", Algorithm::Aegis128X4, U16
+    Aegis128X4, Algorithm::Aegis128X4, U16
 );
 aegis_type!(
     /// AEGIS-256 (RFC 10032; library 1.7): 32-byte key and nonce, as `aegis::aegis256::Aegis256`.
-    Aegis256, "Aegis256", Algorithm::Aegis256, U32
+    Aegis256, Algorithm::Aegis256, U32
 );
 aegis_type!(
     /// AEGIS-256X2 (RFC 10032; library 1.7): AEGIS-256 on two lanes, 32-byte key and nonce, as
     /// `aegis::aegis256x2::Aegis256X2`.
-    Aegis256X2, "Aegis256X2", Algorithm::Aegis256X2, U32
+    Aegis256X2, Algorithm::Aegis256X2, U32
 );
 aegis_type!(
     /// AEGIS-256X4 (RFC 10032; library 1.7): AEGIS-256 on four lanes, 32-byte key and nonce, as
     /// `aegis::aegis256x4::Aegis256X4`.
-    Aegis256X4, "Aegis256X4", Algorithm::Aegis256X4, U32
+    Aegis256X4, Algorithm::Aegis256X4, U32
 );

@@ -54,6 +54,43 @@ macro_rules! context_queries {
     };
 }
 
+/// The typed-error seal and open of a type whose nonce argument is `$nonce`, forwarded to
+/// `inner`: into a new `Vec`, and in place within a slice.
+macro_rules! typed_seal_open {
+    ($nonce:ty) => {
+        /// Seals into a new `Vec` (`ciphertext || tag`).
+        pub fn seal(&self, nonce: $nonce, aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, crate::Error> {
+            self.inner.seal(&nonce[..], aad, plaintext)
+        }
+
+        /// Opens `ciphertext || tag` into a new `Vec`.
+        pub fn open(&self, nonce: $nonce, aad: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, crate::Error> {
+            self.inner.open(&nonce[..], aad, ciphertext)
+        }
+
+        /// Seals `buf[..plaintext_len]` in place (`buf` needs 16 more bytes for the tag);
+        /// returns the sealed length. Zero-copy and allocation-free.
+        #[inline]
+        pub fn seal_in_place_slice(
+            &self,
+            nonce: $nonce,
+            aad: &[u8],
+            buf: &mut [u8],
+            plaintext_len: usize,
+        ) -> Result<usize, crate::Error> {
+            self.inner.seal_in_place(&nonce[..], aad, buf, plaintext_len)
+        }
+
+        /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is
+        /// `buf[..n]` for the returned `n`. On [`Error::Auth`](crate::Error::Auth) the ciphertext
+        /// part is zeroed.
+        #[inline]
+        pub fn open_in_place_slice(&self, nonce: $nonce, aad: &[u8], buf: &mut [u8]) -> Result<usize, crate::Error> {
+            self.inner.open_in_place(&nonce[..], aad, buf)
+        }
+    };
+}
+
 /// `AeadCore`, `AeadInOut` and the zero-copy `seal_into` / `open_into` for a type with
 /// `fn ctx(&self) -> Result<&Cipher, Error>` (every operation is one C call). The generics (with
 /// their bounds) go in brackets: `aead_inout!([K: AesKeySize] AesOcb3<K>, U12, U16)`. An

@@ -56,29 +56,7 @@ pub type Aes192Siv = Siv<U48>;
 /// AES-CMAC-SIV with two AES-256 keys (64 bytes): `aes_siv::siv::Aes256Siv`.
 pub type Aes256Siv = Siv<U64>;
 
-impl<K: SivKeySize> core::fmt::Debug for Siv<K> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Siv { .. }")
-    }
-}
-
-impl<K: SivKeySize> aead::KeySizeUser for Siv<K> {
-    type KeySize = K;
-}
-
-impl<K: SivKeySize> aead::KeyInit for Siv<K> {
-    /// Creates the context.
-    ///
-    /// # Panics
-    /// If the library cannot create it (`AEAD_ERR_UNSUPPORTED`, `_NOMEM`, `_CRYPTO`: e.g. an
-    /// OpenSSL configuration without AES-SIV). Use `try_new` to handle that.
-    fn new(key: &Key<Self>) -> Self {
-        match Self::try_new(key) {
-            Ok(c) => c,
-            Err(e) => panic!("libaead: Siv::new failed: {e}"),
-        }
-    }
-}
+key_init!([K: SivKeySize] Siv<K>, Siv, K);
 
 /// Gathers `headers` (kept alive on the stack) and runs `f` on them as C components.
 #[inline]

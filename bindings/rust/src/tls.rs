@@ -82,30 +82,7 @@ macro_rules! tls_type {
 
             context_queries!();
 
-            /// Seals `buf[..plaintext_len]` in place (`buf` needs 16 more bytes for the tag);
-            /// returns the sealed length. Zero-copy and allocation-free.
-            #[inline]
-            pub fn seal_in_place_slice(
-                &self,
-                nonce: &[u8; 12],
-                aad: &[u8],
-                buf: &mut [u8],
-                plaintext_len: usize,
-            ) -> Result<usize, Error> {
-                self.inner.seal_in_place(nonce, aad, buf, plaintext_len)
-            }
-
-            /// Opens the whole of `buf` (`ciphertext || tag`) in place; the plaintext is
-            /// `buf[..n]` for the returned `n`. On [`Error::Auth`] the ciphertext part is zeroed.
-            #[inline]
-            pub fn open_in_place_slice(
-                &self,
-                nonce: &[u8; 12],
-                aad: &[u8],
-                buf: &mut [u8],
-            ) -> Result<usize, Error> {
-                self.inner.open_in_place(nonce, aad, buf)
-            }
+            typed_seal_open!(&[u8; 12]);
 
             /// Seals `plaintext` into `out` (`ciphertext || tag`); returns the length.
             #[inline]
@@ -117,11 +94,6 @@ macro_rules! tls_type {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 self.inner.seal_into(nonce, aad, plaintext, out)
-            }
-
-            /// Seals into a new `Vec`.
-            pub fn seal(&self, nonce: &[u8; 12], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-                self.inner.seal(nonce, aad, plaintext)
             }
 
             /// Seals an [`aead::Buffer`] in place (grows it by the tag; unchanged on a refusal).
@@ -144,11 +116,6 @@ macro_rules! tls_type {
                 out: &mut [u8],
             ) -> Result<usize, Error> {
                 self.inner.open_into(nonce, aad, ciphertext, out)
-            }
-
-            /// Opens into a new `Vec`.
-            pub fn open(&self, nonce: &[u8; 12], aad: &[u8], ciphertext: &[u8]) -> Result<Vec<u8>, Error> {
-                self.inner.open(nonce, aad, ciphertext)
             }
 
             /// Opens an [`aead::Buffer`] in place and truncates it to the plaintext.
