@@ -287,30 +287,23 @@ impl Cipher for LibaeadCipher {
     fn encrypt(&mut self, plaintext: &mut Buf, aad: Aad, nonce: Nonce) -> Result<(), CryptoError> {
         let len = plaintext.len();
         plaintext.resize(len + self.tag, 0);
-        let r = match self.version {
-            Version::Dtls12 => {
-                if self.ctx.dtls.get().is_none() && self.ctx.plain.get().is_none() {
-                    if let Some(k) = self.dtls12_candidate(&aad.0, &nonce.0) {
-                        let _ = self.ctx.dtls.set(k);
-                    }
+        // The first record sealed under the key chooses the context (see the crate docs).
+        if self.ctx.dtls.get().is_none() && self.ctx.plain.get().is_none() {
+            let first = match self.version {
+                Version::Dtls12 => self.dtls12_candidate(&aad.0, &nonce.0),
+                // Sequence 0, the first of the key (RFC 9147 section 4): nonce == IV.
+                Version::Dtls13 if dtls13_header_seq_is_zero(&aad.0) => {
+                    RecordKey::dtls13(self.alg, &self.key, &nonce.0, 0, 0).ok()
                 }
-                match self.ctx.dtls.get() {
-                    Some(k) => k.seal_in_place_with_nonce(&nonce.0, &aad.0, plaintext, len),
-                    None => self.plain()?.seal_in_place(&nonce.0, &aad.0, plaintext, len),
-                }
+                Version::Dtls13 => None,
+            };
+            if let Some(k) = first {
+                let _ = self.ctx.dtls.set(k);
             }
-            Version::Dtls13 => {
-                if self.ctx.dtls.get().is_none() && self.ctx.plain.get().is_none() && dtls13_header_seq_is_zero(&aad.0) {
-                    // Sequence 0, the first of the key (RFC 9147 section 4): nonce == IV.
-                    if let Ok(k) = RecordKey::dtls13(self.alg, &self.key, &nonce.0, 0, 0) {
-                        let _ = self.ctx.dtls.set(k);
-                    }
-                }
-                match self.ctx.dtls.get() {
-                    Some(k) => k.seal_in_place_with_nonce(&nonce.0, &aad.0, plaintext, len),
-                    None => self.plain()?.seal_in_place(&nonce.0, &aad.0, plaintext, len),
-                }
-            }
+        }
+        let r = match self.ctx.dtls.get() {
+            Some(k) => k.seal_in_place_with_nonce(&nonce.0, &aad.0, plaintext, len),
+            None => self.plain()?.seal_in_place(&nonce.0, &aad.0, plaintext, len),
         };
         match r {
             Ok(n) if n == len + self.tag => Ok(()),

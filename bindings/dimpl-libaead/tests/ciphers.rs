@@ -2,8 +2,9 @@
 //! directions, byte for byte; DTLS 1.3's record-number mask against aws-lc-rs's.
 mod common;
 
-use common::{aad, dtls12_record};
+use common::{aad, dtls12_record, dtls13_record};
 use dimpl::crypto::{aws_lc_rs, Buf, Cipher, Nonce, TmpBuf};
+use dimpl::CryptoError;
 
 /// SplitMix64 seeded from the clock (printed, and taken from DIMPL_LIBAEAD_SEED to replay).
 struct Rng(u64);
@@ -45,20 +46,28 @@ fn open(c: &mut dyn Cipher, aad_bytes: &[u8], nonce: [u8; 12], ct: &[u8]) -> Opt
     Some(v[..n].to_vec())
 }
 
-/// Checks one record both ways; returns the ciphertext.
-fn both_ways(
-    ours: (&mut dyn Cipher, &mut dyn Cipher),
-    theirs: (&mut dyn Cipher, &mut dyn Cipher),
-    aad_bytes: &[u8],
-    nonce: [u8; 12],
-    msg: &[u8],
-    what: &str,
-) {
-    let a = seal(ours.0, aad_bytes, nonce, msg);
-    let b = seal(theirs.0, aad_bytes, nonce, msg);
-    assert_eq!(a, b, "{what}: libaead and aws-lc-rs ciphertexts differ ({} bytes)", msg.len());
-    assert_eq!(open(theirs.1, aad_bytes, nonce, &a).as_deref(), Some(msg), "{what}: aws-lc-rs opens libaead's");
-    assert_eq!(open(ours.1, aad_bytes, nonce, &b).as_deref(), Some(msg), "{what}: libaead opens aws-lc-rs's");
+/// A sending and a receiving Cipher of each provider, all on one key.
+struct Sides {
+    ours: (Box<dyn Cipher>, Box<dyn Cipher>),
+    theirs: (Box<dyn Cipher>, Box<dyn Cipher>),
+}
+
+/// A suite's `create_cipher` (the DTLS 1.2 and 1.3 suite traits each have their own).
+type Create<'a> = &'a dyn Fn(&[u8]) -> Result<Box<dyn Cipher>, CryptoError>;
+
+impl Sides {
+    fn new(key: &[u8], ours: Create, theirs: Create) -> Sides {
+        Sides { ours: (ours(key).unwrap(), ours(key).unwrap()), theirs: (theirs(key).unwrap(), theirs(key).unwrap()) }
+    }
+
+    /// Seals one record with each: the same bytes, and each opens the other's.
+    fn both_ways(&mut self, aad_bytes: &[u8], nonce: [u8; 12], msg: &[u8], what: &str) {
+        let a = seal(&mut *self.ours.0, aad_bytes, nonce, msg);
+        let b = seal(&mut *self.theirs.0, aad_bytes, nonce, msg);
+        assert_eq!(a, b, "{what}: libaead and aws-lc-rs ciphertexts differ ({} bytes)", msg.len());
+        assert_eq!(open(&mut *self.theirs.1, aad_bytes, nonce, &a).as_deref(), Some(msg), "{what}: aws-lc-rs opens libaead's");
+        assert_eq!(open(&mut *self.ours.1, aad_bytes, nonce, &b).as_deref(), Some(msg), "{what}: libaead opens aws-lc-rs's");
+    }
 }
 
 #[test]
@@ -75,8 +84,7 @@ fn dtls12_suites_match_aws_lc_rs() {
         let (_, key_len, iv_len) = ours.key_lengths();
         let key = rng.bytes(key_len);
         let iv = rng.bytes(iv_len);
-        let (mut o_s, mut o_r) = (ours.create_cipher(&key).unwrap(), ours.create_cipher(&key).unwrap());
-        let (mut t_s, mut t_r) = (theirs.create_cipher(&key).unwrap(), theirs.create_cipher(&key).unwrap());
+        let mut sides = Sides::new(&key, &|k| ours.create_cipher(k), &|k| theirs.create_cipher(k));
         let epoch = 1 + rng.below(3) as u16;
         let mut seq = rng.below(100) as u64;
         for _ in 0..300 {
@@ -85,16 +93,16 @@ fn dtls12_suites_match_aws_lc_rs() {
             let msg = rng.bytes(mlen);
             let (a, nonce) = dtls12_record(epoch, seq, &iv, msg.len());
             let what = format!("{:?}", ours.suite());
-            both_ways((&mut *o_s, &mut *o_r), (&mut *t_s, &mut *t_r), &a, nonce, &msg, &what);
+            sides.both_ways(&a, nonce, &msg, &what);
             records += 1;
         }
         // A flipped byte fails in both.
         seq += 1;
         let (a, nonce) = dtls12_record(epoch, seq, &iv, 4);
-        let mut ct = seal(&mut *t_s, &a, nonce, b"abcd");
+        let mut ct = seal(&mut *sides.theirs.0, &a, nonce, b"abcd");
         ct[1] ^= 0x40;
-        assert_eq!(open(&mut *o_r, &a, nonce, &ct), None);
-        assert_eq!(open(&mut *t_r, &a, nonce, &ct), None);
+        assert_eq!(open(&mut *sides.ours.1, &a, nonce, &ct), None);
+        assert_eq!(open(&mut *sides.theirs.1, &a, nonce, &ct), None);
         // While this suite's ciphers live: libaead sealed and accepted its 300 records through
         // AEAD_POLICY_DTLS12 and counted the forgery (other tests' ciphers only add to the sums).
         let u = dimpl_libaead::usage();
@@ -115,9 +123,8 @@ fn dtls13_suites_match_aws_lc_rs() {
             (theirs.key_len(), theirs.iv_len(), theirs.tag_len(), theirs.hash_algorithm())
         );
         let key = rng.bytes(ours.key_len());
-        let iv: [u8; 12] = rng.bytes(12).try_into().unwrap();
-        let (mut o_s, mut o_r) = (ours.create_cipher(&key).unwrap(), ours.create_cipher(&key).unwrap());
-        let (mut t_s, mut t_r) = (theirs.create_cipher(&key).unwrap(), theirs.create_cipher(&key).unwrap());
+        let iv = rng.bytes(12);
+        let mut sides = Sides::new(&key, &|k| ours.create_cipher(k), &|k| theirs.create_cipher(k));
         let mut seq = 0u64;
         for i in 0..300 {
             if i > 0 {
@@ -125,15 +132,8 @@ fn dtls13_suites_match_aws_lc_rs() {
             }
             let mlen = rng.below(1400);
             let msg = rng.bytes(mlen);
-            // Unified header: 0 0 1 C=0 S=1 L=1 E=2, the 16-bit sequence number, the length.
-            let mut a = vec![0x2e];
-            a.extend_from_slice(&(seq as u16).to_be_bytes());
-            a.extend_from_slice(&((msg.len() + 16) as u16).to_be_bytes());
-            let mut nonce = iv;
-            for (b, s) in nonce[4..].iter_mut().zip(seq.to_be_bytes()) {
-                *b ^= s;
-            }
-            both_ways((&mut *o_s, &mut *o_r), (&mut *t_s, &mut *t_r), &a, nonce, &msg, &format!("{:?}", ours.suite()));
+            let (a, nonce) = dtls13_record(seq, &iv, msg.len());
+            sides.both_ways(&a, nonce, &msg, &format!("{:?}", ours.suite()));
             records += 1;
             // The record-number mask (RFC 9147 4.2.3) from aead_hp against aws-lc-rs's, over
             // the 5 bytes libaead gives (the record number uses at most 2), and the whole block.

@@ -397,8 +397,8 @@ fn length(rng: &mut Rng) -> usize {
 
 /// `n` random cases: a random key, nonce, AAD and message; one side seals and the other opens
 /// (alternating which), the two seals are equal, and a flipped bit of the sealed message is
-/// refused by both. Our side goes through the `Aead` Vec API, in place (`aead::Buffer`) and
-/// detached in turn. Returns the cases run and the disagreements (the test fails on any).
+/// refused by both. Our side seals through the four API shapes in turn (common::diff::seal_shape).
+/// Returns the cases run and the disagreements (the test fails on any).
 fn against_crate<Ours, Ref>(name: &str, rng: &mut Rng, n: usize) -> (usize, usize)
 where
     Ours: KeyInit + AeadInOut,
@@ -407,25 +407,14 @@ where
     let tag_len = <Ours as AeadCore>::TagSize::USIZE;
     let (mut disagreements, mut bytes) = (0, 0);
     for i in 0..n {
-        let key = rng.bytes(Ours::key_size());
-        let (ours, theirs) = (Ours::new_from_slice(&key).unwrap(), Ref::new_from_slice(&key).unwrap());
-        let mut nonce = Nonce::<Ours>::default();
-        rng.fill(&mut nonce);
+        let (_, ours, theirs, nonce) = common::diff::keyed_pair::<Ours, Ref>(rng);
         let aad_len = if rng.below(8) == 0 { length(rng) } else { rng.below(64) };
         let aad = rng.bytes(aad_len);
         let msg_len = length(rng);
         let msg = rng.bytes(msg_len);
         bytes += msg.len();
         let p = |m| Payload { msg: m, aad: &aad };
-        let ours_sealed = match i % 3 {
-            0 => ours.encrypt(&nonce, p(&msg)).unwrap(),
-            1 => {
-                let mut buf = msg.clone();
-                ours.encrypt_in_place(&nonce, &aad, &mut buf).unwrap();
-                buf
-            }
-            _ => common::diff::seal_out_of_place(&ours, &nonce, &aad, &msg),
-        };
+        let ours_sealed = common::diff::seal_shape(&ours, i, &nonce, &aad, &msg);
         let theirs_sealed = theirs.encrypt(&nonce, p(&msg)).unwrap();
         let ok = ours_sealed.len() == msg.len() + tag_len && ours_sealed == theirs_sealed;
         // One side opens what the other sealed: theirs ours on even cases, ours theirs on odd.

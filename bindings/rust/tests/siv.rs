@@ -7,10 +7,10 @@ mod common;
 
 use aead::consts::{U1, U12, U16, U20, U40};
 use aead::inout::InOutBuf;
-use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce, Payload, Tag};
+use aead::{Aead, AeadCore, AeadInOut, KeyInit, Nonce, Payload};
 use common::huge::Huge;
 use common::wycheproof::Case;
-use common::{vectors_dir, Rng};
+use common::{by_key_len, diff, vectors_dir, Rng};
 use libaead::siv::{Aes128Siv, Aes192Siv, Aes256Siv, Siv};
 use libaead::{sys, Aes128SivAead, Aes192SivAead, Aes256SivAead, Algorithm, Cipher, Error, Policy, SivKeySize};
 
@@ -84,12 +84,7 @@ fn headers_case<K: SivKeySize>(case: &Case) -> bool {
 }
 
 fn alg_for_key(len: usize) -> Algorithm {
-    match len {
-        32 => Algorithm::Aes128Siv,
-        48 => Algorithm::Aes192Siv,
-        64 => Algorithm::Aes256Siv,
-        n => panic!("key length {n}"),
-    }
+    by_key_len(&[Algorithm::Aes128Siv, Algorithm::Aes192Siv, Algorithm::Aes256Siv], len)
 }
 
 #[test]
@@ -164,7 +159,7 @@ where
     assert_eq!(<Ref as AeadCore>::TAG_POSITION, aead::TagPosition::Prefix);
     let (mut compared, mut refused) = (0, 0);
     for i in 0..iters {
-        let (key, ours, theirs, nonce) = common::diff::keyed_pair::<Ours, Ref>(rng);
+        let (key, ours, theirs, nonce) = diff::keyed_pair::<Ours, Ref>(rng);
         let aad = if rng.below(4) == 0 { Vec::new() } else { rng.bytes_below(70) };
         let msg = rng.msg();
         let ctx = format!("{name} iter {i} msg {} aad {}", msg.len(), aad.len());
@@ -178,75 +173,22 @@ where
         }
         // ---- seal: five shapes
         let ours_ct = match i % 5 {
-            0 => ours.encrypt(&nonce, Payload { msg: &msg, aad: &aad }).unwrap(),
-            1 => {
-                let mut buf = msg.clone();
-                ours.encrypt_in_place(&nonce, &aad, &mut buf).unwrap();
-                buf
-            }
-            2 => {
-                let mut buf = msg.clone();
-                let tag = ours.encrypt_inout_detached(&nonce, &aad, buf.as_mut_slice().into()).unwrap();
-                [tag.to_vec(), buf].concat()
-            }
-            3 => {
-                let mut out = vec![0u8; msg.len()];
-                let tag =
-                    ours.encrypt_inout_detached(&nonce, &aad, InOutBuf::new(&msg, &mut out).unwrap()).unwrap();
-                [tag.to_vec(), out].concat()
-            }
-            _ => {
+            4 => {
                 let c = Cipher::new(alg_for_key(key.len()), Policy::None, &key, 16).unwrap();
                 let mut buf = msg.clone();
                 buf.resize(msg.len() + 16, 0);
                 assert_eq!(c.seal_in_place(&nonce, &aad, &mut buf, msg.len()), Ok(msg.len() + 16));
                 buf
             }
+            shape => diff::seal_shape(&ours, shape, &nonce, &aad, &msg),
         };
         assert_eq!(ours_ct, reference, "{ctx}: seal differs from aes-siv");
         assert_eq!(theirs.decrypt(&nonce, Payload { msg: &ours_ct, aad: &aad }).unwrap(), msg, "{ctx}");
         // ---- open theirs: four shapes
-        let (tag, ct) = reference.split_at(16);
-        let tag = Tag::<Ours>::try_from(tag).unwrap();
-        let opened = match (i / 5) % 4 {
-            0 => ours.decrypt(&nonce, Payload { msg: &reference, aad: &aad }).unwrap(),
-            1 => {
-                let mut buf = reference.clone();
-                ours.decrypt_in_place(&nonce, &aad, &mut buf).unwrap();
-                buf
-            }
-            2 => {
-                let mut buf = ct.to_vec();
-                ours.decrypt_inout_detached(&nonce, &aad, buf.as_mut_slice().into(), &tag).unwrap();
-                buf
-            }
-            _ => {
-                let mut out = vec![0u8; ct.len()];
-                ours.decrypt_inout_detached(&nonce, &aad, InOutBuf::new(ct, &mut out).unwrap(), &tag).unwrap();
-                out
-            }
-        };
+        let opened = diff::open_shape(&ours, (i / 5) % 4, &nonce, &aad, &reference);
         assert_eq!(opened, msg, "{ctx}: open of aes-siv's ciphertext");
         // ---- tampering: both refuse; failures zero what was written
-        let mut bad = reference.clone();
-        let bit = rng.flip_bit(&mut bad);
-        assert!(theirs.decrypt(&nonce, Payload { msg: &bad, aad: &aad }).is_err());
-        let mut buf = bad.clone();
-        assert_eq!(ours.decrypt_in_place(&nonce, &aad, &mut buf), Err(aead::Error), "{ctx}: bit {bit}");
-        assert_eq!(buf.len(), bad.len());
-        assert!(buf[16..].iter().all(|&b| b == 0), "{ctx}: in-place failure not zeroed");
-        let (btag, bct) = bad.split_at(16);
-        let mut out = vec![0x5au8; bct.len()];
-        let btag = Tag::<Ours>::try_from(btag).unwrap();
-        assert!(ours.decrypt_inout_detached(&nonce, &aad, InOutBuf::new(bct, &mut out).unwrap(), &btag).is_err());
-        assert!(out.iter().all(|&b| b == 0), "{ctx}: detached failure not zeroed");
-        let mut aad2 = aad.clone();
-        aad2.push(rng.below(256) as u8);
-        assert!(ours.decrypt(&nonce, Payload { msg: &reference, aad: &aad2 }).is_err(), "{ctx}: wrong aad");
-        let mut n2 = nonce.clone();
-        let j = rng.below(n2.len());
-        n2[j] ^= 1;
-        assert!(ours.decrypt(&n2, Payload { msg: &reference, aad: &aad }).is_err(), "{ctx}: wrong nonce");
+        diff::refuses_tampering(&ours, &theirs, rng, &nonce, &aad, &reference, &ctx);
         compared += 1;
     }
     eprintln!("differential {name}: {iters} random cases, {compared} compared, {refused} empty messages refused by contract");
@@ -597,14 +539,19 @@ fn hostile_inputs() {
     assert_eq!(g.seal_v(&n12, &[b"a", b"d"], b"m"), Err(Error::Arg));
 }
 
+/// Ours (`Cipher`, AES-128-SIV) and RustCrypto's deterministic `Siv` on one random key.
+fn aes128_siv_pair(rng: &mut Rng) -> (Cipher, aes_siv::siv::Aes128Siv) {
+    let key = rng.bytes(32);
+    let c = Cipher::new(Algorithm::Aes128Siv, Policy::None, &key, 16).unwrap();
+    (c, aes_siv::siv::Aes128Siv::new_from_slice(&key).unwrap())
+}
+
 #[test]
 fn nonce_lengths_and_determinism() {
     // An empty nonce is no component at all: S2V(aad, plaintext), RustCrypto's Siv with [aad];
     // a nonce of any length is the last component.
     let mut rng = Rng::from_env("nonce_lengths_and_determinism");
-    let key = rng.bytes(32);
-    let c = Cipher::new(Algorithm::Aes128Siv, Policy::None, &key, 16).unwrap();
-    let mut theirs = aes_siv::siv::Aes128Siv::new_from_slice(&key).unwrap();
+    let (c, mut theirs) = aes128_siv_pair(&mut rng);
     for len in [0usize, 1, 12, 16, 17, 64, 200] {
         let (nonce, aad) = (rng.bytes(len), rng.bytes_below(30));
         let msg_len = 1 + rng.below(50);
@@ -636,10 +583,12 @@ fn batches_of_components() {
     // Cipher::seal_many_v / open_many_v (one aead_seal_open_many_v call): each record is exactly
     // its single call (equal to aes_siv::siv), refusals stay in their own record.
     use libaead::{Component, RecordV};
+    /// One record per input, with its components and output, no nonce.
+    fn batch<'a>(comps: &'a [Vec<Component<'a>>], inputs: &'a [Vec<u8>], outs: &'a mut [Vec<u8>]) -> Vec<RecordV<'a>> {
+        comps.iter().zip(inputs).zip(outs).map(|((cs, m), out)| RecordV::new(&[], cs, m, out)).collect()
+    }
     let mut rng = Rng::from_env("batches_of_components");
-    let key = rng.bytes(32);
-    let c = Cipher::new(Algorithm::Aes128Siv, Policy::None, &key, 16).unwrap();
-    let mut theirs = aes_siv::siv::Aes128Siv::new_from_slice(&key).unwrap();
+    let (c, mut theirs) = aes128_siv_pair(&mut rng);
     let n = 30;
     let headers: Vec<Vec<Vec<u8>>> = (0..n).map(|_| random_headers(&mut rng)).collect();
     let msgs: Vec<Vec<u8>> = (0..n)
@@ -660,12 +609,7 @@ fn batches_of_components() {
         })
         .collect();
     let mut outs: Vec<Vec<u8>> = (0..n).map(|i| vec![0xee; msgs[i].len() + 16 - usize::from(i == small)]).collect();
-    let mut recs: Vec<RecordV> = comps
-        .iter()
-        .zip(&msgs)
-        .zip(outs.iter_mut())
-        .map(|((cs, m), out)| RecordV::new(&[], cs, m, out))
-        .collect();
+    let mut recs = batch(&comps, &msgs, &mut outs);
     assert_eq!(c.seal_many_v(&mut recs), n - 2);
     for (i, r) in recs.iter().enumerate() {
         let want = match i {
@@ -693,12 +637,7 @@ fn batches_of_components() {
     sealed[bad][0] ^= 1;
     let comps: Vec<Vec<Component>> = headers.iter().map(|hs| hs.iter().map(|h| Component::from(&h[..])).collect()).collect();
     let mut plain: Vec<Vec<u8>> = msgs.iter().map(|m| vec![0xee; m.len()]).collect();
-    let mut recs: Vec<RecordV> = comps
-        .iter()
-        .zip(&sealed)
-        .zip(plain.iter_mut())
-        .map(|((cs, s), out)| RecordV::new(&[], cs, s, out))
-        .collect();
+    let mut recs = batch(&comps, &sealed, &mut plain);
     assert_eq!(c.open_many_v(&mut recs), n - 1);
     assert_eq!(recs[bad].result(), Err(Error::Auth));
     drop(recs);

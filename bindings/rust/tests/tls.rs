@@ -3,38 +3,9 @@
 //! TLS 1.3 with a non-trivial mask, unchecked open, and atomicity under 8 concurrent threads.
 mod common;
 
+use common::tls::Tls;
 use common::{key_len, reference_seal, Rng, ALGS};
 use libaead::{tls12_gcm_nonce, tls13_nonce, Algorithm, Error, Tls12Aead, Tls13Aead};
-
-trait Tls: Sync + Sized {
-    const AAD: usize;
-    fn make(alg: Algorithm, key: &[u8]) -> Result<Self, Error>;
-    fn seal_into(&self, n: &[u8; 12], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error>;
-    fn seal_vec_in_place(&self, n: &[u8; 12], aad: &[u8], buf: &mut Vec<u8>) -> Result<(), Error>;
-    fn open(&self, n: &[u8; 12], aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error>;
-}
-
-macro_rules! impl_tls {
-    ($t:ty) => {
-        impl Tls for $t {
-            const AAD: usize = <$t>::AAD_LEN;
-            fn make(alg: Algorithm, key: &[u8]) -> Result<Self, Error> {
-                <$t>::new(alg, key)
-            }
-            fn seal_into(&self, n: &[u8; 12], aad: &[u8], pt: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-                <$t>::seal_into(self, n, aad, pt, out)
-            }
-            fn seal_vec_in_place(&self, n: &[u8; 12], aad: &[u8], buf: &mut Vec<u8>) -> Result<(), Error> {
-                <$t>::seal_in_place(self, n, aad, buf)
-            }
-            fn open(&self, n: &[u8; 12], aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, Error> {
-                <$t>::open(self, n, aad, ct)
-            }
-        }
-    };
-}
-impl_tls!(Tls12Aead);
-impl_tls!(Tls13Aead);
 
 struct Run<'a, T: Tls> {
     c: T,

@@ -4,6 +4,7 @@
 //! explicit nonce is accepted, and invalid IV lengths are refused.
 mod common;
 
+use common::tls::Tls;
 use common::{key_len, reference_seal, Rng, ALGS};
 use libaead::{tls12_gcm_nonce, tls13_nonce, Algorithm, Cipher, Error, Policy, Tls12Aead, Tls13Aead};
 use std::collections::HashSet;
@@ -11,13 +12,18 @@ use std::sync::Mutex;
 
 const AES: [Algorithm; 3] = [Algorithm::Aes128Gcm, Algorithm::Aes192Gcm, Algorithm::Aes256Gcm];
 
-/// Seals `seq` and checks it against RustCrypto and a round trip; returns the record.
-fn seal_ok<F>(seal: F, alg: Algorithm, key: &[u8], nonce: &[u8; 12], aad: &[u8], msg: &[u8]) -> Vec<u8>
-where
-    F: Fn(&[u8; 12], &[u8], &[u8], &mut [u8]) -> Result<usize, Error>,
-{
+/// A context for `alg` given `iv` up front, its random key, and a random AAD of the policy's length.
+fn context_with_iv<T: Tls>(rng: &mut Rng, alg: Algorithm, iv: &[u8]) -> (T, Vec<u8>, Vec<u8>) {
+    let key = rng.bytes(key_len(alg));
+    let t = T::with_iv(alg, &key, iv).unwrap();
+    let aad = rng.bytes(T::AAD);
+    (t, key, aad)
+}
+
+/// Seals `msg` under `nonce` and checks it against RustCrypto; returns the record.
+fn seal_ok<T: Tls>(t: &T, alg: Algorithm, key: &[u8], nonce: &[u8; 12], aad: &[u8], msg: &[u8]) -> Vec<u8> {
     let mut out = vec![0xee; msg.len() + 16];
-    assert_eq!(seal(nonce, aad, msg, &mut out), Ok(msg.len() + 16));
+    assert_eq!(t.seal_into(nonce, aad, msg, &mut out), Ok(msg.len() + 16));
     assert_eq!(out, reference_seal(alg, key, nonce, aad, msg));
     out
 }
@@ -26,15 +32,12 @@ where
 fn tls13_with_iv_sequences_match_rustcrypto() {
     let mut rng = Rng::from_env("tls13_with_iv_sequences_match_rustcrypto");
     for alg in ALGS {
-        let key = rng.bytes(key_len(alg));
         let iv: [u8; 12] = rng.array();
-        let t = Tls13Aead::with_iv(alg, &key, &iv).unwrap();
-        let aad = rng.bytes(5);
-        let seal = |n: &[u8; 12], a: &[u8], p: &[u8], o: &mut [u8]| t.seal_into(n, a, p, o);
+        let (t, key, aad) = context_with_iv::<Tls13Aead>(&mut rng, alg, &iv);
         // No learning seal: the first record may be any sequence, gaps are allowed.
         for seq in [3u64, 4, 10, 1 << 40] {
             let msg = rng.msg();
-            let rec = seal_ok(seal, alg, &key, &tls13_nonce(&iv, seq), &aad, &msg);
+            let rec = seal_ok(&t, alg, &key, &tls13_nonce(&iv, seq), &aad, &msg);
             assert_eq!(t.open(&tls13_nonce(&iv, seq), &aad, &rec).unwrap(), msg);
         }
         let mut out = [0xaa; 20];
@@ -46,7 +49,7 @@ fn tls13_with_iv_sequences_match_rustcrypto() {
         let mut wrong = tls13_nonce(&iv, (1 << 40) + 1);
         wrong[1] ^= 0x80;
         assert_eq!(t.seal_into(&wrong, &aad, b"four", &mut out), Err(Error::NoncePrefix));
-        seal_ok(seal, alg, &key, &tls13_nonce(&iv, u64::MAX - 1), &aad, b"last");
+        seal_ok(&t, alg, &key, &tls13_nonce(&iv, u64::MAX - 1), &aad, b"last");
         assert_eq!(t.seal_into(&tls13_nonce(&iv, u64::MAX), &aad, b"four", &mut out), Err(Error::NonceExhausted));
     }
 }
@@ -55,13 +58,10 @@ fn tls13_with_iv_sequences_match_rustcrypto() {
 fn tls12_gcm_with_salt_is_rfc5288_counter() {
     let mut rng = Rng::from_env("tls12_gcm_with_salt_is_rfc5288_counter");
     for alg in AES {
-        let key = rng.bytes(key_len(alg));
         let salt: [u8; 4] = rng.array();
-        let t = Tls12Aead::with_iv(alg, &key, &salt).unwrap();
-        let aad = rng.bytes(13);
-        let seal = |n: &[u8; 12], a: &[u8], p: &[u8], o: &mut [u8]| t.seal_into(n, a, p, o);
+        let (t, key, aad) = context_with_iv::<Tls12Aead>(&mut rng, alg, &salt);
         for seq in [0u64, 1, 2, 77] {
-            seal_ok(seal, alg, &key, &tls12_gcm_nonce(&salt, seq), &aad, &rng.msg());
+            seal_ok(&t, alg, &key, &tls12_gcm_nonce(&salt, seq), &aad, &rng.msg());
         }
         let mut out = [0; 32];
         assert_eq!(t.seal_into(&tls12_gcm_nonce(&salt, 77), &aad, b"x", &mut out), Err(Error::NonceOrder));
@@ -77,14 +77,11 @@ fn tls12_gcm_with_salt_is_rfc5288_counter() {
 fn tls12_gcm_with_mask_accepts_rustls_nonces() {
     let mut rng = Rng::from_env("tls12_gcm_with_mask_accepts_rustls_nonces");
     for alg in AES {
-        let key = rng.bytes(key_len(alg));
         let mut iv: [u8; 12] = rng.array();
         // A mask whose low bit is set makes sequence 0 -> 1 decrease the explicit nonce (with
         // the low 6 bits all clear, 1 run in 64 per algorithm, sequences 0..64 never did).
         iv[11] |= 1;
-        let t = Tls12Aead::with_iv(alg, &key, &iv).unwrap();
-        let aad = rng.bytes(13);
-        let seal = |n: &[u8; 12], a: &[u8], p: &[u8], o: &mut [u8]| t.seal_into(n, a, p, o);
+        let (t, key, aad) = context_with_iv::<Tls12Aead>(&mut rng, alg, &iv);
         let mut explicit_decreased = false;
         let mut last = None;
         for seq in 0..64u64 {
@@ -93,7 +90,7 @@ fn tls12_gcm_with_mask_accepts_rustls_nonces() {
             let explicit = u64::from_be_bytes(nonce[4..].try_into().unwrap());
             explicit_decreased |= last.is_some_and(|l| explicit < l);
             last = Some(explicit);
-            seal_ok(seal, alg, &key, &nonce, &aad, &rng.bytes_below(300));
+            seal_ok(&t, alg, &key, &nonce, &aad, &rng.bytes_below(300));
         }
         assert!(explicit_decreased, "the sequence must exercise a decreasing explicit nonce");
         let mut out = [0; 32];
@@ -106,13 +103,10 @@ fn tls12_gcm_with_mask_accepts_rustls_nonces() {
 fn tls12_chacha_with_iv_is_rfc7905() {
     let mut rng = Rng::from_env("tls12_chacha_with_iv_is_rfc7905");
     let alg = Algorithm::ChaCha20Poly1305;
-    let key = rng.bytes(32);
     let iv: [u8; 12] = rng.array();
-    let t = Tls12Aead::with_iv(alg, &key, &iv).unwrap();
-    let aad = rng.bytes(13);
-    let seal = |n: &[u8; 12], a: &[u8], p: &[u8], o: &mut [u8]| t.seal_into(n, a, p, o);
+    let (t, key, aad) = context_with_iv::<Tls12Aead>(&mut rng, alg, &iv);
     for seq in [0u64, 9, 10] {
-        seal_ok(seal, alg, &key, &tls13_nonce(&iv, seq), &aad, &rng.msg());
+        seal_ok(&t, alg, &key, &tls13_nonce(&iv, seq), &aad, &rng.msg());
     }
     assert_eq!(t.seal_into(&tls13_nonce(&iv, 9), &aad, b"x", &mut [0; 17]), Err(Error::NonceOrder));
 }
@@ -179,10 +173,8 @@ fn concurrent_first_seals_with_iv() {
 fn in_place_slices() {
     let mut rng = Rng::from_env("in_place_slices");
     for alg in ALGS {
-        let key = rng.bytes(key_len(alg));
         let iv: [u8; 12] = rng.array();
-        let t = Tls13Aead::with_iv(alg, &key, &iv).unwrap();
-        let aad = rng.bytes(5);
+        let (t, key, aad) = context_with_iv::<Tls13Aead>(&mut rng, alg, &iv);
         for seq in 0..20u64 {
             let msg = rng.msg();
             let nonce = tls13_nonce(&iv, seq);

@@ -3,7 +3,7 @@
 mod common;
 
 use aead::{Aead, AeadInOut, KeyInit, Payload};
-use common::{hex, vectors_dir};
+use common::{by_key_len, hex, vectors_dir};
 use libaead::{Aes128Gcm, Aes192Gcm, Aes256Gcm, Algorithm, ChaCha20Poly1305, Cipher, Error, Policy};
 use serde_json::Value;
 
@@ -14,12 +14,7 @@ fn load_json(rel: &str) -> Value {
 }
 
 fn gcm_alg(key_len: usize) -> Algorithm {
-    match key_len {
-        16 => Algorithm::Aes128Gcm,
-        24 => Algorithm::Aes192Gcm,
-        32 => Algorithm::Aes256Gcm,
-        n => panic!("unexpected key length {n}"),
-    }
+    by_key_len(&[Algorithm::Aes128Gcm, Algorithm::Aes192Gcm, Algorithm::Aes256Gcm], key_len)
 }
 
 /// Checks one 12-byte-nonce case through the RustCrypto traits of a typed cipher.

@@ -14,8 +14,8 @@
 //! `libc::_exit`, never returning into `main`.
 mod common;
 
-use common::{client_config, handshake, keys, open, pair, plain, server_config, transfer, Side};
-use rustls::{ContentType, SupportedCipherSuite};
+use common::{app_data, client_config, handshake, keys, open, pair, server_config, transfer, Side};
+use rustls::SupportedCipherSuite;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -83,17 +83,17 @@ fn encrypter_in_child_reports_forked() {
     // The opt-in AES-128-CCM too (record level: the connection test needs a *ring* peer).
     for suite in suites().into_iter().chain(rustls_libaead::opt_in_cipher_suites()) {
         let (mut enc, mut dec) = keys(suite, 5);
-        let r0 = enc.encrypt(plain(ContentType::ApplicationData, b"parent 0"), 0).unwrap();
+        let r0 = enc.encrypt(app_data(b"parent 0"), 0).unwrap();
         let wire0 = r0.payload.as_ref().to_vec();
         let (report, status) = in_child(|| {
             // 0: the next sequence is refused with AEAD_ERR_FORKED (1 = sealed, 2 = another error).
-            let seal = match enc.encrypt(plain(ContentType::ApplicationData, b"child 1"), 1) {
+            let seal = match enc.encrypt(app_data(b"child 1"), 1) {
                 Ok(_) => 1,
                 Err(rustls::Error::General(m)) if m.contains(&forked) => 0,
                 Err(_) => 2,
             };
             // 1: so is a far one. 2: the parent's record still opens here.
-            let far = i64::from(enc.encrypt(plain(ContentType::ApplicationData, b"child far"), 1 << 40).is_ok());
+            let far = i64::from(enc.encrypt(app_data(b"child far"), 1 << 40).is_ok());
             let opened = match open(dec.as_mut(), r0.typ, &wire0, 0) {
                 Ok((_, p)) if p == b"parent 0" => 0,
                 _ => 1,
@@ -102,7 +102,7 @@ fn encrypter_in_child_reports_forked() {
         });
         assert_eq!((report, status), (vec![0, 0, 0], 0), "{:?}: [child seal refused as forked, far seal refused, open]", suite.suite());
         // The parent is unaffected: sequence 1 (which the child tried) seals and opens.
-        let r1 = enc.encrypt(plain(ContentType::ApplicationData, b"parent 1"), 1).unwrap();
+        let r1 = enc.encrypt(app_data(b"parent 1"), 1).unwrap();
         assert_eq!(open(dec.as_mut(), r1.typ, r1.payload.as_ref(), 1).unwrap().1, b"parent 1");
     }
 }

@@ -4,7 +4,7 @@
 //! TLS13_AES_128_CCM_SHA256 too; *ring* has no AES-CCM, tests/ccm.rs compares it with RustCrypto).
 mod common;
 
-use common::{bytes, keys, open, plain};
+use common::{app_data, bytes, keys, open, plain};
 use rustls::crypto::cipher::{OutboundChunks, OutboundPlainMessage};
 use rustls::crypto::ring::cipher_suite as ring;
 use rustls::{ContentType, ProtocolVersion, SupportedCipherSuite};
@@ -101,22 +101,17 @@ fn same_records_as_ring_and_each_opens_the_other() {
 fn refused_nonces_are_errors_and_consume_nothing() {
     for a in suites() {
         let (mut enc, _) = keys(a, 9);
-        enc.encrypt(plain(ContentType::ApplicationData, b"first"), 5)
-            .unwrap();
+        enc.encrypt(app_data(b"first"), 5).unwrap();
         for bad in [5, 4, 0, u64::MAX] {
-            let err = enc
-                .encrypt(plain(ContentType::ApplicationData, b"again"), bad)
-                .unwrap_err();
+            let err = enc.encrypt(app_data(b"again"), bad).unwrap_err();
             assert!(
                 matches!(err, rustls::Error::General(ref m) if m.contains("libaead")),
                 "{err:?}"
             );
         }
         // The refusals consumed no sequence number: 6 is still the next accepted one.
-        enc.encrypt(plain(ContentType::ApplicationData, b"next"), 6)
-            .unwrap();
-        enc.encrypt(plain(ContentType::ApplicationData, b"max-1"), u64::MAX - 1)
-            .unwrap();
+        enc.encrypt(app_data(b"next"), 6).unwrap();
+        enc.encrypt(app_data(b"max-1"), u64::MAX - 1).unwrap();
     }
 }
 
@@ -125,9 +120,7 @@ fn tampered_or_short_records_are_decrypt_errors() {
     for a in suites() {
         let (mut enc, mut dec) = keys(a, 21);
         let data = bytes(300, 3);
-        let rec = enc
-            .encrypt(plain(ContentType::ApplicationData, &data), 0)
-            .unwrap();
+        let rec = enc.encrypt(app_data(&data), 0).unwrap();
         let wire = rec.payload.as_ref().to_vec();
         for pos in [0, wire.len() / 2, wire.len() - 1] {
             let mut bad = wire.clone();
@@ -159,9 +152,7 @@ fn oversized_fragments_are_refused_before_sealing() {
     for a in suites() {
         let (mut enc, mut dec) = keys(a, 33);
         let big = bytes(16385, 1);
-        let err = enc
-            .encrypt(plain(ContentType::ApplicationData, &big), 0)
-            .unwrap_err();
+        let err = enc.encrypt(app_data(&big), 0).unwrap_err();
         assert!(
             matches!(err, rustls::Error::General(ref m) if m.contains("16385-byte fragment")),
             "{err:?}"
@@ -178,9 +169,7 @@ fn oversized_fragments_are_refused_before_sealing() {
                 0
             )
             .is_err());
-        let rec = enc
-            .encrypt(plain(ContentType::ApplicationData, &big[..16384]), 0)
-            .unwrap();
+        let rec = enc.encrypt(app_data(&big[..16384]), 0).unwrap();
         assert_eq!(
             open(dec.as_mut(), rec.typ, rec.payload.as_ref(), 0).unwrap(),
             (ContentType::ApplicationData, big[..16384].to_vec())

@@ -3,6 +3,7 @@
 pub mod counter;
 pub mod diff;
 pub mod huge;
+pub mod tls;
 pub mod wycheproof;
 
 mod vectors;
@@ -120,6 +121,11 @@ pub fn reference_seal(alg: libaead::Algorithm, key: &[u8], nonce: &[u8; 12], aad
         a => panic!("reference_seal: {a:?} (tests/families.rs covers the 1.2 families)"),
     }
     .unwrap()
+}
+
+/// The member of `family` whose key is `len` bytes (the files mix the key sizes of one family).
+pub fn by_key_len(family: &[libaead::Algorithm], len: usize) -> libaead::Algorithm {
+    *family.iter().find(|a| a.key_size() == len).unwrap_or_else(|| panic!("key length {len} in {family:?}"))
 }
 
 pub fn key_len(alg: libaead::Algorithm) -> usize {

@@ -388,6 +388,11 @@ pub fn plain(typ: ContentType, data: &[u8]) -> OutboundPlainMessage<'_> {
     }
 }
 
+/// An application_data record's plaintext, the kind most tests seal.
+pub fn app_data(data: &[u8]) -> OutboundPlainMessage<'_> {
+    plain(ContentType::ApplicationData, data)
+}
+
 pub fn open(
     dec: &mut dyn MessageDecrypter,
     typ: ContentType,
