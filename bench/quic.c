@@ -147,13 +147,10 @@ int main(int argc, char **argv) {
                 aead_quic_protect(tx, j.hp, 1, protected_pkt, HDR, payload, sizeof protected_pkt) < 0)
                 die("reference packet");
             aead_ctx_free(tx);
+            static const bench_way ways[5] = {protect_one, protect_two, protect_floor, unprotect_one, unprotect_two};
             double t[5][ROUNDS], r_two[ROUNDS], r_floor[ROUNDS], r_un[ROUNDS];
             for (int r = 0; r < ROUNDS; r++) {
-                t[0][r] = time_way(protect_one, &j, per_round);
-                t[1][r] = time_way(protect_two, &j, per_round);
-                t[2][r] = time_way(protect_floor, &j, per_round);
-                t[3][r] = time_way(unprotect_one, &j, per_round);
-                t[4][r] = time_way(unprotect_two, &j, per_round);
+                for (int k = 0; k < 5; k++) t[k][r] = time_way(ways[k], &j, per_round);
                 r_two[r] = t[0][r] / t[1][r];
                 r_floor[r] = t[0][r] / t[2][r];
                 r_un[r] = t[3][r] / t[4][r];

@@ -545,6 +545,12 @@ int check_key(const uint8_t *key, size_t len, size_t expected) noexcept {
     return len == expected ? 0 : AEAD_ERR_KEY_SIZE;
 }
 
+// The sender's static key (sk_s, pk_s): checked as any key in the auth modes; the other modes take none.
+int check_auth_key(bool auth, const uint8_t *key, size_t len, size_t expected) noexcept {
+    if (auth) return check_key(key, len, expected);
+    return len != 0 ? AEAD_ERR_ARG : 0;
+}
+
 int setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params, const uint8_t *pk_r, size_t pk_r_len,
                  const uint8_t *sk_s, size_t sk_s_len, uint8_t *enc, size_t enc_cap) noexcept {
     if (ctx_out == nullptr) return AEAD_ERR_ARG;
@@ -555,11 +561,7 @@ int setup_sender(aead_hpke **ctx_out, const aead_hpke_params *params, const uint
     if (enc == nullptr || aead::bad_range(enc, enc_cap)) return AEAD_ERR_ARG;
     if (const int rc = check_key(pk_r, pk_r_len, k.npk)) return rc;
     const bool auth = is_auth(in.p.mode);
-    if (auth) {
-        if (const int rc = check_key(sk_s, sk_s_len, k.nsk)) return rc;
-    } else if (sk_s_len != 0) {
-        return AEAD_ERR_ARG;
-    }
+    if (const int rc = check_auth_key(auth, sk_s, sk_s_len, k.nsk)) return rc;
     if (enc_cap < k.nenc) return AEAD_ERR_BUFFER_TOO_SMALL;
     const char *q = in.query();
     // Copies of the caller's keys: what is checked is what is used.
@@ -609,11 +611,7 @@ int setup_recipient(aead_hpke **ctx_out, const aead_hpke_params *params, const u
     if (const int rc = check_key(enc, enc_len, k.nenc)) return rc;
     if (const int rc = check_key(sk_r, sk_r_len, k.nsk)) return rc;
     const bool auth = is_auth(in.p.mode);
-    if (auth) {
-        if (const int rc = check_key(pk_s, pk_s_len, k.npk)) return rc;
-    } else if (pk_s_len != 0) {
-        return AEAD_ERR_ARG;
-    }
+    if (const int rc = check_auth_key(auth, pk_s, pk_s_len, k.npk)) return rc;
     const char *q = in.query();
     uint8_t pke[AEAD_HPKE_MAX_PQ_ENC], pkr[AEAD_HPKE_MAX_PQ_ENC], pks[AEAD_HPKE_MAX_PQ_ENC];
     Secret<AEAD_HPKE_MAX_PRIVATE_KEY> skr;

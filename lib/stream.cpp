@@ -173,24 +173,36 @@ void set_sizes(aead_stream &s, const aead_stream_params &p, size_t header_len, u
 }
 
 
-// What both constructors check first: the parameters, read once, their format and its rules.
-int prepare(const aead_stream_params *params, bool writer, Params &in, const StreamFormat *&f, int &alg) noexcept {
-    if (const int rc = read_params(params, in)) return rc;
-    f = aead::find_stream_format(in.p.format);
-    if (f == nullptr) return AEAD_ERR_ARG;
-    return check_params(*f, in.p, writer, alg);
+// What a constructor has once prepare accepts: the parameters, read once, their format, its AEAD.
+struct Prepared {
+    Params in;
+    const StreamFormat *f = nullptr;
+    int alg = 0;
+};
+
+// What both constructors check first, in this order: their out-pointers (*s_out cleared), the parameters,
+// read once, their format and its rules, then the caller's header buffer (buf, buf_len).
+int prepare(aead_stream **s_out, const size_t *header_len, const aead_stream_params *params, bool writer,
+            const uint8_t *buf, size_t buf_len, Prepared &pr) noexcept {
+    if (s_out == nullptr || header_len == nullptr) return AEAD_ERR_ARG;
+    *s_out = nullptr;
+    if (const int rc = read_params(params, pr.in)) return rc;
+    pr.f = aead::find_stream_format(pr.in.p.format);
+    if (pr.f == nullptr) return AEAD_ERR_ARG;
+    if (const int rc = check_params(*pr.f, pr.in.p, writer, pr.alg)) return rc;
+    return aead::bad_range(buf, buf_len) ? AEAD_ERR_ARG : 0;
 }
 
 // A stream from its header (h, hl bytes): the keys derived, the sizes set, the fork generation noted.
-int make_stream(aead_stream **s_out, const StreamFormat &f, bool writer, const Params &in, int alg, const uint8_t *h,
-                size_t hl, uint32_t rs) noexcept {
-    auto *s = new (std::nothrow) aead_stream(f, writer);
+int make_stream(aead_stream **s_out, const Prepared &pr, bool writer, const uint8_t *h, size_t hl,
+                uint32_t rs) noexcept {
+    auto *s = new (std::nothrow) aead_stream(*pr.f, writer);
     if (s == nullptr) return AEAD_ERR_NOMEM;
-    if (const int rc = key_stream(*s, in, alg, h)) {
+    if (const int rc = key_stream(*s, pr.in, pr.alg, h)) {
         delete s;
         return rc;
     }
-    set_sizes(*s, in.p, hl, rs);
+    set_sizes(*s, pr.in.p, hl, rs);
     s->born = aead::fork_generation();
     *s_out = s;
     return 0;
@@ -325,14 +337,10 @@ extern "C" {
 
 int aead_stream_writer_new(aead_stream **s_out, const aead_stream_params *params, uint8_t *header, size_t header_cap,
                            size_t *header_len) noexcept {
-    if (s_out == nullptr || header_len == nullptr) return AEAD_ERR_ARG;
-    *s_out = nullptr;
-    Params in;
-    const aead::StreamFormat *f = nullptr;
-    int alg = 0;
-    if (const int rc = prepare(params, true, in, f, alg)) return rc;
-    if (aead::bad_range(header, header_cap)) return AEAD_ERR_ARG;
-    const aead_stream_params &p = in.p;
+    Prepared pr;
+    if (const int rc = prepare(s_out, header_len, params, true, header, header_cap, pr)) return rc;
+    const aead::StreamFormat *f = pr.f;
+    const aead_stream_params &p = pr.in.p;
     const size_t hl = header_size(*f, p);
     *header_len = hl;
     if (header_cap < hl) return AEAD_ERR_BUFFER_TOO_SMALL;
@@ -352,21 +360,17 @@ int aead_stream_writer_new(aead_stream **s_out, const aead_stream_params *params
             if (p.keyid_len != 0) std::memcpy(h + kSaltRfc8188 + 5, p.keyid, p.keyid_len);
             break;
     }
-    if (rc == 0) rc = make_stream(s_out, *f, true, in, alg, h, hl, rs);
+    if (rc == 0) rc = make_stream(s_out, pr, true, h, hl, rs);
     if (rc == 0) std::memcpy(header, h, hl);
     return rc;
 }
 
 int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params, const uint8_t *in_bytes, size_t in_len,
                            size_t *header_len) noexcept {
-    if (s_out == nullptr || header_len == nullptr) return AEAD_ERR_ARG;
-    *s_out = nullptr;
-    Params in;
-    const aead::StreamFormat *f = nullptr;
-    int alg = 0;
-    if (const int rc = prepare(params, false, in, f, alg)) return rc;
-    if (aead::bad_range(in_bytes, in_len)) return AEAD_ERR_ARG;
-    const aead_stream_params &p = in.p;
+    Prepared pr;
+    if (const int rc = prepare(s_out, header_len, params, false, in_bytes, in_len, pr)) return rc;
+    const aead::StreamFormat *f = pr.f;
+    const aead_stream_params &p = pr.in.p;
     // The header, copied once: its length from its lead, then the whole of it.
     uint8_t h[AEAD_STREAM_MAX_HEADER] = {};
     if (in_len < f->header_lead) {
@@ -388,7 +392,7 @@ int aead_stream_reader_new(aead_stream **s_out, const aead_stream_params *params
     *header_len = hl;
     if (in_len < hl) return AEAD_ERR_BUFFER_TOO_SMALL;
     std::memcpy(h + f->header_lead, in_bytes + f->header_lead, hl - f->header_lead);
-    return make_stream(s_out, *f, false, in, alg, h, hl, rs);
+    return make_stream(s_out, pr, false, h, hl, rs);
 }
 
 void aead_stream_free(aead_stream *s) noexcept { delete s; }

@@ -139,9 +139,8 @@ Provenance aegis_provenance(const Template &) noexcept { return {"libaegis", fal
 const FamilyOps kAegisFamily = {
     .uses_copies = false,
     .template_new = aegis_template_new,
-    .template_free = free_template<AegisTemplate>,
     .worker_new = aegis_worker_new,
-    .worker_free = free_worker<AegisWorker>,
+    .frees = frees_of<AegisTemplate, AegisWorker>,
     .seal = aegis_seal,
     .open = aegis_open,
     .self_test = nullptr,

@@ -27,12 +27,17 @@ struct Keying {
 // A known-answer check's verdict on a provider's direct calls against its EVP path.
 enum class Check { same, differs, inconclusive };
 
+// How a family's templates and workers are freed: always the deletes of its own types (frees_of, below).
+struct Frees {
+    void (*template_free)(Template *t) noexcept;  // t not NULL
+    void (*worker_free)(Worker *w) noexcept;      // w not NULL
+};
+
 struct FamilyOps {
     bool uses_copies;  // workers are copies of a keyed template context: template_new probes the copy first
     int (*template_new)(Template **out, const Row &row, const Keying &k, Bytes key, size_t tag_len) noexcept;
-    void (*template_free)(Template *t) noexcept;  // t not NULL
     int (*worker_new)(const Template &t, Worker **out) noexcept;
-    void (*worker_free)(Worker *w) noexcept;  // w not NULL
+    Frees frees;  // frees_of<the family's template type, its worker type>
     int (*seal)(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept;
     int (*open)(Worker &w, Bytes nonce, Bytes aad, Bytes ciphertext, Bytes tag, uint8_t *out) noexcept;
     // The direct calls d on cipher against EVP on the same steps (dispatch.cpp asks it once per source
@@ -64,7 +69,8 @@ W *new_worker(const Template &t) noexcept {
     return w;
 }
 
-// The frees of a family whose template and worker types are T and W.
+// The frees of a family whose template and worker types are T and W; its table names the two types once,
+// in frees_of<T, W>.
 template <typename T>
 void free_template(Template *t) noexcept {
     delete static_cast<T *>(t);
@@ -73,6 +79,8 @@ template <typename W>
 void free_worker(Worker *w) noexcept {
     delete static_cast<W *>(w);
 }
+template <typename T, typename W>
+inline constexpr Frees frees_of = {free_template<T>, free_worker<W>};
 
 // The generic entry with a row that need not be in kRows (template.cpp; tests/test_family.cpp).
 int template_new(Template **out, CipherSource &src, const Row &row, Bytes key, size_t tag_len) noexcept;

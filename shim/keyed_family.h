@@ -152,9 +152,8 @@ constexpr FamilyOps keyed_family_ops(Check (*self_test)(const EVP_CIPHER *, cons
     return {
         .uses_copies = false,
         .template_new = kept_key_template,
-        .template_free = free_template<KeyedTemplate>,
         .worker_new = variant_worker<F>,
-        .worker_free = free_worker<typename F::W>,
+        .frees = frees_of<KeyedTemplate, typename F::W>,
         .seal = variant_seal<F>,
         .open = variant_open<F>,
         .self_test = self_test,

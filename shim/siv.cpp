@@ -144,9 +144,8 @@ int siv_aead_open(Worker &, Bytes, Bytes, Bytes, Bytes, uint8_t *) noexcept { re
 const FamilyOps kSivFamily = {
     .uses_copies = false,
     .template_new = kept_key_template,
-    .template_free = free_template<KeyedTemplate>,
     .worker_new = siv_worker_new,
-    .worker_free = free_worker<SivWorker>,
+    .frees = frees_of<KeyedTemplate, SivWorker>,
     .seal = siv_aead,
     .open = siv_aead_open,
     .self_test = siv_self_test,

@@ -30,7 +30,7 @@ int template_new(Template **out, CipherSource &src, Cipher c, Bytes key, size_t 
 }
 
 void template_free(Template *t) noexcept {
-    if (t != nullptr) t->ops->template_free(t);
+    if (t != nullptr) t->ops->frees.template_free(t);
 }
 
 Provenance template_provenance(const Template &t) noexcept { return t.ops->provenance(t); }
@@ -41,7 +41,7 @@ int worker_new(const Template &t, Worker **out) noexcept {
 }
 
 void worker_free(Worker *w) noexcept {
-    if (w != nullptr) w->ops->worker_free(w);
+    if (w != nullptr) w->ops->frees.worker_free(w);
 }
 
 int seal(Worker &w, Bytes nonce, Bytes aad, Bytes in, uint8_t *out, size_t tag_len) noexcept {

@@ -20,17 +20,10 @@ struct Arena {
     uint8_t *at(size_t off) { return mem.data() + off; }
 };
 
-struct Call {
+// One aead_seal_open call: an aead_record's arguments (its result unused), with the context and the op.
+struct Call : aead_record {
     aead_ctx *ctx;
     int op;
-    const uint8_t *nonce;
-    size_t nonce_len;
-    const uint8_t *aad;
-    size_t aad_len;
-    const uint8_t *in;
-    size_t in_len;
-    uint8_t *out;
-    size_t out_cap;
     int64_t run() const { return aead_seal_open(ctx, op, nonce, nonce_len, aad, aad_len, in, in_len, out, out_cap); }
 };
 
@@ -48,7 +41,8 @@ void run_matrix(const char *name, aead_ctx *ctx, int op, size_t aad_len, const s
         INFO(name << ": " << row.what);
         Arena a;
         for (size_t i = 0; i < 200; ++i) a.mem[Arena::kNonce + i] = static_cast<uint8_t>(i);  // nonce
-        Call c{ctx, op, a.at(Arena::kNonce), nonce_len, a.at(Arena::kAad), aad_len, a.at(Arena::kIn), 64, a.at(Arena::kOut), 80};
+        Call c{{a.at(Arena::kNonce), nonce_len, a.at(Arena::kAad), aad_len, a.at(Arena::kIn), 64, a.at(Arena::kOut), 80, 0},
+               ctx, op};
         if (op == AEAD_OPEN) {  // a valid record to open, sealed with a separate context of the same key
             c.in_len = 80;
             c.out_cap = 64;

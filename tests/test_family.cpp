@@ -89,9 +89,8 @@ shim::Provenance toy_provenance(const shim::Template &) noexcept { return {"toy"
 const shim::FamilyOps kToyFamily = {
     .uses_copies = false,
     .template_new = toy_template_new,
-    .template_free = shim::free_template<ToyTemplate>,
     .worker_new = toy_worker_new,
-    .worker_free = shim::free_worker<ToyWorker>,
+    .frees = shim::frees_of<ToyTemplate, ToyWorker>,
     .seal = toy_seal,
     .open = toy_open,
     .self_test = nullptr,
