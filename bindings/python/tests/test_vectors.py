@@ -142,10 +142,16 @@ def _rsp_cases(path):
     return cases
 
 
+def _gcmvs(name):
+    """The cases of one of CAVP's GCMVS files: 7875 in each (every key, IV, text, AAD and tag length)."""
+    cases = _rsp_cases(vectors_dir() / "nist-cavp" / name)
+    assert len(cases) == 7875
+    return cases
+
+
 @pytest.mark.parametrize("bits", [128, 192, 256])
 def test_nist_cavp_encrypt(bits):
-    cases = _rsp_cases(vectors_dir() / "nist-cavp" / ("gcmEncryptExtIV%d.rsp" % bits))
-    assert len(cases) == 7875
+    cases = _gcmvs("gcmEncryptExtIV%d.rsp" % bits)
     checked = refused = 0
     for c in cases:
         if c["Taglen"] != 128:
@@ -165,8 +171,7 @@ def test_nist_cavp_encrypt(bits):
 
 @pytest.mark.parametrize("bits", [128, 192, 256])
 def test_nist_cavp_decrypt(bits):
-    cases = _rsp_cases(vectors_dir() / "nist-cavp" / ("gcmDecrypt%d.rsp" % bits))
-    assert len(cases) == 7875
+    cases = _gcmvs("gcmDecrypt%d.rsp" % bits)
     ok = fail = 0
     for c in cases:
         if c["Taglen"] != 128 or not 8 <= len(c["IV"]) <= 128:

@@ -126,12 +126,18 @@ def _in(x: Buffer) -> Any:
     return x if type(x) is bytes else _from_buffer(_U8_ARRAY, x)
 
 
-def _aes_alg(key_len: int, what: str) -> int:
+def _key_alg(key_len: int, chacha: bool, chacha_msg: str, aes_what: str) -> int:
+    """The algorithm of a QUIC key (packet or header protection): ChaCha20 with a 32-byte key, else AES-128
+    or AES-256 by the key's length. The ValueError messages are those of the class aioquic would use."""
+    if chacha:
+        if key_len != 32:
+            raise ValueError(chacha_msg)
+        return int(_lib.AEAD_CHACHA20_POLY1305)
     if key_len == 16:
         return int(_lib.AEAD_AES_128_GCM)
     if key_len == 32:
         return int(_lib.AEAD_AES_256_GCM)
-    raise ValueError("%s key must be 128 or 256 bits (QUIC has no AES-192 suite)" % what)
+    raise ValueError("%s key must be 128 or 256 bits (QUIC has no AES-192 suite)" % aes_what)
 
 
 def _construction_error(rc: int, what: str, properties: Optional[str]) -> BaseException:
@@ -174,12 +180,7 @@ def _new_ctx(cipher_name: bytes, key: Buffer, iv: Buffer, properties: Optional[s
     if len(iv_) != 12:
         raise CryptoError("Invalid iv length")
     k_ = _in(key)
-    if cipher_name == b"chacha20-poly1305":
-        if len(k_) != 32:
-            raise ValueError("ChaCha20Poly1305 key must be 32 bytes.")
-        alg = int(_lib.AEAD_CHACHA20_POLY1305)
-    else:
-        alg = _aes_alg(len(k_), "AESGCM")
+    alg = _key_alg(len(k_), cipher_name == b"chacha20-poly1305", "ChaCha20Poly1305 key must be 32 bytes.", "AESGCM")
     out = _ffi.new("aead_ctx **")
     rc = _lib.aead_ctx_new_ex(out, alg, _lib.AEAD_POLICY_QUIC, k_, len(k_), 0, _properties(properties), iv_, 12)
     if rc != 0:
@@ -191,12 +192,7 @@ def _new_hp(cipher_name: bytes, key: Buffer, properties: Optional[str], what: st
     if cipher_name not in _HP_NAMES:
         raise CryptoError("Invalid cipher name: %s" % _cipher_name(cipher_name))
     k_ = _in(key)
-    if cipher_name == b"chacha20":
-        if len(k_) != 32:
-            raise ValueError("key must be 32 bytes")
-        alg = int(_lib.AEAD_CHACHA20_POLY1305)
-    else:
-        alg = _aes_alg(len(k_), "AES header-protection")
+    alg = _key_alg(len(k_), cipher_name == b"chacha20", "key must be 32 bytes", "AES header-protection")
     out = _ffi.new("aead_hp **")
     rc = _lib.aead_hp_new(out, alg, k_, len(k_), _properties(properties))
     if rc != 0:
