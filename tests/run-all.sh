@@ -341,7 +341,11 @@ stages=("$@")
 # (`times` in this shell, not in a command substitution's subshell, which has its own children.)
 cpu_file=$(mktemp)
 results=$(mktemp -d)
-trap 'rm -rf "$cpu_file" "$results"' EXIT
+# The Python binding's wheels and venvs, made once in this run (by the fips stage, then used by the python
+# stage: bindings/python/test.sh).
+export LIBAEAD_PY_PREPARED
+LIBAEAD_PY_PREPARED=$(mktemp -d)
+trap 'rm -rf "$cpu_file" "$results" "$LIBAEAD_PY_PREPARED"' EXIT
 cpu_seconds() {  # into CPU
     times >"$cpu_file"
     CPU=$(awk 'END { t = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%d", t }' "$cpu_file")

@@ -73,28 +73,38 @@ snippets() {  # kind, venv python
 # Each kind's wheel build and venvs (mostly one pip process at a time) go beside the other kind's, each
 # build with setuptools folders of its own (setuptools_config). (The meson build of libaead is
 # build/libaead-<kind> already.)
+# LIBAEAD_PY_PREPARED=DIR (tests/run-all.sh: one per run, removed at its end): the wheels and venvs go
+# there, and a later call in the same run (the python stage after the fips stage) uses them again, since
+# neither the sources nor the build's environment (FIPS applies to the test runs only) differ.
+PREP="${LIBAEAD_PY_PREPARED:-$TMP}"
 prepare() {  # kind
-    local kind=$1 wheel vpy=$TMP/venv-$1/bin/python cfg
+    local kind=$1 wheel vpy=$PREP/venv-$1/bin/python cfg
+    if [ -e "$PREP/ready-$kind" ]; then
+        echo "== the $kind wheel and its venv, made earlier in this run: $(cat "$PREP/ready-$kind")"
+        return 0
+    fi
+    rm -rf "${PREP:?}"/{build-venv,wheels,venv}-"$kind"
     echo "== pip wheel in a fresh venv (bundles libaead.so.1, libcrypto=$kind)"
-    "$PY" -m venv "$TMP/build-venv-$kind"
+    "$PY" -m venv "$PREP/build-venv-$kind"
     cfg=$(setuptools_config "$kind")
     # A failed compile must fail here, not silently fall back; -Werror on _fast.c.
     DIST_EXTRA_CONFIG="$cfg" LIBAEAD_LIBCRYPTO="$kind" LIBAEAD_REQUIRE_COMPILED=1 LIBAEAD_WERROR=1 \
-        nice -n 10 "$TMP/build-venv-$kind/bin/pip" wheel --quiet --no-deps -w "$TMP/wheels-$kind" "$HERE"
-    wheel="$(ls "$TMP/wheels-$kind"/libaead-*.whl)"
+        nice -n 10 "$PREP/build-venv-$kind/bin/pip" wheel --quiet --no-deps -w "$PREP/wheels-$kind" "$HERE"
+    wheel="$(ls "$PREP/wheels-$kind"/libaead-*.whl)"
     echo "   $(basename "$wheel"): $(unzip -Z1 "$wheel" | grep -E '\.so' | tr '\n' ' ')"
     echo "== install the wheel into a second fresh venv"
-    "$PY" -m venv "$TMP/venv-$kind"
+    "$PY" -m venv "$PREP/venv-$kind"
     # PyNaCl: libsodium, the XChaCha20-Poly1305 and AEGIS-128L/-256 peer (1.6 binds AEGIS)
     "$vpy" -m pip install --quiet "$wheel" pytest "cryptography>=48" "aioquic==1.7.2" "pyhpke==0.6.5" "pynacl==1.6.2"
     # libaead.stream's peers (Tink Python, http_ece), hash-pinned
     "$vpy" -m pip install --quiet --require-hashes --no-deps -r "$HERE/tests/requirements-stream.txt"
+    basename "$wheel" >"$PREP/ready-$kind"
 }
 [ $SYSTEM_ONLY = 0 ] || KINDS=""
 for kind in $KINDS; do together "$kind wheel, built and installed" prepare "$kind"; done
 [ -z "$KINDS" ] || together_wait
 for kind in $KINDS; do
-    VPY="$TMP/venv-$kind/bin/python"
+    VPY="$PREP/venv-$kind/bin/python"
     # HPKE's post-quantum KEMs: ML-KEM is in the vendored OpenSSL 3.5; in the system libcrypto from 3.5 on;
     # in the fips stage's FIPS provider (3.5's) whichever the core.
     MLKEM=1

@@ -20,7 +20,7 @@ segment is the last, and returns plaintext only after its segment authenticated.
 """
 
 import io
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple
 
 from libaead import _properties_arg
 from libaead._binding import ffi as _ffi
