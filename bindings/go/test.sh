@@ -120,7 +120,7 @@ zero_allocs '^BenchmarkFamilies$/./././^impl=libaead$' "$families_benchmarks" "l
 echo "== zero allocations per QUIC packet (one call and two calls, protect and unprotect, short run)"
 zero_allocs '^BenchmarkQUICPacket$/./././^impl=(onecall|twocall)$' 16 "libaead QUIC benchmarks"
 if [ -z "${AEAD_PREFIX:-}" ]; then  # once per stage: on the build tree, not again on test-installed.sh's prefix
-    echo "== the Go blocks of the READMEs, built and run (tests/snippets/run-go.sh)"
-    bash "$REPO/tests/snippets/run-go.sh" "$GO_BINDING_DIR" "$REPO/README.md" "$GO_BINDING_DIR/README.md"
+    echo "== the Go blocks of the READMEs, built and run (tests/snippets/go.py)"
+    python3 "$REPO/tests/snippets/go.py" "$GO_BINDING_DIR" "$REPO/README.md" "$GO_BINDING_DIR/README.md"
 fi
 echo "== all Go binding tests passed"

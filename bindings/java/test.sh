@@ -12,7 +12,7 @@
 #      (on the system OpenSSL 3.0, HPKE's PQ vectors: 2 pass, 11 refused).
 #   3. test-release.sh: the jar from a scratch Maven repository, by coordinates, in a scratch project run on
 #      the module path and on the class path.
-#   4. The Java blocks of README.md and this README, compiled and run on the jar (tests/snippets/run-java.sh).
+#   4. The Java blocks of README.md and this README, compiled and run on the jar (tests/snippets/run.py).
 # Maven keeps its downloads in ~/.m2 (default).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -102,5 +102,5 @@ fi
 echo "== 3. the jar by coordinates from a scratch repository (module path and class path)"
 bash "$HERE/test-release.sh" "$jar"
 
-echo "== 4. the Java blocks of the READMEs, compiled and run on the jar (tests/snippets/run-java.sh)"
-bash "$REPO/tests/snippets/run-java.sh" "$jar" "$REPO/README.md" "$HERE/README.md"
+echo "== 4. the Java blocks of the READMEs, compiled and run on the jar (tests/snippets/run.py)"
+python3 "$REPO/tests/snippets/run.py" --lang java --jar "$jar" "$REPO/README.md" "$HERE/README.md"

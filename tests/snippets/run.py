@@ -9,9 +9,13 @@ Usage: run.py --lang c --build DIR FILE...          cc -std=c11 -Wall -Wextra -W
                                                     too) and UBSan, against include/ and DIR's libaead
        run.py --lang python --python PY FILE...     PY (a venv's python, with the package installed)
        run.py --lang js --node-package DIR FILE...  node, with require('libaead') resolving to DIR
+       run.py --lang java --jar JAR FILE...         JAVA_HOME's javac (every lint warning an error) against
+                                                    JAR alone, then java with JAR on the class path and
+                                                    $JAVA_OPTIONS (e.g. -Dlibaead.library=...)
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,18 +37,37 @@ def commands(args, name, tmp):
                  "-Wl,-rpath," + build]], [exe]
     if args.lang == "python":
         return [], [args.python, os.path.join(tmp, name + ".py")]
+    if args.lang == "java":  # compiled together before the first run (compile_java)
+        return [], [os.path.join(os.environ["JAVA_HOME"], "bin", "java"), "--enable-native-access=ALL-UNNAMED",
+                    *os.environ.get("JAVA_OPTIONS", "").split(), "-cp", args.jar + ":" + os.path.join(tmp, "classes"), name]
     return [], ["node", os.path.join(tmp, name + ".js")]
+
+
+def compile_java(args, tmp, listing):
+    """Every Java block, a class of its own, compiled in one javac run; a failure names each block's place."""
+    args.jar = os.path.abspath(args.jar)
+    srcs = sorted(os.path.join(tmp, f) for f in os.listdir(tmp) if f.endswith(".java"))
+    r = subprocess.run([os.path.join(os.environ["JAVA_HOME"], "bin", "javac"), "-Xlint:all", "-Werror", "-cp",
+                        args.jar, "-d", os.path.join(tmp, "classes"), *srcs], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    if r.returncode:
+        where = dict(row.split("\t")[:2] for row in listing.splitlines())
+        print(r.stdout, file=sys.stderr)
+        for name in sorted(set(re.findall(r"(Snippet_\w*)\.java", r.stdout))):
+            print("FAIL %s: does not compile" % where.get(name), file=sys.stderr)
+        sys.exit(1)
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--lang", required=True, choices=["c", "python", "js"])
+    p.add_argument("--lang", required=True, choices=["c", "python", "js", "java"])
     p.add_argument("--build", help="C: the meson build directory holding libaead.so")
     p.add_argument("--python", help="Python: the interpreter that has the package")
     p.add_argument("--node-package", help="Node.js: the package directory require('libaead') loads")
+    p.add_argument("--jar", help="Java: the binding's jar")
     p.add_argument("files", nargs="+")
     args = p.parse_args()
-    need = {"c": "build", "python": "python", "js": "node_package"}[args.lang]
+    need = {"c": "build", "python": "python", "js": "node_package", "java": "jar"}[args.lang]
     if not getattr(args, need):
         p.error("--lang %s needs --%s" % (args.lang, need.replace("_", "-")))
 
@@ -56,6 +79,8 @@ def main():
                               "--out", tmp] + args.files, stdout=subprocess.PIPE, text=True)
     if listing.returncode != 0:
         sys.exit("snippets: extract.py failed")
+    if args.lang == "java":
+        compile_java(args, tmp, listing.stdout)
     failures, per_file = [], {}
     for row in listing.stdout.splitlines():
         name, where, raises = (row.split("\t") + [""])[:3]

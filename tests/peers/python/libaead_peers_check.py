@@ -1,4 +1,4 @@
-"""pytest plugin of tests/peers/python.sh (-p libaead_peers_check), loaded in the control and in the libaead
+"""pytest plugin of tests/peers/run.py (-p libaead_peers_check), loaded in the control and in the libaead
 runs alike. It records each test's outcome into $LIBAEAD_PEERS_OUTCOMES (JSON) for peers.py compare, and
 checks after collection that pyca/cryptography is the version pinned ($LIBAEAD_PEERS_PYCA, that of the
 suite) and that the suite holds the classes of the side under test:

@@ -1,4 +1,4 @@
-"""Helpers of tests/peers/python.sh (standard library only; run by any python3).
+"""Helpers of tests/peers/run.py (standard library only; run by any python3).
 
   fetch <index project> <file name> <sha256> <dest>
       the file from the package index's simple page (PIP_INDEX_URL, else PyPI: the page pip reads),

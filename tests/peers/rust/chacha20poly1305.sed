@@ -1,4 +1,4 @@
-# The rewrite of chacha20poly1305 0.11.0's tests/lib.rs for libaead (GNU sed; tests/peers/rust.sh
+# The rewrite of chacha20poly1305 0.11.0's tests/lib.rs for libaead (GNU sed; tests/peers/run.py
 # checks that it removed what it names). Everything else runs unchanged on libaead's types.
 #
 # chacha20::clone_impl calls `.clone()`: libaead's ChaCha20Poly1305 is not `Clone` (a context keeps

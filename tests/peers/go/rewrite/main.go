@@ -1,4 +1,4 @@
-// Command rewrite adapts one Go source file of a peer's test suite for tests/peers/go.sh, by syntax
+// Command rewrite adapts one Go source file of a peer's test suite for tests/peers/run.py, by syntax
 // only (go/ast), so that the suite runs outside its home package: it renames the package, maps
 // import paths (the constructors' packages to libaead's adapters; internal packages to copies),
 // drops or keeps top-level declarations by name, and removes the imports left unused.

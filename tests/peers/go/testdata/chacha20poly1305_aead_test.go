@@ -1,6 +1,6 @@
 // crypto/internal/cryptotest's AEAD checks (TestAEAD, NoExtraMethods) on x/crypto's
 // ChaCha20-Poly1305 and XChaCha20-Poly1305, as Go's own packages run them on theirs (crypto/cipher's
-// gcm_test.go on GCM). Kept under testdata (not built in place): tests/peers/go.sh rewrites its
+// gcm_test.go on GCM). Kept under testdata (not built in place): tests/peers/run.py rewrites its
 // imports like the peers' files, x/crypto's package becoming adapter/chacha20poly1305 on libaead.
 package cryptotestpeer
 

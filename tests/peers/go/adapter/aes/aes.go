@@ -1,4 +1,4 @@
-// Package aes stands for crypto/aes in the peer suites run on libaead (tests/peers/go.sh): libaead's
+// Package aes stands for crypto/aes in the peer suites run on libaead (tests/peers/run.py): libaead's
 // constructors take the key, not a cipher.Block, so NewCipher returns crypto/aes's block together
 // with its key, which the cipher adapter passes on to libaead.
 package aes

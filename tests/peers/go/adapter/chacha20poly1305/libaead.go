@@ -1,5 +1,5 @@
 // Package chacha20poly1305 holds the constructors x/crypto's chacha20poly1305 tests call, as
-// libaead's: tests/peers/go.sh copies this file beside those tests (they are tests of package
+// libaead's: tests/peers/run.py copies this file beside those tests (they are tests of package
 // chacha20poly1305 and call New and NewX unqualified).
 package chacha20poly1305
 

@@ -1,4 +1,4 @@
-// Package cipher stands for crypto/cipher in the peer suites run on libaead (tests/peers/go.sh):
+// Package cipher stands for crypto/cipher in the peer suites run on libaead (tests/peers/run.py):
 // the GCM constructors are libaead's, keyed with the key of the AES block (made by the aes adapter);
 // the types are crypto/cipher's.
 package cipher

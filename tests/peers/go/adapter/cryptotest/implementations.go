@@ -1,4 +1,4 @@
-// Package cryptotest completes the copy of crypto/internal/cryptotest that tests/peers/go.sh makes
+// Package cryptotest completes the copy of crypto/internal/cryptotest that tests/peers/run.py makes
 // (aead.go and methods.go as they are, and their helpers): TestAllImplementations stands for
 // cryptotest's, whose choice among Go's assembly implementations goes through crypto/internal/impl,
 // which cannot be imported outside GOROOT; the suite runs once, on the default implementation
