@@ -77,7 +77,7 @@ on_go_example() {
 }
 # test.sh runs its default-provider suite first and sources tests/fips/env.sh itself for the FIPS part.
 on_rust() { env -u OPENSSL_CONF -u OPENSSL_MODULES AEAD_BUILD_DIR="$system_build" bash bindings/rust/test.sh --fips; }
-on_interop() { AEAD_BUILD_DIR="$system_build" AEAD_INTEROP_SUITES=AES bash tests/tls-interop/run.sh; }
+on_interop() { AEAD_BUILD_DIR="$system_build" AEAD_INTEROP_SUITES=AES python3 tests/tls-interop/run.py; }
 
 run "system libcrypto ($system_build)" on_system
 run "vendored OpenSSL 3.5 (build-vendored)" on_vendored
