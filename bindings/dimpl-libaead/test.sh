@@ -2,7 +2,7 @@
 # Tests of bindings/dimpl-libaead, the dimpl (DTLS 1.2 / 1.3) crypto provider whose record
 # protection is libaead: each suite's Cipher against dimpl's aws-lc-rs Cipher, full in-memory
 # handshakes against dimpl + aws-lc-rs with 1 MiB echoed, then clippy with warnings as errors, then
-# the UDP echo examples against dimpl + aws-lc-rs and Debian's openssl (udp-interop.sh).
+# the UDP echo examples against dimpl + aws-lc-rs and Debian's openssl (udp_interop.py).
 # Links the meson-built libaead in $AEAD_BUILD_DIR (default <repo>/build) through pkg-config.
 # Crates from crates.io, pinned by Cargo.lock; aws-lc-sys compiles C with cmake on the first run.
 set -euo pipefail
@@ -34,7 +34,7 @@ echo "== cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
 echo "== the Rust blocks of the README, built and run (tests/snippets/rust.py)"
 python3 "$REPO/tests/snippets/rust.py" --crate "$HERE" "$HERE/README.md"
-echo "== the examples over UDP: against dimpl + aws-lc-rs and openssl -dtls1_2, through tests/lib/fault_proxy.py (udp-interop.sh)"
+echo "== the examples over UDP: against dimpl + aws-lc-rs and openssl -dtls1_2, through tests/lib/fault_proxy.py (udp_interop.py)"
 cargo build --locked --examples
-bash "$HERE/udp-interop.sh" "$CARGO_TARGET_DIR/debug/examples"
+python3 "$HERE/udp_interop.py" "$CARGO_TARGET_DIR/debug/examples"
 echo "== bindings/dimpl-libaead: all tests passed"

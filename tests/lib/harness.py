@@ -246,12 +246,14 @@ class Case:
         return p
 
     def reap(self, p, grace=None):
-        """p's exit status: waits for it (at most `grace` seconds when given, then it is killed)."""
+        """p's exit status as the shell gives it (128+N when signal N ended it): waits for it (at most `grace`
+        seconds when given, then it is killed)."""
         try:
-            return p.wait(grace)
+            rc = p.wait(grace)
         except subprocess.TimeoutExpired:
             self.log("harness", f"killed pid {p.pid} (still running after {grace} s)")
-            return end(p)
+            rc = end(p)
+        return rc if rc >= 0 else 128 - rc
 
     def wait_listen(self, port, proc=None):
         """Until a socket is bound to port (TCP: listening, without connecting, as the servers take one

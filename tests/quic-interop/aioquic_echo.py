@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""aioquic (1.7.x, unmodified) speaking the interop echo protocol of tests/quic-interop/run.sh, on its own
+"""aioquic (1.7.x, unmodified) speaking the interop echo protocol of tests/quic-interop/run.py, on its own
 packet protection or, with --libaead, on libaead's (docs/quic.md's two-line swap of aioquic's AEAD and
 HeaderProtection for libaead.quic's).
 

@@ -1,5 +1,5 @@
 // quic-go (unmodified, its own crypto/tls packet protection) speaking the interop echo protocol of
-// tests/quic-interop/run.sh:
+// tests/quic-interop/run.py:
 //
 //	ALPN "libaead-echo"; the client opens one bidirectional stream, writes N bytes (echodata), finishes;
 //	the server reads to the end, writes everything back, finishes; the client checks the echo byte for
