@@ -49,14 +49,14 @@ shared_core_suites=(vectors ex batch)
 on_system() { configured "$system_build" && suite "$system_build" "${shared_core_suites[@]}"; }
 on_vendored() { configured build-vendored -Dlibcrypto=vendored && suite build-vendored; }
 on_asan() {
-    bash tests/sanitizers.sh --setup asan >/dev/null &&
+    python3 tests/sanitizers.py --setup asan >/dev/null &&
         ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
             suite build-asan "${shared_core_suites[@]}"
 }
 # Both ways of making working contexts: copies of the keyed template, and (AEAD_TEST_NO_COPY=1, as under
 # FIPS providers that refuse EVP_CIPHER_CTX_copy) re-keying each new one.
 on_fault() {
-    bash tests/sanitizers.sh --setup fault >/dev/null && suite build-fault "${shared_core_suites[@]}" &&
+    python3 tests/sanitizers.py --setup fault >/dev/null && suite build-fault "${shared_core_suites[@]}" &&
         AEAD_TEST_NO_COPY=1 suite build-fault "${shared_core_suites[@]}"
 }
 on_python() { AEAD_BUILD_DIR="$system_build" LIBAEAD_TEST_FIPS=1 bash bindings/python/test.sh; }

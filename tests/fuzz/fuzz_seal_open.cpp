@@ -36,7 +36,7 @@
 //    seals, out == in + 16 for opens; an empty message AEAD_ERR_UNSUPPORTED below OpenSSL 3.5), and calls
 //    made through aead_seal_open_v with the AAD as its one component, which must be the flat call's.
 //
-// Focus (AEAD_FUZZ_FOCUS, read once at start; tests/fuzz/run.sh runs one target per value): the header's
+// Focus (AEAD_FUZZ_FOCUS, read once at start; tests/fuzz/run.py runs one target per value): the header's
 // algorithm byte then picks only among one family's algorithms (gcm, chacha20-poly1305, ccm, gcm-siv,
 // ocb, xchacha20-poly1305, siv, aegis), or the policy byte is fixed to one sequencing policy and the algorithm
 // byte picks among the algorithms that policy takes (tls12, tls13, random-nonce, counter, xor-counter,
@@ -590,7 +590,7 @@ bool ranges_overlap(const uint8_t *a, size_t al, const uint8_t *b, size_t bl) {
 }
 
 // AEAD_FUZZ_SKIP_STALE_ERROR=1 turns the stale-error property off (to look for other problems while
-// a known failure of that property is being fixed). Off by default: run.sh checks it.
+// a known failure of that property is being fixed). Off by default: run.py checks it.
 bool skip_stale_error() {
     static const bool skip = [] {
         const char *e = std::getenv("AEAD_FUZZ_SKIP_STALE_ERROR");
@@ -1103,7 +1103,7 @@ struct Fuzz {
 
 }  // namespace
 
-// campaign.sh ends a run after its CPU budget with SIGUSR2 (libFuzzer started with -handle_usr2=0): the
+// campaign.py ends a run after its CPU budget with SIGUSR2 (libFuzzer started with -handle_usr2=0): the
 // next input prints the counts, then asks libFuzzer for its graceful exit (SIGUSR1), which leaves without
 // running exit handlers, so the counts would otherwise be lost.
 namespace {
