@@ -2,7 +2,7 @@
 
 coverage-total (inline): the totals of the same file.
 coverage: per file of lib/ and shim/, lines and branches covered, from tests/coverage/summary.json, which
-    `tests/coverage/run.sh --record` writes from a run of the coverage stage (both builds merged).
+    `tests/coverage/run.py --record` writes from a run of the coverage stage (both builds merged).
 """
 
 COVERAGE = "tests/coverage/summary.json"
@@ -26,7 +26,7 @@ def gen_coverage():
                  f"**{_cov_percent(t['branches'])}** of {t['branches'][1]:,}"])
     lib = doc["libcrypto"]
     line = (f"*Data: {lib['system']} (system) and {lib['vendored']} (vendored), both builds merged; "
-            f"{doc['date']}; made by `{doc['command']}` (recorded with `tests/coverage/run.sh --record`).*")
+            f"{doc['date']}; made by `{doc['command']}` (recorded with `tests/coverage/run.py --record`).*")
     return "\n".join(["", line, ""] + table(["file", "lines", "branches"], ["---", "---", "---"], rows) + [""])
 
 

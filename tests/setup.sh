@@ -33,7 +33,7 @@ install() {
 }
 
 install meson ninja-build pkg-config g++ libssl-dev catch2 nlohmann-json3-dev valgrind clang llvm binutils ccache
-# rsync: the coverage stage copies the checkout to its fixed build path (tests/coverage/run.sh).
+# rsync: the coverage stage copies the checkout to its fixed build path (tests/coverage/run.py).
 install rsync
 # LLVM's linker for the werror matrix's clang + lld build (tests/run-all.sh werror).
 install lld

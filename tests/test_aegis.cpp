@@ -42,7 +42,7 @@ constexpr Variant kVariants[] = {
     {AEAD_AEGIS_256X2, "AEGIS-256X2", 32, "256x2"}, {AEAD_AEGIS_256X4, "AEGIS-256X4", 32, "256x4"}};
 
 // RFC 10032's test vectors ("Test Vector 1".. of each variant), from the JSON files of the pinned aegis
-// crate (tests/vectors.sh unpacks them into aegis/): 26 vectors, 8 of them must fail verification (an
+// crate (tests/vectors.py unpacks them into aegis/): 26 vectors, 8 of them must fail verification (an
 // "error" and no msg). A missing file fails the suite.
 struct Vector {
     int alg;

@@ -17,13 +17,13 @@ using test::from_hex;
 
 namespace {
 
-// The vectors come from tests/vectors.sh (support.h). A directory without them fails the whole suite
+// The vectors come from tests/vectors.py (support.h). A directory without them fails the whole suite
 // before any test runs: conformance is never skipped.
 const bool vectors_present = [] {
     std::error_code ec;
     for (const char *sub : {"/wycheproof", "/nist-cavp", "/pyca/ciphers/AES"})
         if (!std::filesystem::is_directory(test::vectors_dir() + sub, ec)) {
-            std::fprintf(stderr, "FAIL: %s%s is missing (AEAD_VECTORS_DIR names the directory tests/vectors.sh prints)\n",
+            std::fprintf(stderr, "FAIL: %s%s is missing (AEAD_VECTORS_DIR names the directory tests/vectors.py prints)\n",
                          test::vectors_dir().c_str(), sub);
             std::exit(1);
         }
@@ -293,7 +293,7 @@ TEST_CASE("Wycheproof XChaCha20-Poly1305: every case", "[vectors][xchacha]") {
 namespace {
 
 // pyca/cryptography's vectors package (PyPI cryptography_vectors): its ciphers/AES folders, unpacked by
-// tests/vectors.sh beside the Wycheproof files.
+// tests/vectors.py beside the Wycheproof files.
 std::string pyca_vectors_dir() { return test::vectors_dir() + "/pyca"; }
 
 // pyca's "NIST loader" text files: blank-line separated cases of `Name = value` lines.

@@ -22,7 +22,7 @@ type aegisVector struct {
 	Msg, Ct, Error       *string
 }
 
-// aegisVectors reads every variant's vectors from the conformance vectors (tests/vectors.sh:
+// aegisVectors reads every variant's vectors from the conformance vectors (tests/vectors.py:
 // aegis/aegis-<variant>-test-vectors.json), skipping the intermediate-state entries. A missing or
 // unreadable file fails the test.
 func aegisVectors(t *testing.T) []aegisVector {

@@ -115,7 +115,7 @@ func TestWycheproofAESSIV(t *testing.T) {
 }
 
 // TestPycaAESSIV reads pyca/cryptography_vectors' ciphers/AES/SIV/openssl.txt (AAD, AAD2, ...:
-// several components), unpacked by tests/vectors.sh under the vectors' pyca/ folder, through
+// several components), unpacked by tests/vectors.py under the vectors' pyca/ folder, through
 // SealComponents / OpenComponents.
 func TestPycaAESSIV(t *testing.T) {
 	fh, err := os.Open(filepath.Join(vectorsDir(t), "pyca", "ciphers", "AES", "SIV", "openssl.txt"))

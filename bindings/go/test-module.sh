@@ -69,8 +69,8 @@ echo "== links: $(ldd ./user | awk '{print $1}' | grep -E 'libcrypto|libstdc' | 
 
 echo "== go vet $module/... and go test $pkg/... from the module cache"
 go vet "$module/..."
-# The conformance tests read the vectors (tests/vectors.sh), which are not part of the module.
-[ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(bash "$REPO/tests/vectors.sh" | tail -n 1)
+# The conformance tests read the vectors (tests/vectors.py), which are not part of the module.
+[ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(python3 "$REPO/tests/vectors.py" | tail -n 1)
 export AEAD_VECTORS_DIR
 out="$(nice go test -count=1 -v "$pkg/..." 2>&1)" || { echo "$out" | grep -E -B2 -A20 '^(--- FAIL|FAIL|panic)' | head -80; exit 1; }
 echo "$out" | grep -E '^(ok|---.*Bundled)' || true

@@ -23,7 +23,7 @@ rc=0; find_jdk || rc=$?
 [ $rc = 2 ] && exit 0
 [ $rc = 0 ] || exit 1
 echo "== $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME), $(mvn -v 2>/dev/null | head -1 | sed 's/\x1b\[[0-9;]*m//g')"
-[ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(bash "$REPO/tests/vectors.sh" | tail -n 1)
+[ -n "${AEAD_VECTORS_DIR:-}" ] || AEAD_VECTORS_DIR=$(python3 "$REPO/tests/vectors.py" | tail -n 1)
 export AEAD_VECTORS_DIR
 echo "== vectors: $AEAD_VECTORS_DIR"
 cd "$HERE"

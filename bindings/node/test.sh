@@ -15,7 +15,7 @@ command -v node >/dev/null && command -v npm >/dev/null || { echo "node test: no
 echo "node test: node $(node --version), npm $(npm --version)"
 
 bash "$HERE/build-prebuild.sh"
-export AEAD_VECTORS_DIR="${AEAD_VECTORS_DIR:-$(bash "$REPO/tests/vectors.sh" | tail -n 1)}"
+export AEAD_VECTORS_DIR="${AEAD_VECTORS_DIR:-$(python3 "$REPO/tests/vectors.py" | tail -n 1)}"
 # Two test files at a time where node has the option (its default is one fewer than the CPUs).
 concurrency=()
 if node --help | grep -- --test-concurrency >/dev/null; then concurrency=(--test-concurrency=2); fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The coverage figures docs/testing.md shows: tests/coverage/summary.json, recorded from a coverage run.
 
-Usage: summary.py --record GCOVR_JSON SYSTEM_OPENSSL VENDORED_OPENSSL   (tests/coverage/run.sh --record)
+Usage: summary.py --record GCOVR_JSON SYSTEM_OPENSSL VENDORED_OPENSSL   (tests/coverage/run.py --record)
        summary.py --check GCOVR_JSON                                     (every run of the stage)
 
 GCOVR_JSON is the run's `gcovr --json-summary` output. --record writes tests/coverage/summary.json: the
@@ -65,7 +65,7 @@ def main(argv):
             print("coverage: FAIL tests/coverage/summary.json lists %s, which this run did not measure" % name,
                   file=sys.stderr)
         if new or gone:
-            print("coverage: record this run's figures (tests/coverage/run.sh --record, then python3 "
+            print("coverage: record this run's figures (tests/coverage/run.py --record, then python3 "
                   "bench/tables.py) so that docs/testing.md's table names every file", file=sys.stderr)
             return 1
         return 0

@@ -3,7 +3,7 @@
 seeds of its DTLS modes (tests/fuzz/corpus-dtls12/, corpus-dtls13/, corpus-quic-window/; synthetic).
 
 Usage (from anywhere): python3 tests/fuzz/make_corpus.py [--dtls-only]
-Reads $AEAD_VECTORS_DIR, or the directory tests/vectors.sh prints (it fetches the vectors, pinned and
+Reads $AEAD_VECTORS_DIR, or the directory tests/vectors.py prints (it fetches the vectors, pinned and
 checksummed, from crates.io and PyPI), and fails if they are missing (--dtls-only writes only the DTLS
 seeds, which need no vectors). Deterministic: the same vectors give the same files. Replaces every file
 in the folders it writes.
@@ -70,7 +70,7 @@ def op(kind, nonce=b"", aad=b"", data=b"", flags=0, outcap=0, place=0, delta=0, 
 def need_vectors():
     global VECTORS
     VECTORS = os.environ.get("AEAD_VECTORS_DIR") or subprocess.run(
-        ["bash", os.path.join(REPO, "tests", "vectors.sh")], stdout=subprocess.PIPE, check=True
+        ["python3", os.path.join(REPO, "tests", "vectors.py")], stdout=subprocess.PIPE, check=True
     ).stdout.decode().strip().splitlines()[-1]
     if not os.path.isdir(VECTORS):
         sys.exit(f"make_corpus: vectors folder missing: {VECTORS}")

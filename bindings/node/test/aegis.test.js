@@ -1,5 +1,5 @@
 'use strict';
-// AEGIS (RFC 10032) in the package: the specification's test vectors (tests/vectors.sh's aegis/ files)
+// AEGIS (RFC 10032) in the package: the specification's test vectors (tests/vectors.py's aegis/ files)
 // for every variant with both tag lengths (sealed byte for byte, opened, a flipped bit refused; its
 // must-fail vectors refused), the sizes each class takes and the errors for wrong ones, the random-nonce
 // classes, the Into, batch and async forms. The differential test against libsodium is
@@ -18,7 +18,7 @@ const VARIANTS = [
 ];
 
 // RFC 10032's test vectors (its appendix's "Test Vector 1".. of each variant), read from the aegis crate's
-// JSON files that tests/vectors.sh unpacks into aegis/, as tests/test_aegis.cpp does. Entries without "ct"
+// JSON files that tests/vectors.py unpacks into aegis/, as tests/test_aegis.cpp does. Entries without "ct"
 // are intermediate states (skipped); those with "error" (and no "msg") must fail verification.
 function rfcVectors() {
   return VARIANTS.flatMap(([cls]) => {

@@ -1,7 +1,7 @@
 'use strict';
 // draft-ietf-hpke-pq (library 1.6): ML-KEM-512/768/1024, the hybrids MLKEM768-P256, MLKEM1024-P384 and
 // X-Wing, and the one-stage KDFs SHAKE128 / SHAKE256 (TurboSHAKE is in no OpenSSL: always refused).
-// - Every case of Go 1.26's hpke-pq.json (tests/vectors.sh; a missing file fails): with ML-KEM in libcrypto
+// - Every case of Go 1.26's hpke-pq.json (tests/vectors.py; a missing file fails): with ML-KEM in libcrypto
 //   (OpenSSL 3.5+, the prebuilt addon) 10 pass and the 3 TurboSHAKE cases are refused; without it (the
 //   fallback build on the system OpenSSL 3.0) the 2 DHKEM + SHAKE cases pass and 11 are refused, each an
 //   UnsupportedAlgorithmError (AEAD_ERR_UNSUPPORTED), as sender and as recipient.
@@ -41,7 +41,7 @@ const badArg = (e) => e.code === 'AEAD_ERR_ARG' || e.code === 'AEAD_ERR_KEY_SIZE
 
 test('draft-ietf-hpke-pq vectors (hpke-pq.json): every case; refusals where libcrypto lacks the KEM or KDF', () => {
   const file = path.join(vectorsDir(), 'hpke', 'hpke-pq.json');
-  assert.ok(fs.existsSync(file), `${file} is missing (tests/vectors.sh fetches it)`);
+  assert.ok(fs.existsSync(file), `${file} is missing (tests/vectors.py fetches it)`);
   const cases = JSON.parse(fs.readFileSync(file, 'utf8'));
   let passed = 0, refusedTurboshake = 0, refusedMlkem = 0, seals = 0, exports = 0;
   const perKem = new Map();

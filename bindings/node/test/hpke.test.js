@@ -1,6 +1,6 @@
 'use strict';
 // HPKE (RFC 9180, library 1.6): CipherSuite, SenderContext, RecipientContext.
-// - Every case of RFC 9180's published vectors (hpke/rfc9180.json from tests/vectors.sh; a missing file
+// - Every case of RFC 9180's published vectors (hpke/rfc9180.json from tests/vectors.py; a missing file
 //   fails): key pairs from ikmR / ikmS, the sender's enc from ikmE, every encryption in order at the
 //   context's own sequence numbers (each nonce checked to be base_nonce XOR seq), opened in order and by
 //   explicit sequence number, every export on both sides, then the single-shot calls.
@@ -86,7 +86,7 @@ function vectorCase(c) {
 
 test('RFC 9180 test vectors: every case, every encryption and export, both sides', () => {
   const file = path.join(vectorsDir(), 'hpke', 'rfc9180.json');
-  assert.ok(fs.existsSync(file), `${file} is missing (tests/vectors.sh fetches it)`);
+  assert.ok(fs.existsSync(file), `${file} is missing (tests/vectors.py fetches it)`);
   const cases = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.strictEqual(cases.length, 128);
   const suites = new Set(cases.map((c) => `${c.kem_id}/${c.kdf_id}/${c.aead_id}`));

@@ -1,5 +1,5 @@
 'use strict';
-// Known-answer tests on the conformance vectors of tests/vectors.sh: Wycheproof (v1, AEGIS-128L and
+// Known-answer tests on the conformance vectors of tests/vectors.py: Wycheproof (v1, AEGIS-128L and
 // AEGIS-256 among them, and the legacy v0 AES-GCM file with "acceptable"), NIST CAVP GCMVS, and pyca's
 // AES files (CCM, GCM-SIV, OCB3, SIV).
 // Every case of every file is accounted for: checked (encrypt and decrypt), rejected (decrypt raised

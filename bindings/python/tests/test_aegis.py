@@ -23,7 +23,7 @@ NAMES = ["Aegis128L", "Aegis256", "Aegis128X2", "Aegis128X4", "Aegis256X2", "Aeg
 KEY = {"Aegis128L": 16, "Aegis128X2": 16, "Aegis128X4": 16, "Aegis256": 32, "Aegis256X2": 32, "Aegis256X4": 32}
 
 # RFC 10032's test vectors (its test-vector appendix, "Test Vector 1".. per variant), read from the aegis
-# crate's JSON files that tests/vectors.sh unpacks into aegis/, as the C tests' tests/test_aegis.cpp does.
+# crate's JSON files that tests/vectors.py unpacks into aegis/, as the C tests' tests/test_aegis.cpp does.
 # Entries without "ct" are intermediate states (skipped); those with "error" (and no "msg") must fail.
 RFC_FILES = {"Aegis128L": "128l", "Aegis256": "256", "Aegis128X2": "128x2", "Aegis128X4": "128x4",
              "Aegis256X2": "256x2", "Aegis256X4": "256x4"}

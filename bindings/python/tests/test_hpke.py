@@ -1,6 +1,6 @@
 """libaead.hpke (RFC 9180, library 1.6) on whichever backend test.sh selected (fast, api, abi).
 
-* Every case of RFC 9180's published vectors (hpke/rfc9180.json from tests/vectors.sh; a missing file
+* Every case of RFC 9180's published vectors (hpke/rfc9180.json from tests/vectors.py; a missing file
   fails): the key pairs from ikmR / ikmS, the sender's enc from ikmE, every encryption in order (the
   context's own sequence numbers), opened in order and by explicit sequence number, and every export, on
   both sides; then the single-shot calls on the first encryption. Under LIBAEAD_TEST_FIPS=1 the X25519,
@@ -82,7 +82,7 @@ def _vector_case(case):
 
 def test_rfc9180_vectors():
     path = vectors_dir() / "hpke" / "rfc9180.json"
-    assert path.is_file(), "%s is missing (tests/vectors.sh fetches it)" % path
+    assert path.is_file(), "%s is missing (tests/vectors.py fetches it)" % path
     with open(path) as f:
         cases = json.load(f)
     assert len(cases) == 128
@@ -307,7 +307,7 @@ def test_hpke_pq_vectors():
     key derivation and setup alike. Under LIBAEAD_TEST_FIPS=1 a case the FIPS provider does not offer
     (X25519, ChaCha20-Poly1305, ...) may be refused with UnsupportedAlgorithm instead of passing."""
     path = vectors_dir() / "hpke" / "hpke-pq.json"
-    assert path.is_file(), "%s is missing (tests/vectors.sh fetches it)" % path
+    assert path.is_file(), "%s is missing (tests/vectors.py fetches it)" % path
     with open(path) as f:
         cases = json.load(f)
     pq = mlkem_expected()

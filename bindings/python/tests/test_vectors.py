@@ -1,4 +1,4 @@
-"""Known-answer tests from the conformance vectors (tests/vectors.sh): Wycheproof (v1 and legacy; AES-GCM,
+"""Known-answer tests from the conformance vectors (tests/vectors.py): Wycheproof (v1 and legacy; AES-GCM,
 ChaCha20-Poly1305, AEGIS-128L and AEGIS-256) and NIST CAVP GCMVS.
 
 The Python API's AES-GCM and ChaCha20-Poly1305 only have 16-byte tags and pyca's nonce range (AES-GCM 8..128

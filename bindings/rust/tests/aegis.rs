@@ -1,5 +1,5 @@
 //! The AEGIS family (library 1.7): RFC 10032's test vectors for every variant with both tag sizes,
-//! read from the conformance vectors (tests/vectors.sh): sealed, opened, a flipped bit refused; the
+//! read from the conformance vectors (tests/vectors.py): sealed, opened, a flipped bit refused; the
 //! sizes and errors, the random-nonce types, and a differential test against the `aegis` crate's
 //! pure-Rust implementation (which shares no code with the C of libaegis that libaead runs): random
 //! keys, nonces, AAD and messages of 0..=64 KiB, each case sealed by one side and opened by the
@@ -43,7 +43,7 @@ struct Vector {
 }
 
 /// Every variant's vectors, as the pinned `aegis` crate ships them in the conformance vectors
-/// (tests/vectors.sh: aegis/aegis-<variant>-test-vectors.json, the order of `VARIANTS`); the entries
+/// (tests/vectors.py: aegis/aegis-<variant>-test-vectors.json, the order of `VARIANTS`); the entries
 /// without "ct" are intermediate states, skipped. A missing or unreadable file fails the test.
 fn rfc_vectors() -> Vec<Vector> {
     let files = ["128l", "256", "128x2", "128x4", "256x2", "256x4"];

@@ -14,7 +14,7 @@ fn field(case: &serde_json::Value, name: &str) -> Vec<u8> {
 }
 
 /// Every case of RFC 9180's test vectors (hpke/rfc9180.json from the `hpke` crate's package, by
-/// tests/vectors.sh): 128 cases in 32 suites. Per case: DeriveKeyPair of the recipient (and, in the
+/// tests/vectors.py): 128 cases in 32 suites. Per case: DeriveKeyPair of the recipient (and, in the
 /// auth modes, the sender) gives the vector's keys; the sender, its ephemeral key fixed to ikmE,
 /// gives the vector's enc and every ciphertext in sequence; the receiver opens each in order, and
 /// again by sequence number; both sides give every export; the single-shot open takes the first
@@ -22,7 +22,7 @@ fn field(case: &serde_json::Value, name: &str) -> Vec<u8> {
 #[test]
 fn rfc9180_vectors() {
     let path = vectors_dir().join("hpke/rfc9180.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (tests/vectors.sh fetches it)", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (tests/vectors.py fetches it)", path.display()));
     let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("rfc9180.json is JSON");
     assert_eq!(cases.len(), 128, "RFC 9180's vectors have 128 cases");
     let (mut suites, mut modes) = (BTreeSet::new(), BTreeSet::new());

@@ -46,7 +46,7 @@ fn export(f: impl Fn(&mut [u8]) -> Result<(), Error>, len: usize) -> Vec<u8> {
 }
 
 /// Every case of draft-ietf-hpke-pq's vectors (hpke/hpke-pq.json, Go 1.26's file, by
-/// tests/vectors.sh; a missing file fails): 13 cases in base mode. With ML-KEM: the 10 whose KDF
+/// tests/vectors.py; a missing file fails): 13 cases in base mode. With ML-KEM: the 10 whose KDF
 /// OpenSSL has pass (DeriveKeyPair gives the keys, the public key of the private key, enc from
 /// ikmE, every encryption in sequence and every export on both sides), the 3 TurboSHAKE ones are
 /// refused; without: the 2 DHKEM + SHAKE ones pass and 11 are refused. A refused case is refused
@@ -54,7 +54,7 @@ fn export(f: impl Fn(&mut [u8]) -> Result<(), Error>, len: usize) -> Vec<u8> {
 #[test]
 fn hpke_pq_vectors() {
     let path = vectors::vectors_dir().join("hpke/hpke-pq.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (tests/vectors.sh fetches it)", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (tests/vectors.py fetches it)", path.display()));
     let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("hpke-pq.json is JSON");
     let pq = mlkem_expected();
     // suite -> (cases, encryptions, exports)

@@ -1,5 +1,5 @@
 //! Known-answer tests: Wycheproof (AES-GCM v1 and legacy v0, ChaCha20-Poly1305) and NIST CAVP GCM,
-//! read from the conformance vectors (tests/vectors.sh; common::vectors_dir). A missing directory fails.
+//! read from the conformance vectors (tests/vectors.py; common::vectors_dir). A missing directory fails.
 mod common;
 
 use aead::{Aead, AeadInOut, KeyInit, Payload};

@@ -96,7 +96,7 @@ func InGoroutines(t testing.TB, n int, body func(g int) error) {
 }
 
 // FindVectors returns the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
-// test.sh set it), or else what the repository's tests/vectors.sh prints (it fetches them, pinned and
+// test.sh set it), or else what the repository's tests/vectors.py prints (it fetches them, pinned and
 // checksummed, from crates.io and PyPI into a cache), the repository being the first directory above
 // the working directory that has include/aead.h.
 func FindVectors() (string, error) {
@@ -108,9 +108,9 @@ func FindVectors() (string, error) {
 		return "", err
 	}
 	for dir := wd; ; dir = filepath.Dir(dir) {
-		script := filepath.Join(dir, "tests", "vectors.sh")
+		script := filepath.Join(dir, "tests", "vectors.py")
 		if _, err := os.Stat(filepath.Join(dir, "include", "aead.h")); err == nil {
-			out, err := exec.Command("bash", script).Output()
+			out, err := exec.Command("python3", script).Output()
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", script, err)
 			}
@@ -118,7 +118,7 @@ func FindVectors() (string, error) {
 			return lines[len(lines)-1], nil
 		}
 		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("AEAD_VECTORS_DIR is not set and no repository (with tests/vectors.sh) is above %s", wd)
+			return "", fmt.Errorf("AEAD_VECTORS_DIR is not set and no repository (with tests/vectors.py) is above %s", wd)
 		}
 	}
 }

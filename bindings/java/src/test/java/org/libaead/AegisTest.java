@@ -69,7 +69,7 @@ class AegisTest {
                           String ct, String tag128, String tag256) {}
 
     /** RFC 10032's test vectors, every variant: the pinned aegis crate's aegis/aegis-*-test-vectors.json in the
-     * vectors directory (tests/vectors.sh; a missing file fails), its intermediate-state entries (no "ct") skipped. */
+     * vectors directory (tests/vectors.py; a missing file fails), its intermediate-state entries (no "ct") skipped. */
     private static List<Vector> rfcVectors() throws IOException {
         List<Vector> r = new ArrayList<>();
         for (Variant var : VARIANTS) {

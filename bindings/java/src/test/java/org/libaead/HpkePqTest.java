@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * draft-ietf-hpke-pq through org.libaead.Hpke: ML-KEM-512/768/1024, the hybrids MLKEM768-P256, MLKEM1024-P384
  * and X-Wing, and the one-stage KDFs SHAKE128 / SHAKE256 (TurboSHAKE is in no OpenSSL: always refused).
  * <ul>
- * <li>every case of Go 1.26's hpke-pq.json (tests/vectors.sh; a missing file fails): with ML-KEM in libcrypto
+ * <li>every case of Go 1.26's hpke-pq.json (tests/vectors.py; a missing file fails): with ML-KEM in libcrypto
  *     (OpenSSL 3.5+, the jar's bundled library) 10 pass and the 3 TurboSHAKE cases are refused; without it
  *     (OpenSSL 3.0) the 2 DHKEM + SHAKE cases pass and 11 are refused, each {@link AeadException#UNSUPPORTED};</li>
  * <li>round trips with generated keys for every PQ KEM in base and psk mode (the auth modes refused), and for
@@ -78,7 +78,7 @@ class HpkePqTest {
     @Test
     void pqVectors() throws Exception {
         Path file = TestSupport.vectorsDir().resolve("hpke/hpke-pq.json");
-        assertTrue(Files.isRegularFile(file), file + " is missing (tests/vectors.sh fetches it)");
+        assertTrue(Files.isRegularFile(file), file + " is missing (tests/vectors.py fetches it)");
         List<JsonElement> cases = JsonParser.parseString(Files.readString(file)).getAsJsonArray().asList();
         boolean pq = mlkemExpected();
         int passed = 0, refusedTurboshake = 0, refusedMlkem = 0, seals = 0, exports = 0;

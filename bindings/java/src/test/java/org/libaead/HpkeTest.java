@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * org.libaead.Hpke (RFC 9180, library 1.6):
  * <ul>
- * <li>every case of RFC 9180's published vectors (hpke/rfc9180.json from tests/vectors.sh; a missing file
+ * <li>every case of RFC 9180's published vectors (hpke/rfc9180.json from tests/vectors.py; a missing file
  *     fails): the key pairs from ikmR / ikmS, the sender's enc from ikmE, every encryption in order (the
  *     sender's own sequence numbers), opened in order and by explicit sequence number (byte[] and direct
  *     ByteBuffer forms), every export on both sides, and the single-shot open;</li>
@@ -69,7 +69,7 @@ class HpkeTest {
     @Test
     void rfc9180Vectors() throws Exception {
         Path file = TestSupport.vectorsDir().resolve("hpke/rfc9180.json");
-        assertTrue(Files.isRegularFile(file), file + " is missing (tests/vectors.sh fetches it)");
+        assertTrue(Files.isRegularFile(file), file + " is missing (tests/vectors.py fetches it)");
         List<JsonElement> cases = JsonParser.parseString(Files.readString(file)).getAsJsonArray().asList();
         assertEquals(128, cases.size(), "RFC 9180 vector cases");
         Set<String> suites = new HashSet<>();

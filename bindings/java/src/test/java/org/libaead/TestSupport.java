@@ -17,7 +17,7 @@ final class TestSupport {
 
     private static Path vectors;
 
-    /** $AEAD_VECTORS_DIR, else the last stdout line of the repository's tests/vectors.sh; fails if neither. */
+    /** $AEAD_VECTORS_DIR, else the last stdout line of the repository's tests/vectors.py; fails if neither. */
     static synchronized Path vectorsDir() {
         if (vectors != null) {
             return vectors;
@@ -26,20 +26,20 @@ final class TestSupport {
         if (env != null && !env.isEmpty()) {
             vectors = Path.of(env);
         } else {
-            Path script = Path.of("").toAbsolutePath().resolve("../../tests/vectors.sh").normalize();
+            Path script = Path.of("").toAbsolutePath().resolve("../../tests/vectors.py").normalize();
             if (!Files.exists(script)) {
                 throw new AssertionError("AEAD_VECTORS_DIR is not set and " + script + " does not exist");
             }
             try {
-                Process p = new ProcessBuilder("bash", script.toString())
+                Process p = new ProcessBuilder("python3", script.toString())
                         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
                 String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
                 if (p.waitFor() != 0) {
-                    throw new AssertionError("tests/vectors.sh failed");
+                    throw new AssertionError("tests/vectors.py failed");
                 }
                 vectors = Path.of(out.substring(out.lastIndexOf('\n') + 1));
             } catch (IOException | InterruptedException e) {
-                throw new AssertionError("running tests/vectors.sh", e);
+                throw new AssertionError("running tests/vectors.py", e);
             }
         }
         if (!Files.isDirectory(vectors.resolve("wycheproof"))) {

