@@ -250,7 +250,7 @@ def cross_stage(cpu, goarch):
         if cpu != "aarch64":
             return say(f"--- {cpu}: the Python wheel is not built here (aarch64 only: CI time)")
         say(f"--- {cpu}: the Python binding, a manylinux_2_35_aarch64 wheel cross-built, its suite under qemu-{cpu}")
-        return run(f"bash tests/cross/python-wheel.sh {q(pc)}")
+        return run(f"python3 tests/cross/python-wheel.py {q(pc)}")
 
     def go(d=f"build-{cpu}"):
         b = q(str(REPO / d))
@@ -318,7 +318,7 @@ STAGES = {
              lambda: re.search("Class: *ELF32", output("readelf -h build-i386/libaead.so.1").stdout),
              *unit("build-i386")),
     "cross-aarch64": lambda: cross_stage("aarch64", "arm64"), "cross-s390x": lambda: cross_stage("s390x", "s390x"),
-    "musl": "bash tests/setup.sh musl && bash tests/cross/musl.sh", "release": "bash tests/release/run.sh",
+    "musl": "bash tests/setup.sh musl && python3 tests/cross/musl.py", "release": "python3 tests/release/run.py",
     "valgrind": "meson test -C build --suite unit --wrap 'valgrind --error-exitcode=99 --leak-check=full"
                 " --errors-for-leak-kinds=definite' --timeout-multiplier 20 --print-errorlogs",
 }

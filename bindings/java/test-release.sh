@@ -46,11 +46,11 @@ run() {  # label, java args...
 run "module path" --enable-native-access=org.libaead -p "$TMP/app/target/classes:$dep" -m scratch/scratch.Main
 run "class path" --enable-native-access=ALL-UNNAMED -cp "$dep:$TMP/app/target/classes" scratch.Main
 # The jar links OpenSSL in: META-INF/ carries LICENSE, LICENSE-OpenSSL.txt and a NOTICE naming the
-# OpenSSL that the jar's library reported above (tests/release/check-notice.sh).
+# OpenSSL that the jar's library reported above (tests/release/run.py check-notice).
 mkdir "$TMP/meta"
 (cd "$TMP/meta" && "$JAVA_HOME/bin/jar" xf "$jar" META-INF/LICENSE META-INF/NOTICE META-INF/LICENSE-OpenSSL.txt)
 ran=$(cd "$TMP" && "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$dep:$TMP/app/target/classes" scratch.Main 2>/dev/null)
-notice=$(bash "$HERE/../../tests/release/check-notice.sh" jar "$TMP/meta/META-INF" "$ran") || exit 1
+notice=$(python3 "$HERE/../../tests/release/run.py" check-notice jar "$TMP/meta/META-INF" "$ran") || exit 1
 echo "ok: META-INF: $notice"
 # libaegis's MIT licence, byte-identical to the pinned aegis crate's (docs/releasing.md).
 (cd "$TMP/meta" && "$JAVA_HOME/bin/jar" xf "$jar" META-INF/LICENSE-libaegis.txt)

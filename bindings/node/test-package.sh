@@ -4,7 +4,7 @@
 #      the C++ sources for the fallback build (csrc/), LICENSE, NOTICE, LICENSE-OpenSSL.txt and LICENSE-libaegis.txt, no tests;
 #   2. installed into a scratch project with no C/C++ compiler or make on PATH: the prebuild must load
 #      (node-gyp-build builds nothing), a seal/open round trip runs, and the NOTICE names the OpenSSL
-#      version the prebuild reports (tests/release/check-notice.sh);
+#      version the prebuild reports (tests/release/run.py check-notice);
 #   3. the same tarball with prebuilds/ removed, installed into another scratch project: node-gyp-build
 #      must build the addon from csrc/ against the system libcrypto, and the round trip runs there too, and
 #      test/hpke-pq.test.js (on the system OpenSSL 3.0 its PQ KEMs are refused: 2 vectors pass, 11 refused).
@@ -64,7 +64,7 @@ v="$(cd "$TMP/a" && PATH="$NOCC" node -e "$roundtrip")" || fail "round trip on t
 case "$v" in *"OpenSSL 3.5"*) ;; *) fail "the prebuild runs on $v, not the vendored OpenSSL 3.5" ;; esac
 echo "node package: prebuild, no compiler on PATH: $v"
 # The prebuild links OpenSSL in: the NOTICE at the package root names the version it just reported.
-notice=$(bash "$HERE/../../tests/release/check-notice.sh" npm "$TMP/a/node_modules/libaead" "$v") || fail "NOTICE and licences"
+notice=$(python3 "$HERE/../../tests/release/run.py" check-notice npm "$TMP/a/node_modules/libaead" "$v") || fail "NOTICE and licences"
 echo "node package: $notice"
 
 # 3. No prebuild: the fallback compiles csrc/ against the system libcrypto.

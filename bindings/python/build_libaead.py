@@ -4,7 +4,7 @@ The C sources: this repository's (../../) in a checkout; in an sdist, the copy s
 generated into it (libaead-c/: meson files, sources.txt, include/, lib/, shim/, LICENSE; see C_TREE; and
 libaegis's sources from the pinned crate in shim/aegis/libaegis/, bundle_aegis, so that the sdist builds
 without cargo). Nothing else is kept in two places: the sdist is made from the checkout, and
-tests/release/python-dist.sh checks that its copy matches. The sdist's root also holds LICENSE, NOTICE,
+tests/release/run.py python checks that its copy matches. The sdist's root also holds LICENSE, NOTICE,
 LICENSE-OpenSSL.txt and LICENSE-libaegis.txt (notice_files: the NOTICE and OpenSSL's licence of
 shim/openssl/build.sh's cached build, libaegis's of the pinned crate).
 Used by setup.py (default mode). The build directory is kept (bindings/python/build/libaead-<libcrypto>)
@@ -159,7 +159,7 @@ def build(libcrypto: str) -> str:
         options.append("-Dlibcrypto=" + libcrypto)
     elif libcrypto != "system":
         sys.stderr.write("libaead: WARNING: this checkout has no -Dlibcrypto option; using the system libcrypto\n")
-    # Extra meson setup arguments, e.g. the cross files of a cross-built wheel (tests/cross/python-wheel.sh).
+    # Extra meson setup arguments, e.g. the cross files of a cross-built wheel (tests/cross/python-wheel.py).
     options += shlex.split(os.environ.get("LIBAEAD_MESON_ARGS", ""))
     build_dir = _build_dir(libcrypto)
     meson = _meson_command()

@@ -4,7 +4,7 @@
 # vendor-csrc.sh) and rustls-libaead-A.B.C.crate. `cargo package` builds each one unpacked, in
 # isolation (rustls-libaead against the libaead package just made, not against ../rust), the
 # csrc/ inside the libaead .crate is checked to be identical to the repository's sources, and its
-# NOTICE and LICENSE-OpenSSL.txt against the OpenSSL of its `vendored` feature (check-notice.sh).
+# NOTICE and LICENSE-OpenSSL.txt against the OpenSSL of its `vendored` feature (tests/release/run.py check-notice).
 #   bash bindings/rust/package.sh [--allow-dirty] [--out DIR]   # DIR default: bindings/rust/target/crates
 # --allow-dirty: package uncommitted changes too (tests do; a release does not).
 # CARGO_TARGET_DIR, if set, is where cargo builds (the packages are then in $CARGO_TARGET_DIR/package).
@@ -69,7 +69,7 @@ bash "$HERE/vendor-csrc.sh" --check "$WORK/libaead-$VERSION/csrc"
 # release Cargo.lock pins (300.5.5+3.5.5 is OpenSSL 3.5.5). test-bundled.sh --vendored checks them
 # against the version such a build reports at run time.
 OPENSSL="$(sed -n '/^name = "openssl-src"$/{n;s/^version = "[^+"]*+\([^"]*\)"$/\1/p;}' "$HERE/Cargo.lock")"
-bash "$REPO/tests/release/check-notice.sh" crate "$WORK/libaead-$VERSION" "OpenSSL $OPENSSL"
+python3 "$REPO/tests/release/run.py" check-notice crate "$WORK/libaead-$VERSION" "OpenSSL $OPENSSL"
 
 # rustls-libaead is its own workspace, so cargo cannot pair it with the libaead package by itself:
 # the verification build gets libaead from the .crate just made through a [patch] given on the
