@@ -7,7 +7,7 @@
 // here makes vendoring copy them, so that `go build -mod=vendor` finds every file the binding includes.
 // shim/aegis/libaegis/ holds libaegis's C sources (the AEGIS family), copied from the pinned aegis crate:
 // a release's tagged commit carries them (docs/releasing.md); in a checkout, shim/aegis/fetch.sh --into
-// shim/aegis/libaegis puts them there (bindings/go/test.sh does).
+// shim/aegis/libaegis puts them there (bindings/go/test.py does).
 package libaead
 
 import "embed"

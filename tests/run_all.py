@@ -180,7 +180,7 @@ def go_both(opts, cmd):
     """The Go binding on a build tree (cmd), beside it on a `meson install`ed prefix found only by pkg-config."""
     return lambda: together([("Go binding on the build tree", lambda: run(cmd)),
                              (f"Go binding on a meson install{f' ({opts})' if opts else ''}",
-                              lambda: run(f"env MESON_ARGS={q(opts)} bash bindings/go/test-installed.sh"))])
+                              lambda: run(f"env MESON_ARGS={q(opts)} python3 bindings/go/test.py --installed"))])
 
 
 # Other CPUs under qemu-user: the library on the target's Debian libcrypto; then the Go binding's tests (one
@@ -295,10 +295,10 @@ STAGES = {
     "abi": (ABI, f"python3 tests/snippets/run.py --lang c --build {q(str(REPO / 'build'))}"
             " README.md docs/algorithms.md docs/fips.md docs/hpke.md docs/streaming.md"),
     "dlopen": "python3 tests/dlopen/test.py", "fips": "bash tests/fips/run.sh",
-    "coverage": "python3 tests/coverage/run.py", "go": go_both("", "bash bindings/go/test.sh"),
+    "coverage": "python3 tests/coverage/run.py", "go": go_both("", "python3 bindings/go/test.py"),
     "python": "bash bindings/python/test.sh",
-    "node": "bash bindings/node/test.sh", "rust": "bash bindings/rust/test.sh", "java": "bash bindings/java/test.sh",
-    "rust-bundled": "bash bindings/rust/test-bundled.sh && bash bindings/rust/test-bundled.sh --vendored",
+    "node": "bash bindings/node/test.sh", "rust": "python3 bindings/rust/test.py", "java": "bash bindings/java/test.sh",
+    "rust-bundled": "python3 bindings/rust/test.py --package && python3 bindings/rust/test.py --package --vendored",
     "tls-interop": "python3 tests/tls-interop/run.py", "quic-interop": "python3 tests/quic-interop/run.py",
     "dtls-interop": "python3 tests/dtls-interop/run.py", "dimpl": "bash bindings/dimpl-libaead/test.sh",
     "peers": "python3 tests/peers/run.py", "ssh": "bash tests/setup.sh && python3 tests/ssh/run.py",
@@ -308,10 +308,10 @@ STAGES = {
                  COEXIST.format("build-vendored")),
     "vendored40": (vendored_build("build-vendored40", "4.0"), *unit("build-vendored40"),
                    COEXIST.format("build-vendored40")),
-    "go-vendored": (VENDORED, go_both("-Dlibcrypto=vendored", f"{ON_VENDORED} bash bindings/go/test.sh")),
+    "go-vendored": (VENDORED, go_both("-Dlibcrypto=vendored", f"{ON_VENDORED} python3 bindings/go/test.py")),
     # The python stage tests the wheel on the vendored OpenSSL already: left here is LIBAEAD_SYSTEM=1 on it.
     "python-vendored": (VENDORED, f"{ON_VENDORED} bash bindings/python/test.sh --system-only"),
-    "rust-vendored": (VENDORED, f"{ON_VENDORED} bash bindings/rust/test.sh"),
+    "rust-vendored": (VENDORED, f"{ON_VENDORED} python3 bindings/rust/test.py"),
     "i386": ("bash tests/setup.sh i386", lambda: Path("build-i386/build.ninja").is_file() or run(
                  "meson setup build-i386 --cross-file tests/cross/i686-linux-gnu.ini -Dwerror=true", stdout=DEVNULL),
              lambda: logged("meson compile -C build-i386 -j 2", "build-i386/compile.log"),

@@ -28,7 +28,7 @@ generate() {  # into directory $1 (a mirror of bindings/go for the generated fil
     done
     # libaegis (the AEGIS family): a C wrapper per file shim/aegis/sources.txt lists, under libaead's own
     # names (shim/aegis/prefix.h), from shim/aegis/libaegis/ (shim/aegis/fetch.sh --into: the release
-    # commit carries it; in a checkout, bindings/go/test.sh makes it).
+    # commit carries it; in a checkout, bindings/go/test.py makes it).
     while read -r src; do
         case "$src" in ''|'#'*) continue ;; esac
         name="${src//\//_}"

@@ -1,6 +1,6 @@
-# Sourced by test.sh and bench.sh: finds the repo root relative to this file and points pkg-config,
+# Sourced by test.py and bench.sh: finds the repo root relative to this file and points pkg-config,
 # the linker and the dynamic loader at one libaead, so that nothing else is picked up:
-#   - AEAD_PREFIX set: an installed prefix (meson install; test-installed.sh): PKG_CONFIG_PATH is that
+#   - AEAD_PREFIX set: an installed prefix (meson install; test.py --installed): PKG_CONFIG_PATH is that
 #     prefix's pkgconfig directory only, and the test binaries carry an rpath to its libdir;
 #   - otherwise the meson build directory AEAD_BUILD_DIR (default $REPO/build), through the
 #     aead-uninstalled.pc meson writes there, and LD_LIBRARY_PATH.

@@ -14,7 +14,7 @@ import (
 
 // gcmSIVExpected reports whether the loaded libcrypto should have AES-GCM-SIV: OpenSSL 3.2 or newer,
 // read from Version() ("libaead 1.2.0 (OpenSSL 3.5.5 27 Jan 2026)"). AEAD_REQUIRE_GCM_SIV=1
-// (test.sh sets it on a -Dlibcrypto=vendored build) makes a libcrypto without it a failure whatever
+// (test.py sets it on a -Dlibcrypto=vendored build) makes a libcrypto without it a failure whatever
 // the version text says.
 func gcmSIVExpected(t testing.TB) bool { return opensslAtLeast(t, 3, 2, "AEAD_REQUIRE_GCM_SIV") }
 
@@ -259,7 +259,7 @@ func TestFamiliesUnderFIPSProperties(t *testing.T) {
 	}
 }
 
-// TestFamiliesUnderFIPS runs only where a FIPS provider serves the default properties (test.sh
+// TestFamiliesUnderFIPS runs only where a FIPS provider serves the default properties (test.py
 // with AEAD_TEST_FIPS=1): AES-CCM works there with seals and opens approved (aead.h: the FIPS
 // provider's CCM is approved whatever the nonce), and the families no FIPS provider has are
 // refused with errors.ErrUnsupported.

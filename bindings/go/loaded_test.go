@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestLoadedLibrary: the libaead this test binary runs on is the one test.sh means
-// (AEAD_EXPECT_LIB_DIR: the build tree, or the installed prefix's libdir for test-installed.sh),
-// not another copy found by pkg-config or the loader. Skipped when run without test.sh.
+// TestLoadedLibrary: the libaead this test binary runs on is the one test.py means
+// (AEAD_EXPECT_LIB_DIR: the build tree, or the installed prefix's libdir for test.py --installed),
+// not another copy found by pkg-config or the loader. Skipped when run without test.py.
 func TestLoadedLibrary(t *testing.T) {
 	want := os.Getenv("AEAD_EXPECT_LIB_DIR")
 	if want == "" {
-		t.Skip("AEAD_EXPECT_LIB_DIR not set (test.sh sets it)")
+		t.Skip("AEAD_EXPECT_LIB_DIR not set (test.py sets it)")
 	}
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {

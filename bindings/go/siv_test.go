@@ -13,7 +13,7 @@ import (
 )
 
 // sivEmptyExpected reports whether the loaded libcrypto seals and opens empty AES-SIV messages:
-// OpenSSL 3.5 or newer. AEAD_REQUIRE_SIV_EMPTY=1 (test.sh sets it on a -Dlibcrypto=vendored build)
+// OpenSSL 3.5 or newer. AEAD_REQUIRE_SIV_EMPTY=1 (test.py sets it on a -Dlibcrypto=vendored build)
 // makes an older one a failure.
 func sivEmptyExpected(t testing.TB) bool { return opensslAtLeast(t, 3, 5, "AEAD_REQUIRE_SIV_EMPTY") }
 

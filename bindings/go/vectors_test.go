@@ -18,7 +18,7 @@ import (
 )
 
 // vectorsDir is the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
-// test.sh set it), or else what the repository's tests/vectors.py prints (it fetches them, pinned and
+// test.py set it), or else what the repository's tests/vectors.py prints (it fetches them, pinned and
 // checksummed, from crates.io and PyPI into a cache). The tests fail, never skip, without them.
 func vectorsDir(t *testing.T) string {
 	t.Helper()

@@ -66,7 +66,7 @@ cp "$TARGET/package/libaead-$VERSION.crate" "$OUT/"
 tar -xzf "$OUT/libaead-$VERSION.crate" -C "$WORK"
 bash "$HERE/vendor-csrc.sh" --check "$WORK/libaead-$VERSION/csrc"
 # NOTICE and LICENSE-OpenSSL.txt, for the OpenSSL the `vendored` feature builds: the openssl-src
-# release Cargo.lock pins (300.5.5+3.5.5 is OpenSSL 3.5.5). test-bundled.sh --vendored checks them
+# release Cargo.lock pins (300.5.5+3.5.5 is OpenSSL 3.5.5). test.py --package --vendored checks them
 # against the version such a build reports at run time.
 OPENSSL="$(sed -n '/^name = "openssl-src"$/{n;s/^version = "[^+"]*+\([^"]*\)"$/\1/p;}' "$HERE/Cargo.lock")"
 python3 "$REPO/tests/release/run.py" check-notice crate "$WORK/libaead-$VERSION" "OpenSSL $OPENSSL"

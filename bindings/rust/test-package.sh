@@ -6,7 +6,7 @@
 # the unpacked libaead .crate (never to the repository): in-memory TLS 1.2 / 1.3 handshakes over
 # every suite against rustls+ring, the fork rules, record-layer checks. Bundled libaead on the
 # system libcrypto, no meson build, no PKG_CONFIG_PATH / LD_LIBRARY_PATH / LIBAEAD_* variables.
-# The libaead crate's own modes from its package: test-bundled.sh [--vendored | --pkg-config].
+# The libaead crate's own modes from its package: test.py --package [--vendored | --pkg-config].
 #   bash bindings/rust/test-package.sh
 # Needs: cargo, a C++20 compiler, pkg-config, libssl-dev and the openssl CLI (the tests' certificates).
 # LIBAEAD_CRATES_DIR=<dir holding both .crate files> tests those (made by package.sh already, as the

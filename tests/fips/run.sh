@@ -60,7 +60,7 @@ on_fault() {
         AEAD_TEST_NO_COPY=1 suite build-fault "${shared_core_suites[@]}"
 }
 on_python() { AEAD_BUILD_DIR="$system_build" LIBAEAD_TEST_FIPS=1 bash bindings/python/test.sh; }
-on_go() { AEAD_BUILD_DIR="$system_build" AEAD_TEST_FIPS=1 bash bindings/go/test.sh; }
+on_go() { AEAD_BUILD_DIR="$system_build" AEAD_TEST_FIPS=1 python3 bindings/go/test.py; }
 # The Go adopter example (bindings/go/examples/objectstore, a key per object, chunks under counter
 # nonces): every seal of libaead's NewGCMWithCounterNonce approved by the indicator, and, run again
 # with GODEBUG=fips140=only, crypto/cipher's NewGCM refused with Go's message while libaead's works.
@@ -75,8 +75,8 @@ on_go_example() {
         done
     )
 }
-# test.sh runs its default-provider suite first and sources tests/fips/env.sh itself for the FIPS part.
-on_rust() { env -u OPENSSL_CONF -u OPENSSL_MODULES AEAD_BUILD_DIR="$system_build" bash bindings/rust/test.sh --fips; }
+# test.py runs its default-provider suite first and sources tests/fips/env.sh itself for the FIPS part.
+on_rust() { env -u OPENSSL_CONF -u OPENSSL_MODULES AEAD_BUILD_DIR="$system_build" python3 bindings/rust/test.py --fips; }
 on_interop() { AEAD_BUILD_DIR="$system_build" AEAD_INTEROP_SUITES=AES python3 tests/tls-interop/run.py; }
 
 run "system libcrypto ($system_build)" on_system

@@ -185,7 +185,7 @@ def rust_crates():
     sh("bash", "-c", 'source <(python3 "$1" --cache-target release-package) && bash "$2" --allow-dirty --out "$3"',
        "-", REPO / "tests/lib/prune_cargo_target.py", REPO / "bindings/rust/package.sh", DIST)
     sh("bash", REPO / "bindings/rust/test-package.sh", log=log, tail=30, env={**os.environ, "LIBAEAD_CRATES_DIR": str(DIST)})
-    sh("bash", REPO / "bindings/rust/test-bundled.sh", "--pkg-config",
+    sh(sys.executable, REPO / "bindings/rust/test.py", "--package", "--pkg-config",
        env={**os.environ, "LIBAEAD_CRATE": str(one(DIST / "libaead-[0-9]*.crate"))})
     passed = sum(int(n) for n in re.findall(r"([0-9]+) passed", log.read_text(errors="replace")))
     row("Rust crates (libaead, rustls-libaead)", du(*DIST.glob("*.crate")), f"{secs(start)} s",

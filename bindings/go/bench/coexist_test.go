@@ -40,7 +40,7 @@ func mappedLibrary(t *testing.T, name string) string {
 // OpenSSL, libaead.so needs no libcrypto and exports only aead_*, and both seal the same random
 // inputs (plain, TLS 1.2 and TLS 1.3 AES-GCM) to identical bytes and open each other's output,
 // from several goroutines at once. It skips, saying why, when libaead runs on the system
-// libcrypto; test.sh sets AEAD_REQUIRE_COEXISTENCE=1 for a vendored build, which turns that skip
+// libcrypto; test.py sets AEAD_REQUIRE_COEXISTENCE=1 for a vendored build, which turns that skip
 // into a failure.
 func TestCoexistence(t *testing.T) {
 	if opensslErr != nil {

@@ -2,7 +2,7 @@ package bench
 
 // The ChaCha20-Poly1305 differential test lives in this module, not in the binding's, so that the
 // binding's go.mod requires nothing: golang.org/x/crypto is an independent reference for tests
-// only, and this module already pulls third-party code for the benchmarks. test.sh runs it.
+// only, and this module already pulls third-party code for the benchmarks. test.py runs it.
 
 import (
 	"bytes"

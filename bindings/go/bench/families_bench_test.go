@@ -18,7 +18,7 @@ import (
 // the one key size tink has, 64 bytes). GCM-SIV (libaead only: tink's
 // API is not a cipher.AEAD) runs where the libcrypto has it (OpenSSL >= 3.2). AEGIS-128L, -128X2, -128X4
 // and -256 (libaegis inside libaead; no pure-Go AEGIS to set beside them: compare with the AESGCM and
-// ChaCha20Poly1305 benchmarks of the same run). test.sh checks that every impl=libaead line is at 0
+// ChaCha20Poly1305 benchmarks of the same run). test.py checks that every impl=libaead line is at 0
 // allocs/op.
 func BenchmarkFamilies(b *testing.B) {
 	aesRef := func(f func(cipher.Block) (cipher.AEAD, error)) func([]byte) (cipher.AEAD, error) {

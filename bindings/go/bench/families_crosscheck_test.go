@@ -162,7 +162,7 @@ func TestDifferentialOCB3(t *testing.T) {
 func gcmSIVAvailable(t *testing.T) bool { return opensslAtLeast(t, 3, 2, "AEAD_REQUIRE_GCM_SIV") }
 
 // opensslAtLeast: the loaded libcrypto is OpenSSL major.minor or newer; require=1 in the
-// environment (test.sh sets the variables on a vendored build) makes an older one a failure.
+// environment (test.py sets the variables on a vendored build) makes an older one a failure.
 func opensslAtLeast(t *testing.T, major, minor int, require string) bool {
 	return testkit.OpenSSLAtLeast(t, aead.Version(), major, minor, require)
 }

@@ -53,7 +53,7 @@ var stdAEADs = []uint16{0x0001, 0x0002, 0x0003, 0xFFFF}
 // interop runs cases random cases, the suite of each from pick (seeded with seed), half in each
 // direction, and fails unless each direction had at least min. Under the race detector an eighth of
 // them: these cases run one goroutine, so more of them find no more races, and the run without the
-// detector (bindings/go/test.sh runs both) has them all.
+// detector (bindings/go/test.py runs both) has them all.
 func interop(t *testing.T, name string, seed int64, cases, min int, pick func(*rand.Rand) (uint16, uint16, uint16)) {
 	if raceBuild {
 		cases, min = cases/8, min/8

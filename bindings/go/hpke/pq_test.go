@@ -17,7 +17,7 @@ var (
 )
 
 // mlkemExpected reports whether the loaded libcrypto has ML-KEM: OpenSSL 3.5 or newer (from the
-// binding's Version()). AEAD_REQUIRE_MLKEM=1 (test.sh sets it on a -Dlibcrypto=vendored build) makes
+// binding's Version()). AEAD_REQUIRE_MLKEM=1 (test.py sets it on a -Dlibcrypto=vendored build) makes
 // an older one a failure.
 func mlkemExpected(t testing.TB) bool {
 	return testkit.OpenSSLAtLeast(t, libaead.Version(), 3, 5, "AEAD_REQUIRE_MLKEM")

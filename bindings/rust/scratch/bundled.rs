@@ -1,11 +1,11 @@
-//! The scratch crate's test (bindings/rust/test-bundled.sh copies it there): libaead as a user gets it
+//! The scratch crate's test (bindings/rust/test.py --package copies it there): libaead as a user gets it
 //! from a registry, against RustCrypto. The script sets SCRATCH_MODE (system, vendored or pkg-config),
 //! SCRATCH_VERSION (the package's version) and SCRATCH_OUT (where the version line goes, for its NOTICE
 //! check).
 use libaead::aead::{Aead, KeyInit, Payload};
 
 fn scratch(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| panic!("{name} is set by test-bundled.sh"))
+    std::env::var(name).unwrap_or_else(|_| panic!("{name} is set by test.py --package"))
 }
 fn vendored() -> bool {
     scratch("SCRATCH_MODE") == "vendored"

@@ -410,7 +410,7 @@ fn main() {
         return;
     }
     // libtest's arguments: name filters, and `--skip NAME` (tests/hpke.rs's two counted tests are
-    // skipped by name in test.sh's first `cargo test`; a skip names no test here).
+    // skipped by name in test.py's first `cargo test`; a skip names no test here).
     let (mut filter, mut skip) = (Vec::new(), Vec::new());
     let mut it = args.iter();
     while let Some(a) = it.next() {

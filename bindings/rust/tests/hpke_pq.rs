@@ -2,7 +2,7 @@
 //! Go's hpke-pq.json, the key sizes, and round trips with generated keys for each PQ KEM. The PQ
 //! KEMs need ML-KEM in libcrypto (OpenSSL 3.5 or later): on an older one every call with them is
 //! asserted to be refused with `Error::Unsupported` (never skipped). Self-contained (libaead and
-//! serde_json only): test-bundled.sh runs this file against the packaged crate too.
+//! serde_json only): test.py --package runs this file against the packaged crate too.
 #[path = "common/vectors.rs"]
 mod vectors;
 

@@ -96,7 +96,7 @@ func InGoroutines(t testing.TB, n int, body func(g int) error) {
 }
 
 // FindVectors returns the directory of the conformance vectors: $AEAD_VECTORS_DIR (tests/run-all.sh and
-// test.sh set it), or else what the repository's tests/vectors.py prints (it fetches them, pinned and
+// test.py set it), or else what the repository's tests/vectors.py prints (it fetches them, pinned and
 // checksummed, from crates.io and PyPI into a cache), the repository being the first directory above
 // the working directory that has include/aead.h.
 func FindVectors() (string, error) {

@@ -1,7 +1,7 @@
 //! Where the conformance vectors are (tests/common/mod.rs, and tests/hpke_pq.rs on its own).
 use std::path::PathBuf;
 
-/// The conformance vectors: `$AEAD_VECTORS_DIR` (tests/run-all.sh and test.sh set it), or else the
+/// The conformance vectors: `$AEAD_VECTORS_DIR` (tests/run-all.sh and test.py set it), or else the
 /// directory that the repository's `tests/vectors.py` prints (it fetches them, pinned and checksummed,
 /// from crates.io and PyPI into a cache). Panics (the test fails, it is not skipped) without them.
 pub fn vectors_dir() -> PathBuf {
