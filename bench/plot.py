@@ -1,7 +1,7 @@
 """Draws the README's benchmark figure from the benchmarks' JSON results.
 
-Usage: python3 bench/plot.py OUT.png RESULT.json [RESULT.json ...]
-(bench/plot.sh installs matplotlib into a cache venv and passes bench/results/*.json.)
+Usage: python3 bench/plot.py [OUT.png [RESULT.json ...]]   (default: docs/bench.png from the results the
+documents show). It runs in a venv in the cache folder (outside the clone) with matplotlib from PyPI, made once.
 
 Each panel is one benchmark (C library, Go, Python, Rust, rustls, Java, Node.js, QUIC packets from Rust and
 Python), time
@@ -12,10 +12,24 @@ Every JSON format written by the project's benchmarks is recognised by its shape
 benchmarks' own medians, nothing is recomputed here.
 """
 
+import glob
 import json
+import os
 import re
+import subprocess
 import sys
 from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+# The results the figure shows when no file is given: the C library's and rustls's, each binding's, the families'.
+DEFAULT = [f"{folder}/{name}.json" for folder, names in (
+    ("bench/results", "c-system c-vendored rustls-system-3.0 aegis-system aegis-vendored"),
+    ("bindings/go/bench/results", "system-3.0 vendored-3.5"), ("bindings/java/bench/results", "jmh"),
+    ("bindings/node/bench/results", "bench"), ("bindings/python/bench/results", "system vendored quic-vendored"),
+    ("bindings/rust/benches/results", "meson-system-3.0 bundled-vendored-3.5.5"),
+    ("bindings/rustls-libaead/benches/results", "quic-*"), ("bindings/python/bench/results", "families-system families-vendored"),
+    ("bindings/rust/benches/results", "families-meson-system-3.0 families-meson-vendored-3.5.5")) for name in names.split()]
 
 
 def short_crypto(text):
@@ -195,9 +209,23 @@ def rows_of(doc):
     raise ValueError("unrecognised benchmark JSON")
 
 
+def in_venv(argv):
+    """Runs this script again in the plot venv, made (or mended) first if it has no matplotlib."""
+    venv = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "libaead/plot-venv"
+    py = venv / "bin/python"
+    if Path(sys.prefix).resolve() == venv.resolve():
+        return
+    if not py.exists() or subprocess.run([py, "-c", "import matplotlib"], stderr=subprocess.DEVNULL).returncode:
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([venv / "bin/pip", "install", "--quiet", "matplotlib>=3.8"], check=True,
+                       env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    os.execv(py, [py, __file__, *argv[1:]])
+
+
 def main(argv):
-    if len(argv) < 3:
-        sys.exit(__doc__)
+    in_venv(argv)
+    files = argv[2:] or [p for d in DEFAULT for p in (sorted(glob.glob(str(REPO / d))) if "*" in d else [str(REPO / d)])]
+    argv = [argv[0], argv[1] if len(argv) > 1 and argv[1] else str(REPO / "docs/bench.png"), *files]
     import matplotlib
 
     matplotlib.use("Agg")

@@ -1,4 +1,4 @@
-# Sourced by test.py and bench.sh: finds the repo root relative to this file and points pkg-config,
+# Sourced (through bash) by test.py and bench.py: finds the repo root relative to this file and points pkg-config,
 # the linker and the dynamic loader at one libaead, so that nothing else is picked up:
 #   - AEAD_PREFIX set: an installed prefix (meson install; test.py --installed): PKG_CONFIG_PATH is that
 #     prefix's pkgconfig directory only, and the test binaries carry an rpath to its libdir;
