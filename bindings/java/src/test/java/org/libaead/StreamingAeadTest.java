@@ -562,19 +562,35 @@ class StreamingAeadTest {
                 () -> StreamingAead.aesGcmHkdf(new byte[32], StreamingAead.HkdfHash.SHA256, 24, 4096, 0));
     }
 
-    /** Truncations (at every segment boundary and by one byte), an extension, a bit flip: each refused. */
+    /**
+     * Truncations (at segment boundaries and by one byte), an extension, a bit flip: each refused. Every
+     * boundary when there are at most 32; else the first and last eight and sixteen drawn between them, so
+     * that RFC 8188's smallest record size (one byte a record: 100,000 boundaries) stays bounded in time and
+     * memory. Each truncation is made when it is checked, not kept.
+     */
     private static void refusals(StreamingAead sa, byte[] ct, int header, int seg, SplittableRandom r) {
-        List<byte[]> bad = new ArrayList<>();
-        for (int at = header + seg; at < ct.length; at += seg) {
-            bad.add(Arrays.copyOf(ct, at));
+        int boundaries = (ct.length - header - 1) / seg;  // header + i * seg < ct.length, i >= 1
+        List<Integer> cuts = new ArrayList<>();
+        for (int i = 1; i <= boundaries; i++) {
+            if (boundaries <= 32 || i <= 8 || i > boundaries - 8) {
+                cuts.add(header + i * seg);
+            }
         }
-        bad.add(Arrays.copyOf(ct, ct.length - 1));
-        bad.add(Arrays.copyOf(ct, header));
-        bad.add(concat(ct, new byte[] {1}));
+        for (int k = 0; boundaries > 32 && k < 16; k++) {
+            cuts.add(header + (9 + r.nextInt(boundaries - 16)) * seg);
+        }
+        cuts.add(ct.length - 1);
+        cuts.add(header);
         byte[] flip = ct.clone();
         flip[header + r.nextInt(ct.length - header)] ^= 1;
-        bad.add(flip);
-        for (byte[] b : bad) {
+        List<UnaryOperator<byte[]>> bad = new ArrayList<>();
+        for (int at : cuts) {
+            bad.add(c -> Arrays.copyOf(c, at));
+        }
+        bad.add(c -> concat(c, new byte[] {1}));
+        bad.add(c -> flip);
+        for (UnaryOperator<byte[]> make : bad) {
+            byte[] b = make.apply(ct);
             assertAuthFailure(assertThrows(IOException.class, () -> libDecrypt(sa, b, null, r),
                     "refused: " + b.length + " of " + ct.length + " bytes"));
         }
