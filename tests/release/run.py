@@ -132,7 +132,7 @@ def dist_check():
     names = sh("tar", "-tJf", tarball, pipe=True).splitlines()
     print(f"== {tarball.name}: {du(tarball)}, {sum(not n.endswith('/') for n in names)} files")
     for f in ("LICENSE README.md meson.build meson_options.txt include/aead.h lib/abi.cpp shim/ciphers.cpp tests/meson.build"
-              " tests/test_vectors.cpp tests/vectors.sh tests/vectors/Cargo.lock docs/releasing.md").split():
+              " tests/test_vectors.cpp tests/vectors.py tests/vectors/Cargo.lock docs/releasing.md").split():
         need(f"libaead-{version}/{f}" in names, f"the tarball lacks {f}")
     # At a fixed place (ccache, with CCACHE_BASEDIR, reuses objects across runs), nothing of the checkout's beside it.
     shutil.rmtree(WORK / "unpacked", ignore_errors=True)
@@ -152,7 +152,7 @@ def dist_check():
     passed, skipped = ("\n".join(re.findall(rf"^{k}:[ \t]+(\S+)", out, re.M)) for k in ("Ok", "Skipped"))
     need(skipped == "0", f"{skipped} suites skipped in the tarball's run")
     row("C source tarball (meson dist)", du(tarball), f"{build_s} s",
-        f"{passed} passed, {skipped} skipped (vectors fetched by the tarball's tests/vectors.sh)")
+        f"{passed} passed, {skipped} skipped (vectors fetched by the tarball's tests/vectors.py)")
     print("== the C tarball builds and passes its tests on its own")
 
 
