@@ -1,14 +1,17 @@
 """What the benchmark runners share (bench/all.py, the bindings' bench.py): the repository, the load average,
-a meson build's aead_version(), the environment a sourced bash file sets up (bindings/go/env.sh,
-bindings/java/jdk.sh, tests/lib/build_dir.sh: the test scripts share them, so they stay bash), and one line
+a meson build's aead_version(), the environment a sourced bash file sets up (tests/lib/harness.py's
+sourced_env: bindings/go/env.sh and bindings/java/jdk.sh stay bash, the test scripts share them), and one line
 instead of a traceback when a command fails (it has said why).
 
-    sys.path.insert(0, "<repo>/bench"); from run_lib import REPO, load, sourced_env, version_of
+    sys.path.insert(0, "<repo>/bench"); from run_lib import REPO, load, sourced_env, use_build_dir, version_of
 """
 import subprocess, sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests" / "lib"))
+from harness import sourced_env, use_build_dir  # noqa: E402  (re-exported for the runners)
+__all__ = ["REPO", "load", "sourced_env", "use_build_dir", "version_of"]
 
 
 def _hook(kind, e, tb, default=sys.excepthook):
@@ -24,17 +27,6 @@ def load(n=3):
     """The first n figures of /proc/loadavg."""
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:n])
-
-
-def sourced_env(script, *call, env=None, stderr=None):
-    """The environment after `source script` and then `call` (a function it defines, with its arguments) in
-    bash; their output goes to stderr. If either fails (it has said why), exits with its status."""
-    p = subprocess.run(["bash", "-c", 'source "$0" >&2 && "$@" >&2 && env -0', str(script), *call],
-                       env=env, stdout=subprocess.PIPE, stderr=stderr)
-    if p.returncode:
-        sys.exit(p.returncode)
-    pairs = (kv.split("=", 1) for kv in p.stdout.decode().split("\0") if "=" in kv)
-    return {k: v for k, v in pairs if k not in ("_", "PWD", "OLDPWD", "SHLVL")}
 
 
 def version_of(build):

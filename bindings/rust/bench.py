@@ -13,13 +13,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "bench"))
-from run_lib import REPO, sourced_env  # noqa: E402
+from run_lib import use_build_dir  # noqa: E402
 
-env = None
 if os.environ.get("LIBAEAD_SYS_USE_PKG_CONFIG"):
-    env = sourced_env(REPO / "tests/lib/build_dir.sh", "use_build_dir", "bindings/rust/bench.sh")
-if subprocess.run(["cargo", "clippy", "--version"], cwd=HERE, env=env, capture_output=True).returncode == 0:
+    use_build_dir("bindings/rust/bench.sh")
+if subprocess.run(["cargo", "clippy", "--version"], cwd=HERE, capture_output=True).returncode == 0:
     subprocess.run(["cargo", "clippy", "--locked", "-p", "libaead-bench", "--all-targets", "--", "-D", "warnings"],
-                   cwd=HERE, env=env, check=True)
+                   cwd=HERE, check=True)
 subprocess.run(["cargo", "bench", "--locked", "-p", "libaead-bench", "--bench", "seal_open", "--", *sys.argv[1:]],
-               cwd=HERE, env=env, check=True)
+               cwd=HERE, check=True)

@@ -72,13 +72,22 @@ def side_by_side(steps, most=2):
     return ok
 
 
-def source_env(script):
-    """os.environ updated with the environment `source script` leaves in bash (its output goes to stderr); if
-    that fails (the script has said why), exits with its status."""
-    p = subprocess.run(["bash", "-c", 'source "$0" >&2 && env -0', str(script)], stdout=subprocess.PIPE)
+def sourced_env(script, *call, env=None, stderr=None):
+    """The environment after `source script` and then `call` (a command or a function it defines, with its
+    arguments) in bash, from env (default: this process's); their output goes to stderr. If either fails (it
+    has said why), exits with its status. For the bash files the shell scripts source too (bindings/go/env.sh,
+    tests/fips/env.sh, bindings/java/jdk.sh)."""
+    p = subprocess.run(["bash", "-c", 'source "$0" >&2 && "$@" >&2 && env -0', str(script), *(call or [":"])],
+                       env=env, stdout=subprocess.PIPE, stderr=stderr)
     if p.returncode:
         sys.exit(p.returncode)
-    os.environ.update(kv.split("=", 1) for kv in p.stdout.decode().split("\0") if "=" in kv)
+    pairs = (kv.split("=", 1) for kv in p.stdout.decode().split("\0") if "=" in kv)
+    return {k: v for k, v in pairs if k not in ("_", "PWD", "OLDPWD", "SHLVL")}
+
+
+def source_env(script):
+    """os.environ updated with sourced_env(script)."""
+    os.environ.update(sourced_env(script))
 
 
 def dtls_counts(path):

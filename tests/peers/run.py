@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "lib"))
-from harness import CACHE, REPO, use_build_dir  # noqa: E402
+from harness import CACHE, REPO, sourced_env, use_build_dir  # noqa: E402
 
 DIFFS, PIPE, SUITE = HERE / "differences.txt", subprocess.PIPE, ""
 PYCA_VERSION, PYTEST_VERSION = "50.0.2", "9.2.0"
@@ -71,10 +71,9 @@ def lock(folder):  # one run at a time in a cache folder, until the suite ends
 
 def go():
     # The Go stage's environment (build tree or AEAD_PREFIX, -tags libaead_system, PATH, pkg-config, GOTOOLCHAIN).
-    env = output("bash", "-c", 'source "$0" >&2 && export AEAD_SOURCE && env -0', REPO / "bindings/go/env.sh",
-                 what="bindings/go/env.sh")
+    env = sourced_env(REPO / "bindings/go/env.sh", "export", "AEAD_SOURCE")
     os.environ.clear()
-    os.environ.update(kv.split("=", 1) for kv in env.split("\0") if kv)
+    os.environ.update(env)
     peers, work = HERE / "go", CACHE / "peers-go"
     m, ct = work / "module", ["-import", "crypto/internal/cryptotest=peersrun/cryptotest"]
     me, binding = (re.search(r"^module (.*)$", f.read_text(), re.M)[1] for f in (peers / "go.mod", REPO / "go.mod"))
