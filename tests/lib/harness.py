@@ -7,7 +7,6 @@ fault proxy (fault_proxy.py) and cases run one or `jobs` at a time, each leaving
 import atexit
 import concurrent.futures
 import contextlib
-import itertools
 import json
 import os
 import re
@@ -356,13 +355,11 @@ def file_bytes(path):
 
 
 def wait_size(path, size, proc, seconds):
-    """Until file path holds `size` bytes (True), or proc has ended, or `seconds` passed."""
-    for _ in itertools.count():
+    """Until file path holds `size` bytes (True), or proc has ended, or `seconds` passed (in 50 ms steps)."""
+    for _ in range(int(seconds * 20)):
         if file_bytes(path) >= size:
             return True
         if proc.poll() is not None:
             return file_bytes(path) >= size
-        if seconds <= 0:
-            return False
         time.sleep(0.05)
-        seconds -= 0.05
+    return False
