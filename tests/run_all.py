@@ -4,6 +4,8 @@ stage runs even if an earlier one failed, and the exit status is 1 if any failed
 Usage: tests/run-all.sh [stage ...]   (default: all stages; `tests/run-all.sh --list` names them; the same
        with python3 tests/run_all.py)
 """
+import contextlib
+import ctypes
 import os
 import re
 import shlex
@@ -329,6 +331,56 @@ ALL_STAGES = """build hygiene unit abi dlopen werror vendored vendored40 fips la
     fuzz coverage valgrind release i386 cross-aarch64 cross-s390x""".split()
 
 
+# A stage that runs past its limit is stopped and fails, so that a hung peer or test costs a run one stage's
+# limit, not CI's whole time, and the run says what was running (AEAD_STAGE_LIMIT=<s> sets every stage's; 0:
+# none). Each is at least 4x the stage's time in a cold run on a 2-core machine (docs/testing.md).
+STAGE_LIMIT, LONG_LIMIT = 1200, 2400
+LONG_STAGES = {"werror", "fips", "coverage", "release", "cross-aarch64", "cross-s390x"}
+
+
+def limit_of(s):
+    given = os.environ.get("AEAD_STAGE_LIMIT", "")
+    return int(given) if given.isdigit() else LONG_LIMIT if s in LONG_STAGES else STAGE_LIMIT
+
+
+def tree(root):
+    """root's living descendants (from /proc), parents first; root itself not."""
+    kids = {}
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            kids.setdefault(int(Path(f"/proc/{d}/stat").read_text().rpartition(")")[2].split()[1]), []).append(int(d))
+        except (OSError, IndexError, ValueError):
+            continue
+    found, todo = [], list(kids.get(root, []))
+    while todo:
+        found.append(todo.pop(0))
+        todo += kids.get(found[-1], [])
+    return found
+
+
+def show(pids, why):
+    """What pids are (ps), and where each JVM among them is (its threads that run libaead's or JUnit's code)."""
+    say(why, *output(f"ps -o pid,ppid,etimes,time,args -ww -p {','.join(map(str, pids))}").stdout.splitlines(),
+        sep="\n", err=True)
+    for pid in pids:
+        exe = os.path.realpath(f"/proc/{pid}/exe") if os.path.exists(f"/proc/{pid}/exe") else ""
+        if exe and os.path.exists(jcmd := os.path.join(os.path.dirname(exe), "jcmd")):  # a JDK's launcher: a JVM
+            threads = output(f"{jcmd} {pid} Thread.print", stderr=STDOUT).stdout.split("\n\n")
+            hits = [t for t in threads if "org.libaead" in t or t.startswith('"main"')]
+            say(f"--- threads of java {pid} that run org.libaead code, and main:",
+                *[line for t in hits for line in t.splitlines()[:25]][:150], sep="\n", err=True)
+
+
+def stop(pids):
+    """SIGTERM to each of pids, then SIGKILL to what is left of them 5 s later."""
+    for sig in signal.SIGTERM, signal.SIGKILL:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        if sig == signal.SIGTERM:
+            time.sleep(5)
+
+
 def one_stage(s):
     """The stage between its two lines, in a child process: its CPU seconds (user + system, of every process it
     ran and waited for) beside the wall time show how much of the two cores it kept busy."""
@@ -341,11 +393,31 @@ def one_stage(s):
             say(f"vectors: {d}")
         else:
             say("run-all: tests/vectors.py failed; the suites that need the vectors will fail", err=True)
-    start, todo = int(time.time()), STAGES[s]
-    _, status, use = os.wait4(forked(lambda: steps(*todo if isinstance(todo, tuple) else [todo])), 0)
-    took = f"{int(time.time()) - start} s (CPU {int(use.ru_utime + use.ru_stime)} s)"
-    say(f"=== stage {s}: {'FAILED after' if status else 'passed in'} {took} ===")
+    start, todo, limit, late = time.time(), STAGES[s], limit_of(s), False
+    pid = forked(lambda: steps(*todo if isinstance(todo, tuple) else [todo]))
+    while not (done := os.wait4(pid, os.WNOHANG))[0]:
+        if limit and not late and time.time() - start > limit:
+            late = tree(pid)
+            show(late, f"=== stage {s}: still running after its limit of {limit} s; stopped. It was running:")
+            stop([pid, *late])
+        time.sleep(0.25)
+    _, status, use = done
+    took = f"{int(time.time() - start)} s (CPU {int(use.ru_utime + use.ru_stime)} s)"
+    say(f"=== stage {s}: {'FAILED after' if status else 'passed in'} {took}{' (its time limit)' * bool(late)} ===")
     return status == 0
+
+
+def strays(entry):
+    """Ends what a stage left running: orphans come to this process (a child subreaper), not to init."""
+    def reap():
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass  # an orphan that has ended
+    reap()
+    if left := tree(os.getpid()):
+        show(left, f"run-all: {entry} left these running; they are stopped now:")
+        stop(left)
+        reap()
 
 
 def main(entries):
@@ -357,6 +429,7 @@ def main(entries):
             start = int(time.time())
             oks = [c == 0 for c in together([(s, lambda s=s: one_stage(s)) for s in names], report=False)]
             say(f"=== stages {', '.join(names)} side by side: {int(time.time()) - start} s ===")
+        strays(entry)
         for s, ok in zip(names, oks):
             passed, failures = passed + ok, failures + [s] * (not ok)
             if lost := s == "build" and not ok and not os.path.exists("build/libaead.so.1"):
@@ -378,6 +451,7 @@ if __name__ == "__main__":
         say(f"run-all: unknown stage '{unknown[0]}' (stages: {' '.join(ALL_STAGES).replace('+', ' ')})", err=True)
         sys.exit(2)
     os.chdir(REPO)
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: see strays()
     sys.stdout.reconfigure(line_buffering=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the temporary folder goes then too
     # ccache keyed on paths relative to the checkout, not on the build folder: a fresh clone elsewhere reuses the
