@@ -24,15 +24,7 @@ import (
 // newPair makes ours and the reference's AEAD on key; an error fails t.
 func newPair(t *testing.T, key []byte, ours, ref func([]byte) (cipher.AEAD, error)) (cipher.AEAD, cipher.AEAD) {
 	t.Helper()
-	a, err := ours(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ref(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a, b
+	return testkit.MustNew(t, ours, key), testkit.MustNew(t, ref, key)
 }
 
 // diffBoth: ours and ref seal the same bytes, each opens the other's, and (tamper) a modified

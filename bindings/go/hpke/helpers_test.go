@@ -1,6 +1,10 @@
 package hpke
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/libaead/libaead/bindings/go/internal/testkit"
+)
 
 // suiteOf is an HPKE ciphersuite's three components: this package's (suiteT) or crypto/hpke's
 // (stdSuiteT, in the interop tests).
@@ -22,17 +26,7 @@ func newSuite(t testing.TB, kem, kdf, aead uint16) suiteT {
 func makeSuite[K, F, A any](t testing.TB, newKEM func(uint16) (K, error), newKDF func(uint16) (F, error),
 	newAEAD func(uint16) (A, error), kem, kdf, aead uint16) suiteOf[K, F, A] {
 	t.Helper()
-	k, err := newKEM(kem)
-	if err != nil {
-		t.Fatal(err)
+	return suiteOf[K, F, A]{
+		testkit.MustNew(t, newKEM, kem), testkit.MustNew(t, newKDF, kdf), testkit.MustNew(t, newAEAD, aead),
 	}
-	f, err := newKDF(kdf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := newAEAD(aead)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return suiteOf[K, F, A]{k, f, a}
 }

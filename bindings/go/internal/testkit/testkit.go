@@ -1,7 +1,7 @@
 // Package testkit holds the small helpers that the binding's tests and the bench module's
 // differential tests share: random inputs, the size schedule of the differential tests, the TLS
-// record nonces, panic capture and goroutine fan-out. Test support only; nothing of the binding
-// imports it.
+// record nonces, constructors that fail the test, panic capture and goroutine fan-out. Test support
+// only; nothing of the binding imports it.
 package testkit
 
 import (
@@ -54,6 +54,17 @@ func XorNonce(iv []byte, seq uint64) []byte {
 		n[11-i] ^= byte(seq >> (8 * i))
 	}
 	return n
+}
+
+// MustNew returns ctor(arg); an error fails t (Fatal): the one-line form of a constructor call a
+// test cannot go on without.
+func MustNew[A, T any](t testing.TB, ctor func(A) (T, error), arg A) T {
+	t.Helper()
+	v, err := ctor(arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // PanicText runs f and returns its panic value as a string ("" if f returns).
