@@ -287,6 +287,7 @@ class _RandomNonce(_Common, _RandomNonceCore):
     """A class without a nonce argument: the library draws it."""
 
     __slots__ = ()
+    _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
 
     def __new__(cls: Type[_T], key: Buffer, *, properties: Optional[str] = None) -> _T:
         return cls._make(key, None, properties)
@@ -445,7 +446,6 @@ class AESGCMRandomNonce(_AESMixin, _RandomNonce):
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
     NONCE_SIZE = 12
     OVERHEAD = 28  #: nonce + tag: len(encrypt(data, ad)) == len(data) + OVERHEAD
 
@@ -464,6 +464,17 @@ def _tag_length_arg(tag_length: Any) -> int:
     if value < 0 or value >= 1 << 64:
         raise OverflowError("can't convert tag_length to usize")
     return value
+
+
+def _make_tagged(cls: Any, key: Buffer, properties: Optional[str], tag_len: int, tags: Tuple[int, ...],
+                 message: str) -> Any:
+    """A class whose tag length is the object's (AESCCM, AEGIS): the key's error before the tag length's,
+    in pyca's order."""
+    k_: Any = key if type(key) is bytes else _ffi.from_buffer(key)
+    cls._algorithm(len(k_))
+    if tag_len not in tags:
+        raise ValueError(message)
+    return cls._make(key, None, properties, tag_len)
 
 
 class AESCCM(_AESMixin, _AEAD):
@@ -485,11 +496,8 @@ class AESCCM(_AESMixin, _AEAD):
     def __new__(cls, key: Buffer, tag_length: Optional[int] = 16, *,
                 properties: Optional[str] = None) -> "AESCCM":
         tag_len = _tag_length_arg(tag_length)
-        k_: Any = key if type(key) is bytes else _ffi.from_buffer(key)
-        cls._algorithm(len(k_))
-        if tag_len not in _CCM_TAGS:
-            raise ValueError("Invalid tag_length")
-        return cls._make(key, None, properties, tag_len)
+        result: "AESCCM" = _make_tagged(cls, key, properties, tag_len, _CCM_TAGS, "Invalid tag_length")
+        return result
 
 
 class AESGCMSIV(_AESMixin, _AEAD):
@@ -545,7 +553,6 @@ class XChaCha20Poly1305RandomNonce(_XChaChaMixin, _RandomNonce):
 
     __slots__ = ()
     _final = True
-    _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
     NONCE_SIZE = 24
     OVERHEAD = 40  #: nonce + tag: len(encrypt(data, ad)) == len(data) + OVERHEAD
 
@@ -774,11 +781,7 @@ class _AegisMixin:
     def __new__(cls, key: Buffer, tag_length: Optional[int] = 32, *, properties: Optional[str] = None) -> Any:
         # None is the default too (pyca's AESCCM reads None as its default)
         tag_len = 32 if tag_length is None else _tag_length_arg(tag_length)
-        k_: Any = key if type(key) is bytes else _ffi.from_buffer(key)
-        cls._algorithm(len(k_))
-        if tag_len not in _AEGIS_TAGS:
-            raise ValueError("tag_length must be 16 or 32")
-        return cls._make(key, None, properties, tag_len)  # type: ignore[attr-defined]
+        return _make_tagged(cls, key, properties, tag_len, _AEGIS_TAGS, "tag_length must be 16 or 32")
 
     @classmethod
     def _algorithm(cls, key_len: int) -> int:
@@ -827,7 +830,6 @@ class _AegisRandomNonce(_RandomNonce):
     """An AEGIS class whose nonces the library draws: OVERHEAD is per object (NONCE_SIZE + tag_length)."""
 
     __slots__ = ("_tag", "OVERHEAD")
-    _policy = int(_lib.AEAD_POLICY_RANDOM_NONCE)
 
 
 class Aegis128L(_Aegis128, _AegisAEAD):
