@@ -291,7 +291,8 @@ COEXIST = "bash tests/coexist/hidden_symbols.sh {0} && bash tests/coexist/test.s
 ABI = "python3 tests/abi/check.py"
 # Each stage: a command (a string, && between commands), a callable, or a tuple of them, run in turn while they pass.
 STAGES = {
-    "build": stage_build, "werror": stage_werror, "hygiene": "python3 tests/hygiene.py",
+    "build": stage_build, "werror": stage_werror,
+    "hygiene": "python3 tests/hygiene.py && python3 tests/run_all_check.py",
     "unit": (*unit("build"), aegis_cpu_paths), "large": "meson test -C build --suite large --print-errorlogs",
     # Then the C blocks of the documents: built with -Wall -Wextra -Werror, ASan and UBSan on build/, and run.
     "abi": (ABI, f"python3 tests/snippets/run.py --lang c --build {q(str(REPO / 'build'))}"
@@ -359,26 +360,38 @@ def tree(root):
 
 
 def show(pids, why):
-    """What pids are (ps), and where each JVM among them is (its threads that run libaead's or JUnit's code)."""
+    """What pids are (ps), and where each JVM among them is (its threads in libaead's code, and main)."""
     say(why, *output(f"ps -o pid,ppid,etimes,time,args -ww -p {','.join(map(str, pids))}").stdout.splitlines(),
         sep="\n", err=True)
     for pid in pids:
-        exe = os.path.realpath(f"/proc/{pid}/exe") if os.path.exists(f"/proc/{pid}/exe") else ""
-        if exe and os.path.exists(jcmd := os.path.join(os.path.dirname(exe), "jcmd")):  # a JDK's launcher: a JVM
-            threads = output(f"{jcmd} {pid} Thread.print", stderr=STDOUT).stdout.split("\n\n")
-            hits = [t for t in threads if "org.libaead" in t or t.startswith('"main"')]
-            say(f"--- threads of java {pid} that run org.libaead code, and main:",
-                *[line for t in hits for line in t.splitlines()[:25]][:150], sep="\n", err=True)
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
+            jvm = [m.split()[-1] for m in maps if m.endswith("/libjvm.so")]
+            if jvm and os.path.exists(jcmd := Path(jvm[0]).parents[2] / "bin/jcmd"):  # <jdk>/lib/server/libjvm.so
+                threads = output(f"{jcmd} {pid} Thread.print", stderr=STDOUT, timeout=30).stdout.split("\n\n")
+                hits = [t for t in threads if "org.libaead" in t or t.startswith('"main"')]
+                say(f"--- threads of java {pid} that run org.libaead code, and main:",
+                    *[line for t in hits for line in t.splitlines()[:25]][:150], sep="\n", err=True)
+
+
+def running(pid):
+    """pid is there and not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def stop(pids):
-    """SIGTERM to each of pids, then SIGKILL to what is left of them 5 s later."""
+    """SIGTERM to each of pids, then SIGKILL to those still running 5 s later."""
     for sig in signal.SIGTERM, signal.SIGKILL:
-        for pid in pids:
+        for pid in filter(running, pids):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
-        if sig == signal.SIGTERM:
-            time.sleep(5)
+        for _ in range(50 if sig == signal.SIGTERM else 0):
+            if not any(map(running, pids)):
+                break
+            time.sleep(0.1)
 
 
 def one_stage(s):
@@ -442,14 +455,14 @@ def main(entries):
     return 1 if failures else 0
 
 
-if __name__ == "__main__":
+def cli(args):
+    """The command: stages named in args (default ALL_STAGES), or --list. The exit status."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that goes (| head) ends this run, as it did the shell's
-    if sys.argv[1:2] == ["--list"]:  # as a run of every stage takes them: a pair is one argument (a+b)
-        say(*ALL_STAGES)
-        sys.exit(0)
-    if unknown := [s for e in sys.argv[1:] for s in e.replace("+", " ").split() if s not in STAGES]:
+    if args[:1] == ["--list"]:  # as a run of every stage takes them: a pair is one argument (a+b)
+        return 0 if say(*ALL_STAGES) else 1
+    if unknown := [s for e in args for s in e.replace("+", " ").split() if s not in STAGES]:
         say(f"run-all: unknown stage '{unknown[0]}' (stages: {' '.join(ALL_STAGES).replace('+', ' ')})", err=True)
-        sys.exit(2)
+        return 2
     os.chdir(REPO)
     ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: see strays()
     sys.stdout.reconfigure(line_buffering=True)
@@ -461,5 +474,8 @@ if __name__ == "__main__":
     # The Python binding's wheels and venvs, made once in this run (by the fips stage, used by the python stage).
     with tempfile.TemporaryDirectory() as prepared:
         os.environ["LIBAEAD_PY_PREPARED"] = prepared
-        status = main(sys.argv[1:] or ALL_STAGES)
-    sys.exit(status)
+        return main(args or ALL_STAGES)
+
+
+if __name__ == "__main__":
+    sys.exit(cli(sys.argv[1:]))
