@@ -344,14 +344,20 @@ def limit_of(s):
     return int(given) if given.isdigit() else LONG_LIMIT if s in LONG_STAGES else STAGE_LIMIT
 
 
+def stat(pid):
+    """/proc/<pid>/stat's fields after the command's name: [state, ppid, ...]; [] if pid is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return []
+
+
 def tree(root):
     """root's living descendants (from /proc), parents first; root itself not."""
     kids = {}
     for d in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            kids.setdefault(int(Path(f"/proc/{d}/stat").read_text().rpartition(")")[2].split()[1]), []).append(int(d))
-        except (OSError, IndexError, ValueError):
-            continue
+        if f := stat(d):
+            kids.setdefault(int(f[1]), []).append(int(d))
     found, todo = [], list(kids.get(root, []))
     while todo:
         found.append(todo.pop(0))
@@ -376,10 +382,7 @@ def show(pids, why):
 
 def running(pid):
     """pid is there and not a zombie."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
+    return stat(pid)[:1] not in ([], ["Z"])
 
 
 def stop(pids):
@@ -406,17 +409,18 @@ def one_stage(s):
             say(f"vectors: {d}")
         else:
             say("run-all: tests/vectors.py failed; the suites that need the vectors will fail", err=True)
-    start, todo, limit, late = time.time(), STAGES[s], limit_of(s), False
+    start, todo, limit, late = time.time(), STAGES[s], limit_of(s), None  # late: what ran at the limit
     pid = forked(lambda: steps(*todo if isinstance(todo, tuple) else [todo]))
     while not (done := os.wait4(pid, os.WNOHANG))[0]:
-        if limit and not late and time.time() - start > limit:
+        if limit and late is None and time.time() - start > limit:
             late = tree(pid)
             show(late, f"=== stage {s}: still running after its limit of {limit} s; stopped. It was running:")
             stop([pid, *late])
         time.sleep(0.25)
     _, status, use = done
     took = f"{int(time.time() - start)} s (CPU {int(use.ru_utime + use.ru_stime)} s)"
-    say(f"=== stage {s}: {'FAILED after' if status else 'passed in'} {took}{' (its time limit)' * bool(late)} ===")
+    took += " (its time limit)" * (late is not None)
+    say(f"=== stage {s}: {'FAILED after' if status else 'passed in'} {took} ===")
     return status == 0
 
 
