@@ -476,7 +476,7 @@ def cli(args):
     # the other build folders and load build/'s libaead there; each script sets its own paths.
     os.environ.update(AEAD_BUILD_DIR=str(REPO / "build"), CCACHE_BASEDIR=str(REPO), CCACHE_NOHASHDIR="1")
     # cargo's test builds keep line tables only (as the C++ suites: tests/meson.build): backtraces keep files and
-    # lines, and a cold run compiles the crates and their dependencies in about a sixth less time.
+    # lines, and a cold run compiles the crates and their dependencies faster.
     os.environ.setdefault("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
     # The Python binding's wheels and venvs, made once in this run (by the fips stage, used by the python stage).
     with tempfile.TemporaryDirectory() as prepared:
